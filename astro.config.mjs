@@ -1,0 +1,23 @@
+// @ts-check
+import { defineConfig } from 'astro/config';
+import node from '@astrojs/node';
+import react from '@astrojs/react';
+import UnoCSS from '@unocss/astro';
+
+export default defineConfig({
+  site: process.env.SITE_URL ?? 'http://localhost:4321',
+  output: 'server',
+  adapter: node({ mode: 'standalone', bodySizeLimit: 2 * 1024 * 1024 }),
+  integrations: [UnoCSS({ injectReset: false }), react()],
+  server: { host: process.env.HOST ?? 'localhost', port: Number(process.env.PORT ?? 4321) },
+  trailingSlash: 'ignore',
+  // The API authorises state changes only with a Bearer header, never a cookie alone (DESIGN §4), so there is
+  // no CSRF surface for Astro's origin check to guard; left on, it answered API calls with plain-text 403s.
+  security: { checkOrigin: false },
+  vite: {
+    ssr: {
+      // PGlite loads its WASM and data files relative to its own module URL, so it must stay in node_modules.
+      external: ['@electric-sql/pglite', 'pg', 'sharp'],
+    },
+  },
+});

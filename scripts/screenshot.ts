@@ -1,0 +1,21 @@
+// Screenshots of pages at desktop (1440 px) and mobile (390 px) widths, for looking at what we build.
+// Usage: node scripts/screenshot.ts http://127.0.0.1:4321 / /i/12/razmery …  → screenshots/<name>-{desktop,mobile}.png
+import { mkdirSync } from 'node:fs';
+import { chromium } from 'playwright-core';
+import { chromiumPath, CHROMIUM_ARGS } from '../tests/e2e/chromium.ts';
+
+const [base = 'http://127.0.0.1:4321', ...paths] = process.argv.slice(2);
+const outDir = process.env['SCREENSHOT_DIR'] ?? 'screenshots';
+mkdirSync(outDir, { recursive: true });
+const browser = await chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_ARGS });
+for (const path of paths.length > 0 ? paths : ['/']) {
+  const name = path === '/' ? 'home' : path.replace(/^\/|\/$/g, '').replace(/[^a-z0-9]+/gi, '-');
+  for (const [label, viewport] of [['desktop', { width: 1440, height: 900 }], ['mobile', { width: 390, height: 844 }]] as const) {
+    const page = await browser.newPage({ viewport, deviceScaleFactor: 1 });
+    await page.goto(new URL(path, base).href, { waitUntil: 'networkidle' });
+    await page.screenshot({ path: `${outDir}/${name}-${label}.png`, fullPage: true });
+    await page.close();
+    console.log(`${outDir}/${name}-${label}.png`);
+  }
+}
+await browser.close();

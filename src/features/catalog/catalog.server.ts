@@ -1,0 +1,88 @@
+// Catalogue reads shared by SSR pages and the API.
+import { and, asc, desc, eq, gt, type SQL } from 'drizzle-orm';
+import { getDb } from '~/lib/db/index.ts';
+import { brands, categories, productImages, products } from '~/lib/db/schema.ts';
+import { CURRENCY_SYMBOL } from '~/lib/format.ts';
+import { buildCategoryTree, brandUrl, imageFromTemplate, productUrl, type MegaCategory, type ProductCard } from './catalog.ts';
+
+// The tree changes only when the catalogue is edited; a short cache keeps the header call off the
+// database without letting instances disagree for long.
+const TREE_TTL_MS = 60_000;
+let treeCache: { at: number; tree: MegaCategory[] } | undefined;
+
+export async function getMegaCategories(): Promise<MegaCategory[]> {
+  if (treeCache && Date.now() - treeCache.at < TREE_TTL_MS) return treeCache.tree;
+  const db = await getDb();
+  const rows = await db.select().from(categories).orderBy(asc(categories.level), asc(categories.sort));
+  const tree = buildCategoryTree(rows);
+  treeCache = { at: Date.now(), tree };
+  return tree;
+}
+
+type CardOrder = 'new' | 'discount' | 'popular';
+
+const ORDER: Record<CardOrder, SQL[]> = {
+  new: [desc(products.createdAt), desc(products.id)],
+  discount: [desc(products.discountPercent), desc(products.popularity), desc(products.id)],
+  popular: [desc(products.popularity), desc(products.id)],
+};
+
+/** A short list of product cards for home-page sections. */
+export async function listCards(order: CardOrder, limit: number, where?: SQL): Promise<ProductCard[]> {
+  const db = await getDb();
+  const rows = await db
+    .select({
+      id: products.id,
+      name: products.name,
+      slug: products.slug,
+      price: products.price,
+      priceOld: products.priceOld,
+      discountPercent: products.discountPercent,
+      freeDelivery: products.freeDelivery,
+      rating: products.rating,
+      brandId: brands.id,
+      brand: brands.name,
+      image: {
+        urlTemplate: productImages.urlTemplate,
+        widths: productImages.widths,
+        width: productImages.width,
+        height: productImages.height,
+        alt: productImages.alt,
+      },
+    })
+    .from(products)
+    .innerJoin(brands, eq(brands.id, products.brandId))
+    .leftJoin(productImages, and(eq(productImages.productId, products.id), eq(productImages.position, 0)))
+    .where(and(eq(products.isActive, true), where))
+    .orderBy(...ORDER[order])
+    .limit(limit);
+  return rows.map((r) => ({
+    id: r.id,
+    name: r.name,
+    brand: r.brand,
+    brand_id: r.brandId,
+    price: r.price,
+    price_old: r.priceOld,
+    discount_percent: r.discountPercent ?? 0,
+    currency_symbol: CURRENCY_SYMBOL,
+    url: productUrl(r.id, r.slug),
+    image: r.image ? imageFromTemplate(r.image.urlTemplate, r.image.widths, r.image.width, r.image.height, r.image.alt) : null,
+    free_delivery: r.freeDelivery,
+    rating: r.rating,
+  }));
+}
+
+export async function getHomeSections() {
+  const db = await getDb();
+  const [newArrivals, discounts, popularBrands] = await Promise.all([
+    listCards('new', 8),
+    listCards('discount', 8, gt(products.discountPercent, 0)),
+    db.select({ id: brands.id, name: brands.name, slug: brands.slug }).from(brands).where(eq(brands.isPopular, true)).orderBy(asc(brands.name)),
+  ]);
+  return {
+    newArrivals,
+    discounts,
+    popularBrands: popularBrands.map((b) => ({ ...b, url: brandUrl(b.id, b.slug) })),
+  };
+}
+

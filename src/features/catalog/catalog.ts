@@ -1,0 +1,99 @@
+// Catalogue shapes shared by pages, the API and islands.
+
+/** spec §7 mega-categories: nested children under childs.data. */
+export interface MegaCategory {
+  id: number;
+  name: string;
+  slug: string;
+  url: string;
+  icon: string | null;
+  level: number;
+  parent_id: number | null;
+  childs: { data: MegaCategory[] };
+}
+
+export interface CategoryRecord {
+  id: number;
+  parentId: number | null;
+  name: string;
+  slug: string;
+  icon: string | null;
+  level: number;
+  sort: number;
+}
+
+export function categoryUrl(id: number, slug: string): string {
+  return `/c/${id}/${slug}`;
+}
+
+export function categoryIconUrl(icon: string | null): string | null {
+  return icon ? `/icons/categories/${icon}.svg` : null;
+}
+
+/** Builds the tree from flat rows; children follow their sort order, orphans are dropped. */
+export function buildCategoryTree(rows: readonly CategoryRecord[]): MegaCategory[] {
+  const nodes = new Map<number, MegaCategory>();
+  const sorted = [...rows].sort((a, b) => a.level - b.level || a.sort - b.sort || a.id - b.id);
+  for (const r of sorted) {
+    nodes.set(r.id, {
+      id: r.id,
+      name: r.name,
+      slug: r.slug,
+      url: categoryUrl(r.id, r.slug),
+      icon: categoryIconUrl(r.icon),
+      level: r.level,
+      parent_id: r.parentId,
+      childs: { data: [] },
+    });
+  }
+  const roots: MegaCategory[] = [];
+  for (const r of sorted) {
+    const node = nodes.get(r.id) as MegaCategory;
+    if (r.parentId === null) roots.push(node);
+    else nodes.get(r.parentId)?.childs.data.push(node);
+  }
+  return roots;
+}
+
+export interface ProductImage {
+  src: string;
+  srcset: string;
+  width: number;
+  height: number;
+  alt: string;
+}
+
+/** spec §3 product card, as the API sends it. Prices are kopecks. */
+export interface ProductCard {
+  id: number;
+  name: string;
+  brand: string;
+  brand_id: number;
+  price: number;
+  price_old: number | null;
+  discount_percent: number;
+  currency_symbol: string;
+  url: string;
+  image: ProductImage | null;
+  free_delivery: boolean;
+  rating: number;
+}
+
+export function productUrl(id: number, slug: string): string {
+  return `/p/${id}/${slug}`;
+}
+
+export function brandUrl(id: number, slug: string): string {
+  return `/m/${id}/${slug}`;
+}
+
+export function imageFromTemplate(template: string, widths: readonly number[], width: number, height: number, alt: string): ProductImage {
+  const largest = Math.max(...widths);
+  return {
+    src: template.replace('{w}', String(largest)),
+    srcset: widths.map((w) => `${template.replace('{w}', String(w))} ${w}w`).join(', '),
+    width,
+    height,
+    alt,
+  };
+}

@@ -1,0 +1,112 @@
+// One client factory for both drivers (DESIGN §1): PGlite persisted on disk by default,
+// a real PostgreSQL server when DATABASE_URL is set. Kept free of Astro imports so scripts and tests use it too.
+import { mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+import * as schema from './schema.ts';
+
+export type Schema = typeof schema;
+export type Db = PgDatabase<PgQueryResultHKT, Schema>;
+
+export type RawQuery = (text: string, params?: unknown[]) => Promise<{ rows: Record<string, unknown>[] }>;
+
+export interface Database {
+  db: Db;
+  kind: 'pglite' | 'postgres';
+  /** Runs fn inside one transaction on one connection with plain SQL: for bulk work such as the seed. */
+  rawTransaction<T>(fn: (query: RawQuery) => Promise<T>): Promise<T>;
+  /** Serialises fn across every process sharing the database (an advisory lock on PostgreSQL). */
+  exclusive<T>(fn: () => Promise<T>): Promise<T>;
+  /** Applies pending SQL migrations from the migrations folder (under an advisory lock on PostgreSQL). */
+  migrate(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  databaseUrl?: string | undefined;
+  /** Folder for the embedded PGlite database; ignored when databaseUrl is set. */
+  dataDir: string;
+  migrationsDir?: string;
+  /** Pool size for PostgreSQL. */
+  maxConnections?: number;
+}
+
+// Any fixed number: every instance that starts together waits on the same lock.
+const MIGRATION_LOCK_ID = 7_274_201;
+
+export function defaultMigrationsDir(): string {
+  return resolve(process.env['MIGRATIONS_DIR'] ?? 'drizzle');
+}
+
+export async function openDatabase(options: DatabaseOptions): Promise<Database> {
+  const migrationsFolder = options.migrationsDir ?? defaultMigrationsDir();
+  if (options.databaseUrl) {
+    const { default: pg } = await import('pg');
+    const { drizzle } = await import('drizzle-orm/node-postgres');
+    const { migrate } = await import('drizzle-orm/node-postgres/migrator');
+    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.maxConnections ?? 10 });
+    const db = drizzle(pool, { schema }) as unknown as Db;
+    return {
+      db,
+      kind: 'postgres',
+      async migrate() {
+        await migrate(drizzle(pool, { schema }), { migrationsFolder });
+      },
+      async exclusive(fn) {
+        const lockClient = await pool.connect();
+        try {
+          await lockClient.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_ID]);
+          return await fn();
+        } finally {
+          await lockClient.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_ID]).catch(() => {});
+          lockClient.release();
+        }
+      },
+      async rawTransaction(fn) {
+        const client = await pool.connect();
+        try {
+          await client.query('BEGIN');
+          const result = await fn((text, params) => client.query(text, params));
+          await client.query('COMMIT');
+          return result;
+        } catch (error) {
+          await client.query('ROLLBACK').catch(() => {});
+          throw error;
+        } finally {
+          client.release();
+        }
+      },
+      close: () => pool.end(),
+    };
+  }
+
+  const { PGlite } = await import('@electric-sql/pglite');
+  const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
+  const { drizzle } = await import('drizzle-orm/pglite');
+  const { migrate } = await import('drizzle-orm/pglite/migrator');
+  // 'memory://' keeps the database in memory (tests); anything else is a folder on disk.
+  const inMemory = options.dataDir.startsWith('memory://');
+  const dataDir = inMemory ? options.dataDir : resolve(options.dataDir, 'pglite');
+  // PGlite does not create missing parent folders (DESIGN §8).
+  if (!inMemory) mkdirSync(dirname(dataDir), { recursive: true });
+  const client = await PGlite.create(dataDir, { extensions: { pg_trgm } });
+  const db = drizzle(client, { schema }) as unknown as Db;
+  return {
+    db,
+    kind: 'pglite',
+    async migrate() {
+      await migrate(drizzle(client, { schema }), { migrationsFolder });
+    },
+    // PGlite is one connection in one process: there is nobody to race with.
+    exclusive: (fn) => fn(),
+    rawTransaction: (fn) =>
+      client.transaction((tx) => fn((text, params) => tx.query<Record<string, unknown>>(text, params))),
+    close: () => client.close(),
+  };
+}
+
+/** Cheap liveness check used by /api/health. */
+export async function ping(db: Db): Promise<void> {
+  await db.execute(sql`SELECT 1`);
+}

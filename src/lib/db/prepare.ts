@@ -1,0 +1,38 @@
+// What every start does before serving: apply migrations, then seed an empty catalogue once.
+import { sql } from 'drizzle-orm';
+import { progressBar } from '../progress.ts';
+import { readSeedState, seedCatalogue } from '../seed/seed.ts';
+import type { Database } from './client.ts';
+
+export interface PrepareOptions {
+  migrate: boolean;
+  seedProducts: number;
+  seed: number;
+  log?: (message: string) => void;
+}
+
+export async function prepareDatabase(database: Database, options: PrepareOptions): Promise<void> {
+  const log = options.log ?? ((m: string) => console.log(m));
+  // Instances starting together take turns, so only one migrates and seeds (DESIGN §10).
+  await database.exclusive(async () => {
+    if (options.migrate) await database.migrate();
+    const state = await readSeedState(database);
+    if (state?.status === 'done' || options.seedProducts === 0) return;
+    if (!state) {
+      // A catalogue loaded some other way (an import) is never overwritten by the seed.
+      const result = await database.db.execute<{ n: number }>(sql`SELECT count(*)::int AS n FROM products`);
+      const existing = (result as unknown as { rows: { n: number }[] }).rows[0]?.n ?? 0;
+      if (existing > 0) return;
+    } else {
+      log('A previous seed was interrupted; seeding again.');
+    }
+    const started = Date.now();
+    log(`Seeding the catalogue with ${options.seedProducts} products (seed ${options.seed})…`);
+    await seedCatalogue(database, {
+      products: options.seedProducts,
+      seed: options.seed,
+      onProgress: progressBar('products'),
+    });
+    log(`Catalogue seeded in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
+  });
+}

@@ -1,0 +1,523 @@
+// The whole domain of DESIGN §5 in one PostgreSQL schema, shared by PGlite and a real server.
+// Money is always integer kopecks: integer holds up to 21 million roubles per value, far above any
+// single price or order here, and keeps JS numbers exact.
+import { sql } from 'drizzle-orm';
+import {
+  boolean,
+  check,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  real,
+  serial,
+  smallint,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+
+const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
+const updatedAt = () => timestamp('updated_at', { withTimezone: true }).notNull().defaultNow();
+
+// ---------------------------------------------------------------- customers and sessions
+
+export const customers = pgTable(
+  'customers',
+  {
+    id: serial('id').primaryKey(),
+    email: text('email').notNull(),
+    phone: text('phone').notNull().default(''),
+    name: text('name').notNull().default(''),
+    surname: text('surname').notNull().default(''),
+    patronymic: text('patronymic').notNull().default(''),
+    passwordHash: text('password_hash').notNull(),
+    referredByPartnerId: integer('referred_by_partner_id'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex('customers_email_lower_uq').on(sql`lower(${t.email})`)],
+);
+
+export const sessions = pgTable(
+  'sessions',
+  {
+    id: serial('id').primaryKey(),
+    customerId: integer('customer_id')
+      .notNull()
+      .references(() => customers.id, { onDelete: 'cascade' }),
+    // Only the SHA-256 of the token is stored (DESIGN §4).
+    tokenHash: text('token_hash').notNull(),
+    createdAt: createdAt(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    // Set when a refresh rotates the token; the old token stays valid until grace_until for other tabs.
+    rotatedAt: timestamp('rotated_at', { withTimezone: true }),
+    graceUntil: timestamp('grace_until', { withTimezone: true }),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    userAgent: text('user_agent').notNull().default(''),
+    ip: text('ip').notNull().default(''),
+  },
+  (t) => [uniqueIndex('sessions_token_hash_uq').on(t.tokenHash), index('sessions_customer_idx').on(t.customerId)],
+);
+
+export const passwordResets = pgTable(
+  'password_resets',
+  {
+    id: serial('id').primaryKey(),
+    customerId: integer('customer_id')
+      .notNull()
+      .references(() => customers.id, { onDelete: 'cascade' }),
+    tokenHash: text('token_hash').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('password_resets_token_hash_uq').on(t.tokenHash)],
+);
+
+export const customerAddresses = pgTable(
+  'customer_addresses',
+  {
+    id: serial('id').primaryKey(),
+    customerId: integer('customer_id')
+      .notNull()
+      .references(() => customers.id, { onDelete: 'cascade' }),
+    recipient: text('recipient').notNull(),
+    phone: text('phone').notNull(),
+    city: text('city').notNull(),
+    street: text('street').notNull(),
+    house: text('house').notNull(),
+    apartment: text('apartment').notNull().default(''),
+    postcode: text('postcode').notNull().default(''),
+    comment: text('comment').notNull().default(''),
+    isDefault: boolean('is_default').notNull().default(false),
+    createdAt: createdAt(),
+  },
+  (t) => [index('customer_addresses_customer_idx').on(t.customerId)],
+);
+
+// ---------------------------------------------------------------- catalogue
+
+export const brands = pgTable(
+  'brands',
+  {
+    id: serial('id').primaryKey(),
+    name: text('name').notNull(),
+    slug: text('slug').notNull(),
+    // The Cyrillic spelling shoppers type ('Гуччи'), used by search.
+    nameRu: text('name_ru').notNull().default(''),
+    country: text('country').notNull().default(''),
+    description: text('description').notNull().default(''),
+    isPopular: boolean('is_popular').notNull().default(false),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('brands_slug_uq').on(t.slug)],
+);
+
+export const categories = pgTable(
+  'categories',
+  {
+    id: serial('id').primaryKey(),
+    parentId: integer('parent_id'),
+    name: text('name').notNull(),
+    slug: text('slug').notNull(),
+    icon: text('icon'),
+    level: smallint('level').notNull().default(0),
+    sort: integer('sort').notNull().default(0),
+  },
+  (t) => [index('categories_parent_idx').on(t.parentId)],
+);
+
+export const colors = pgTable(
+  'colors',
+  {
+    id: serial('id').primaryKey(),
+    name: text('name').notNull(),
+    slug: text('slug').notNull(),
+    hex: text('hex').notNull(),
+  },
+  (t) => [uniqueIndex('colors_slug_uq').on(t.slug)],
+);
+
+export const products = pgTable(
+  'products',
+  {
+    id: serial('id').primaryKey(),
+    brandId: integer('brand_id')
+      .notNull()
+      .references(() => brands.id),
+    categoryId: integer('category_id')
+      .notNull()
+      .references(() => categories.id),
+    colorId: integer('color_id').references(() => colors.id),
+    name: text('name').notNull(),
+    slug: text('slug').notNull(),
+    description: text('description').notNull().default(''),
+    price: integer('price').notNull(),
+    priceOld: integer('price_old'),
+    // spec §3: the rounded percent between old and current price, 0 when there is no positive old price.
+    discountPercent: smallint('discount_percent').generatedAlwaysAs(
+      sql`CASE WHEN price_old IS NOT NULL AND price_old > 0 AND price_old > price THEN round((price_old - price) * 100.0 / price_old)::smallint ELSE 0::smallint END`,
+    ),
+    rating: real('rating').notNull().default(0),
+    reviewsCount: integer('reviews_count').notNull().default(0),
+    popularity: integer('popularity').notNull().default(0),
+    freeDelivery: boolean('free_delivery').notNull().default(false),
+    isActive: boolean('is_active').notNull().default(true),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('products_category_idx').on(t.categoryId),
+    index('products_brand_idx').on(t.brandId),
+    check('products_price_positive', sql`${t.price} > 0`),
+  ],
+);
+
+export const productImages = pgTable(
+  'product_images',
+  {
+    id: serial('id').primaryKey(),
+    productId: integer('product_id')
+      .notNull()
+      .references(() => products.id, { onDelete: 'cascade' }),
+    position: smallint('position').notNull().default(0),
+    // URL with a {w} placeholder for the width, e.g. /img/p/dress-3-w{w}.webp
+    urlTemplate: text('url_template').notNull(),
+    widths: integer('widths').array().notNull(),
+    // Intrinsic size of the largest rendition; every width keeps the same aspect ratio.
+    width: integer('width').notNull(),
+    height: integer('height').notNull(),
+    alt: text('alt').notNull().default(''),
+  },
+  (t) => [index('product_images_product_idx').on(t.productId, t.position)],
+);
+
+export const productAttributes = pgTable(
+  'product_attributes',
+  {
+    id: serial('id').primaryKey(),
+    productId: integer('product_id')
+      .notNull()
+      .references(() => products.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    value: text('value').notNull(),
+    position: smallint('position').notNull().default(0),
+  },
+  (t) => [index('product_attributes_product_idx').on(t.productId)],
+);
+
+export const productVariants = pgTable(
+  'product_variants',
+  {
+    id: serial('id').primaryKey(),
+    productId: integer('product_id')
+      .notNull()
+      .references(() => products.id, { onDelete: 'cascade' }),
+    // spec §3 variant_code: what carts and orders refer to.
+    code: text('code').notNull(),
+    label: text('label').notNull(),
+    sort: smallint('sort').notNull().default(0),
+    stock: integer('stock').notNull().default(0),
+    minItem: integer('min_item').notNull().default(1),
+    maxItem: integer('max_item').notNull().default(5),
+  },
+  (t) => [
+    uniqueIndex('product_variants_code_uq').on(t.code),
+    index('product_variants_product_idx').on(t.productId),
+    check('product_variants_stock_nonneg', sql`${t.stock} >= 0`),
+    check('product_variants_min_max', sql`${t.minItem} >= 1 AND ${t.maxItem} >= ${t.minItem}`),
+  ],
+);
+
+// ---------------------------------------------------------------- cart and wishlist
+
+export const carts = pgTable(
+  'carts',
+  {
+    id: serial('id').primaryKey(),
+    customerId: integer('customer_id')
+      .notNull()
+      .references(() => customers.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex('carts_customer_uq').on(t.customerId)],
+);
+
+export const cartLines = pgTable(
+  'cart_lines',
+  {
+    id: serial('id').primaryKey(),
+    cartId: integer('cart_id')
+      .notNull()
+      .references(() => carts.id, { onDelete: 'cascade' }),
+    uid: text('uid').notNull(),
+    productId: integer('product_id')
+      .notNull()
+      .references(() => products.id),
+    variantId: integer('variant_id').references(() => productVariants.id),
+    quantity: integer('quantity').notNull(),
+    isSelected: boolean('is_selected').notNull().default(true),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('cart_lines_cart_uid_uq').on(t.cartId, t.uid),
+    check('cart_lines_quantity_positive', sql`${t.quantity} > 0`),
+  ],
+);
+
+export const wishlistItems = pgTable(
+  'wishlist_items',
+  {
+    customerId: integer('customer_id')
+      .notNull()
+      .references(() => customers.id, { onDelete: 'cascade' }),
+    productId: integer('product_id')
+      .notNull()
+      .references(() => products.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.customerId, t.productId] })],
+);
+
+// ---------------------------------------------------------------- orders and payments
+
+export const orders = pgTable(
+  'orders',
+  {
+    id: serial('id').primaryKey(),
+    code: text('code').notNull(),
+    customerId: integer('customer_id')
+      .notNull()
+      .references(() => customers.id),
+    // pending | processing | purchased | ready_to_ship | shipped | delivered | cancelled (spec §4)
+    status: text('status').notNull().default('pending'),
+    contactName: text('contact_name').notNull(),
+    contactPhone: text('contact_phone').notNull(),
+    contactEmail: text('contact_email').notNull(),
+    deliveryAddress: jsonb('delivery_address').notNull(),
+    itemsTotal: integer('items_total').notNull(),
+    discountTotal: integer('discount_total').notNull().default(0),
+    deliveryPrice: integer('delivery_price').notNull().default(0),
+    bonusUsed: integer('bonus_used').notNull().default(0),
+    balanceUsed: integer('balance_used').notNull().default(0),
+    total: integer('total').notNull(),
+    paymentStatus: text('payment_status').notNull().default('unpaid'),
+    idempotencyKey: text('idempotency_key'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('orders_code_uq').on(t.code),
+    index('orders_customer_idx').on(t.customerId, t.createdAt),
+    uniqueIndex('orders_idempotency_uq').on(t.customerId, t.idempotencyKey),
+  ],
+);
+
+export const orderLines = pgTable(
+  'order_lines',
+  {
+    id: serial('id').primaryKey(),
+    orderId: integer('order_id')
+      .notNull()
+      .references(() => orders.id, { onDelete: 'cascade' }),
+    productId: integer('product_id')
+      .notNull()
+      .references(() => products.id),
+    variantId: integer('variant_id').references(() => productVariants.id),
+    // Snapshot of what was bought, so later catalogue edits don't rewrite history.
+    name: text('name').notNull(),
+    brand: text('brand').notNull(),
+    variantLabel: text('variant_label').notNull().default(''),
+    image: text('image').notNull().default(''),
+    unitPrice: integer('unit_price').notNull(),
+    unitPriceOld: integer('unit_price_old'),
+    quantity: integer('quantity').notNull(),
+    deliveryStatus: text('delivery_status').notNull().default('pending'),
+    trackingId: text('tracking_id'),
+    canCancel: boolean('can_cancel').notNull().default(true),
+    canReturn: boolean('can_return').notNull().default(false),
+  },
+  (t) => [index('order_lines_order_idx').on(t.orderId), check('order_lines_quantity_positive', sql`${t.quantity} > 0`)],
+);
+
+export const orderStatusHistory = pgTable(
+  'order_status_history',
+  {
+    id: serial('id').primaryKey(),
+    orderId: integer('order_id')
+      .notNull()
+      .references(() => orders.id, { onDelete: 'cascade' }),
+    orderLineId: integer('order_line_id').references(() => orderLines.id, { onDelete: 'cascade' }),
+    status: text('status').notNull(),
+    note: text('note').notNull().default(''),
+    createdAt: createdAt(),
+  },
+  (t) => [index('order_status_history_order_idx').on(t.orderId, t.createdAt)],
+);
+
+export const payments = pgTable(
+  'payments',
+  {
+    id: serial('id').primaryKey(),
+    orderId: integer('order_id')
+      .notNull()
+      .references(() => orders.id),
+    provider: text('provider').notNull(),
+    providerRef: text('provider_ref'),
+    amount: integer('amount').notNull(),
+    // created | succeeded | failed
+    status: text('status').notNull().default('created'),
+    payload: jsonb('payload'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('payments_order_idx').on(t.orderId)],
+);
+
+// Ledgers: the balance is the sum of entries, never a mutable counter.
+export const balanceLedger = pgTable(
+  'balance_ledger',
+  {
+    id: serial('id').primaryKey(),
+    customerId: integer('customer_id')
+      .notNull()
+      .references(() => customers.id, { onDelete: 'cascade' }),
+    amount: integer('amount').notNull(),
+    reason: text('reason').notNull(),
+    orderId: integer('order_id').references(() => orders.id),
+    createdAt: createdAt(),
+  },
+  (t) => [index('balance_ledger_customer_idx').on(t.customerId, t.createdAt)],
+);
+
+export const bonusLedger = pgTable(
+  'bonus_ledger',
+  {
+    id: serial('id').primaryKey(),
+    customerId: integer('customer_id')
+      .notNull()
+      .references(() => customers.id, { onDelete: 'cascade' }),
+    amount: integer('amount').notNull(),
+    reason: text('reason').notNull(),
+    orderId: integer('order_id').references(() => orders.id),
+    availableUntil: timestamp('available_until', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('bonus_ledger_customer_idx').on(t.customerId, t.createdAt)],
+);
+
+// ---------------------------------------------------------------- buyout, newsletter, partners
+
+export const buyoutRequests = pgTable(
+  'buyout_requests',
+  {
+    id: serial('id').primaryKey(),
+    name: text('name').notNull(),
+    phone: text('phone').notNull(),
+    // telegram | whatsApp | viber (spec §3)
+    messenger: text('messenger').notNull(),
+    description: text('description').notNull().default(''),
+    productUrl: text('product_url').notNull().default(''),
+    images: jsonb('images').notNull().default(sql`'[]'::jsonb`),
+    agreementPersonal: boolean('agreement_personal').notNull(),
+    agreementPromo: boolean('agreement_promo').notNull(),
+    customerId: integer('customer_id').references(() => customers.id),
+    ip: text('ip').notNull().default(''),
+    status: text('status').notNull().default('new'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('buyout_requests_created_idx').on(t.createdAt)],
+);
+
+export const newsletterSubscribers = pgTable(
+  'newsletter_subscribers',
+  {
+    id: serial('id').primaryKey(),
+    email: text('email').notNull(),
+    source: text('source').notNull().default('footer'),
+    ip: text('ip').notNull().default(''),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('newsletter_subscribers_email_uq').on(sql`lower(${t.email})`)],
+);
+
+export const partners = pgTable(
+  'partners',
+  {
+    id: serial('id').primaryKey(),
+    customerId: integer('customer_id')
+      .notNull()
+      .references(() => customers.id, { onDelete: 'cascade' }),
+    code: text('code').notNull(),
+    // Commission in basis points of the order total (500 = 5 %).
+    commissionBp: integer('commission_bp').notNull().default(500),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('partners_customer_uq').on(t.customerId), uniqueIndex('partners_code_uq').on(t.code)],
+);
+
+export const partnerVisits = pgTable(
+  'partner_visits',
+  {
+    id: serial('id').primaryKey(),
+    partnerId: integer('partner_id')
+      .notNull()
+      .references(() => partners.id, { onDelete: 'cascade' }),
+    ipHash: text('ip_hash').notNull().default(''),
+    landing: text('landing').notNull().default(''),
+    createdAt: createdAt(),
+  },
+  (t) => [index('partner_visits_partner_idx').on(t.partnerId, t.createdAt)],
+);
+
+export const partnerCommissions = pgTable(
+  'partner_commissions',
+  {
+    id: serial('id').primaryKey(),
+    partnerId: integer('partner_id')
+      .notNull()
+      .references(() => partners.id, { onDelete: 'cascade' }),
+    orderId: integer('order_id').references(() => orders.id),
+    amount: integer('amount').notNull(),
+    // earned | withdrawn
+    kind: text('kind').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('partner_commissions_partner_idx').on(t.partnerId, t.createdAt)],
+);
+
+// ---------------------------------------------------------------- infrastructure
+
+// Throttle counters shared by every server instance (DESIGN §4, §10).
+export const throttles = pgTable('throttles', {
+  key: text('key').primaryKey(),
+  count: integer('count').notNull().default(0),
+  resetAt: timestamp('reset_at', { withTimezone: true }).notNull(),
+  blockedUntil: timestamp('blocked_until', { withTimezone: true }),
+});
+
+// Every outgoing mail is recorded; the sender (SMTP or .eml files) marks it sent.
+export const mailOutbox = pgTable(
+  'mail_outbox',
+  {
+    id: serial('id').primaryKey(),
+    to: text('to').notNull(),
+    subject: text('subject').notNull(),
+    text: text('text').notNull(),
+    html: text('html'),
+    createdAt: createdAt(),
+    sentAt: timestamp('sent_at', { withTimezone: true }),
+    error: text('error'),
+  },
+  (t) => [index('mail_outbox_unsent_idx').on(t.createdAt).where(sql`${t.sentAt} IS NULL`)],
+);
+
+// Bookkeeping for the seed so a second start never reseeds.
+export const appMeta = pgTable('app_meta', {
+  key: text('key').primaryKey(),
+  value: jsonb('value').notNull(),
+  updatedAt: updatedAt(),
+});
+

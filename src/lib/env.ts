@@ -1,0 +1,49 @@
+import { z } from 'zod';
+
+// Every environment variable is declared here once and checked at boot (DESIGN §4).
+// A plain zod module rather than astro:env so the seed script, benchmarks and vitest read the same schema.
+const schema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
+  DATA_DIR: z.string().min(1).default('./data'),
+  SEED_PRODUCTS: z.coerce.number().int().min(0).max(1_000_000).default(2000),
+  SEED: z.coerce.number().int().default(20261122),
+  AUTO_MIGRATE: z.enum(['true', 'false']).default('true').transform((v) => v === 'true'),
+  SITE_URL: z.url().default('http://localhost:4321'),
+  SMTP_URL: z.url().optional(),
+  MAIL_FROM: z.string().default('Brandshop <noreply@brandshop.local>'),
+  MANAGERS_EMAIL: z.email().default('managers@brandshop.local'),
+  PAYMENT_SECRET: z.string().min(32).optional(),
+  REDIS_URL: z.url().optional(),
+  SUPPORT_CHAT_URL: z.url().default('https://t.me/brandshop_support'),
+  METRIKA_ID: z.string().regex(/^\d+$/).optional(),
+});
+
+export type Env = z.infer<typeof schema>;
+
+export function parseEnv(source: Record<string, string | undefined>): Env {
+  // Empty strings mean "not set" so `FOO= npm start` behaves like leaving FOO out.
+  const cleaned = Object.fromEntries(Object.entries(source).filter(([, v]) => v !== undefined && v !== ''));
+  const result = schema.safeParse(cleaned);
+  if (!result.success) {
+    const lines = result.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new Error(`Invalid environment configuration:\n${lines.join('\n')}`);
+  }
+  const env = result.data;
+  if (env.NODE_ENV === 'production' && !env.PAYMENT_SECRET && source['ALLOW_DEV_SECRETS'] !== '1') {
+    // A missing secret in production stops the server instead of falling back to a default.
+    throw new Error('PAYMENT_SECRET (32+ characters) is required when NODE_ENV=production');
+  }
+  return env;
+}
+
+let cached: Env | undefined;
+export function env(): Env {
+  cached ??= parseEnv(process.env);
+  return cached;
+}
+
+/** The payment secret, or a fixed development value outside production (never used when NODE_ENV=production). */
+export function paymentSecret(): string {
+  return env().PAYMENT_SECRET ?? 'dev-only-payment-secret-not-for-production-use';
+}

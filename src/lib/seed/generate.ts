@@ -1,0 +1,243 @@
+// Builds the seeded catalogue as plain rows. Every product is generated from its own index and the
+// seed, so the same seed always gives the same catalogue, whatever the batch size.
+import { slugify } from '../slug.ts';
+import { colorsFor, IMAGE_SIZE, IMAGE_VIEWS, IMAGE_WIDTHS, imageUrlTemplate } from './images.ts';
+import { Random } from './random.ts';
+import {
+  BRANDS,
+  CARE,
+  CATEGORY_TREE,
+  COLORS,
+  DESCRIPTION_DETAILS,
+  DESCRIPTION_OPENERS,
+  FITS,
+  MADE_IN,
+  MODEL_SYLLABLES,
+  type BrandDef,
+  type Department,
+  type LeafDef,
+} from './vocabulary.ts';
+
+export interface BrandRow {
+  id: number;
+  name: string;
+  slug: string;
+  nameRu: string;
+  country: string;
+  description: string;
+  isPopular: boolean;
+}
+
+export interface CategoryRow {
+  id: number;
+  parentId: number | null;
+  name: string;
+  slug: string;
+  icon: string | null;
+  level: number;
+  sort: number;
+}
+
+export interface ColorRow {
+  id: number;
+  name: string;
+  slug: string;
+  hex: string;
+}
+
+export interface LeafInfo {
+  id: number;
+  def: LeafDef;
+  department: Department;
+  audienceName: string;
+}
+
+export interface ProductRow {
+  id: number;
+  brandId: number;
+  categoryId: number;
+  colorId: number;
+  name: string;
+  slug: string;
+  description: string;
+  price: number;
+  priceOld: number | null;
+  rating: number;
+  reviewsCount: number;
+  popularity: number;
+  freeDelivery: boolean;
+  createdAt: Date;
+  variants: { code: string; label: string; sort: number; stock: number; minItem: number; maxItem: number }[];
+  images: { position: number; urlTemplate: string; widths: number[]; width: number; height: number; alt: string }[];
+  attributes: { name: string; value: string; position: number }[];
+}
+
+export interface Skeleton {
+  brands: BrandRow[];
+  categories: CategoryRow[];
+  colors: ColorRow[];
+  leaves: LeafInfo[];
+}
+
+// Dates are relative to a fixed day so the same seed gives the same data whenever it runs.
+const CATALOGUE_EPOCH = Date.UTC(2026, 10, 1);
+const DAY = 86_400_000;
+
+function brandDescription(b: BrandDef): string {
+  return `${b.name} — модный дом, основанный в стране: ${b.country}. В каталоге — оригинальные вещи ${b.name} из актуальных коллекций с доставкой по России.`;
+}
+
+export function buildSkeleton(): Skeleton {
+  const brands: BrandRow[] = BRANDS.map((b, i) => ({
+    id: i + 1,
+    name: b.name,
+    slug: slugify(b.name),
+    nameRu: b.nameRu,
+    country: b.country,
+    description: brandDescription(b),
+    isPopular: Boolean(b.popular),
+  }));
+  const colors: ColorRow[] = COLORS.map((c, i) => ({ id: i + 1, name: c.name, slug: c.slug, hex: c.hex }));
+  const categories: CategoryRow[] = [];
+  const leaves: LeafInfo[] = [];
+  let nextId = 1;
+  CATEGORY_TREE.forEach((aud, ai) => {
+    const audId = nextId++;
+    categories.push({ id: audId, parentId: null, name: aud.name, slug: aud.slug, icon: aud.icon, level: 0, sort: ai });
+    aud.departments.forEach((dep, di) => {
+      const depId = nextId++;
+      categories.push({ id: depId, parentId: audId, name: dep.name, slug: dep.slug, icon: dep.icon, level: 1, sort: di });
+      dep.leaves.forEach((lf, li) => {
+        const id = nextId++;
+        categories.push({ id, parentId: depId, name: lf.name, slug: lf.slug, icon: null, level: 2, sort: li });
+        leaves.push({ id, def: lf, department: dep.department, audienceName: aud.name });
+      });
+    });
+  });
+  return { brands, categories, colors, leaves };
+}
+
+function modelName(rnd: Random): string {
+  const parts = rnd.int(2, 3);
+  let s = '';
+  for (let i = 0; i < parts; i++) s += rnd.pick(MODEL_SYLLABLES);
+  return s.charAt(0).toUpperCase() + s.slice(1);
+}
+
+/** Luxury prices look round: 84 500 ₽ rather than 84 513 ₽. */
+function roundPrice(roubles: number): number {
+  const step = roubles >= 100_000 ? 1000 : roubles >= 20_000 ? 500 : 100;
+  return Math.max(step, Math.round(roubles / step) * step);
+}
+
+const TIER_MULTIPLIER = { 1: 0.8, 2: 1.15, 3: 1.6 } as const;
+const DISCOUNTS = [10, 15, 20, 25, 30, 40, 50] as const;
+
+export function makeProductGenerator(seed: number, skeleton: Skeleton) {
+  const { brands, leaves, colors } = skeleton;
+  const brandsByDepartment = new Map<Department, { row: BrandRow; def: BrandDef }[]>();
+  BRANDS.forEach((def, i) => {
+    for (const d of def.makes) {
+      const list = brandsByDepartment.get(d) ?? [];
+      list.push({ row: brands[i] as BrandRow, def });
+      brandsByDepartment.set(d, list);
+    }
+  });
+  const colorIdBySlug = new Map(colors.map((c) => [c.slug, c.id]));
+
+  return function generateProduct(id: number): ProductRow {
+    // Mixing the id into the seed keeps products independent of each other.
+    const rnd = new Random((seed ^ Math.imul(id, 0x9e3779b1)) >>> 0);
+    const leaf = rnd.weighted(leaves, (l) => l.def.weight);
+    const type = leaf.def.type;
+    const candidates = brandsByDepartment.get(leaf.department) ?? [];
+    const brand = rnd.weighted(candidates, (b) => (b.def.popular ? 2 : 1));
+    const color = rnd.pick(colorsFor(type.image));
+    const material = rnd.pick(type.materials);
+    const style = rnd.chance(0.75) ? rnd.pick(type.styles) : '';
+    const model = type.modelNames && rnd.chance(0.7) ? modelName(rnd) : '';
+
+    const name = [type.noun, model, style, `из ${material}`].filter(Boolean).join(' ');
+    const [lo, hi] = type.price;
+    const price = roundPrice((lo + rnd.next() ** 1.6 * (hi - lo)) * TIER_MULTIPLIER[brand.def.tier]);
+    let priceOld: number | null = null;
+    if (rnd.chance(0.3)) {
+      const d = rnd.pick(DISCOUNTS);
+      priceOld = roundPrice(price / (1 - d / 100));
+      if (priceOld <= price) priceOld = null;
+    }
+    const hasReviews = rnd.chance(0.85);
+    const rating = hasReviews ? Math.round((3.4 + rnd.next() ** 0.5 * 1.6) * 10) / 10 : 0;
+    const reviewsCount = hasReviews ? rnd.int(1, 240) : 0;
+    // A long tail: most products are rarely bought, a few are best-sellers.
+    const popularity = Math.floor(1000 * rnd.next() ** 4);
+    const freeDelivery = price >= 50_000 || rnd.chance(0.25);
+    const createdAt = new Date(CATALOGUE_EPOCH - rnd.int(0, 364) * DAY - rnd.int(0, DAY - 1));
+
+    const madeIn = rnd.chance(0.7) ? brand.def.country : rnd.pick(MADE_IN);
+    const article = `${brand.row.slug.slice(0, 3).toUpperCase()}${String(id).padStart(6, '0')}`;
+    const oneSize = type.sizes.length === 1;
+    const sizes = oneSize ? type.sizes : type.sizes.filter(() => rnd.chance(0.85));
+    const sizeLabels = sizes.length > 0 ? sizes : [type.sizes[0] as string];
+    const maxItem = type.maxItem ?? rnd.pick([3, 5, 5, 10]);
+    const variants = sizeLabels.map((label, sort) => ({
+      code: `${id}-${slugify(label) || 'os'}`,
+      label,
+      sort,
+      // About one size in six is sold out, so availability is visible in the catalogue.
+      stock: rnd.chance(0.17) ? 0 : rnd.int(1, 15),
+      minItem: 1,
+      maxItem,
+    }));
+
+    const fullName = `${name}, ${brand.row.name}`;
+    const images = IMAGE_VIEWS.map((view, position) => ({
+      position,
+      urlTemplate: imageUrlTemplate(type.image, color.slug, view),
+      widths: [...IMAGE_WIDTHS],
+      width: IMAGE_SIZE.width,
+      height: IMAGE_SIZE.height,
+      alt: position === 0 ? fullName : `${fullName} — деталь`,
+    }));
+
+    const attributes: { name: string; value: string }[] = [
+      { name: 'Материал', value: material.charAt(0).toUpperCase() + material.slice(1) },
+      { name: 'Цвет', value: color.name },
+      { name: 'Страна производства', value: madeIn },
+      { name: 'Артикул', value: article },
+    ];
+    if (leaf.department === 'clothing') attributes.push({ name: 'Крой', value: rnd.pick(FITS) });
+    if (leaf.department === 'jewellery' && material.includes('золот')) attributes.push({ name: 'Проба', value: rnd.pick(['585', '750']) });
+    if (leaf.department === 'bags') attributes.push({ name: 'Размеры', value: `${rnd.int(18, 40)} × ${rnd.int(12, 30)} × ${rnd.int(6, 16)} см` });
+    attributes.push({ name: 'Уход', value: rnd.pick(CARE) });
+
+    const description = [
+      `${rnd.pick(DESCRIPTION_OPENERS)} ${brand.row.name}: ${name.charAt(0).toLowerCase()}${name.slice(1)}.`,
+      rnd.pick(DESCRIPTION_DETAILS),
+      leaf.department === 'clothing' ? `${rnd.pick(FITS)}; рекомендуем выбирать ваш привычный размер.` : '',
+      `Оригинальный товар: каждую вещь проверяют перед отправкой, срок доставки — в среднем 14 дней.`,
+    ]
+      .filter(Boolean)
+      .join(' ');
+
+    return {
+      id,
+      brandId: brand.row.id,
+      categoryId: leaf.id,
+      colorId: colorIdBySlug.get(color.slug) as number,
+      name,
+      slug: slugify(`${type.noun} ${brand.row.name} ${model} ${style}`),
+      description,
+      price: price * 100,
+      priceOld: priceOld === null ? null : priceOld * 100,
+      rating,
+      reviewsCount,
+      popularity,
+      freeDelivery,
+      createdAt,
+      variants,
+      images,
+      attributes: attributes.map((a, position) => ({ ...a, position })),
+    };
+  };
+}

@@ -1,0 +1,18 @@
+import { getDatabase } from '~/lib/db/index.ts';
+import { ping } from '~/lib/db/client.ts';
+import { endpoint } from '~/lib/http/endpoint.ts';
+import { fail, ok } from '~/lib/http/envelope.ts';
+
+export const GET = endpoint({
+  async handler({ t }) {
+    const started = performance.now();
+    try {
+      const database = await getDatabase();
+      await ping(database.db);
+      return ok({ status: 'ok', database: database.kind, latency_ms: Math.round((performance.now() - started) * 10) / 10 });
+    } catch (error) {
+      console.error('[health] database check failed', error);
+      return fail(503, t('error.unavailable'));
+    }
+  },
+});

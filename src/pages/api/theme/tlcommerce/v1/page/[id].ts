@@ -1,0 +1,16 @@
+import { infoPageCrumbs, infoPageMeta, getInfoPage } from '~/features/content/content.server.ts';
+import { pageIdParams } from '~/features/content/content.ts';
+import { PUBLIC_CONTENT } from '~/lib/http/cache.ts';
+import { endpoint } from '~/lib/http/endpoint.ts';
+import { ok } from '~/lib/http/envelope.ts';
+import { notFound } from '~/lib/http/errors.ts';
+
+export const GET = endpoint({
+  params: pageIdParams,
+  invalidParams: { status: 404, message: 'error.pageNotFound' },
+  async handler({ params }) {
+    const page = await getInfoPage(params.id);
+    if (!page) throw notFound('error.pageNotFound');
+    return ok(page, { meta_data: infoPageMeta(page), breadcrumbs: infoPageCrumbs(page), headers: PUBLIC_CONTENT });
+  },
+});

@@ -1,0 +1,10 @@
+import { getFooter } from '~/features/content/content.server.ts';
+import { PUBLIC_CONTENT } from '~/lib/http/cache.ts';
+import { endpoint } from '~/lib/http/endpoint.ts';
+import { ok } from '~/lib/http/envelope.ts';
+
+export const GET = endpoint({
+  async handler() {
+    return ok(await getFooter(), { headers: PUBLIC_CONTENT });
+  },
+});

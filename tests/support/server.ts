@@ -1,0 +1,93 @@
+// Starts the production build (`node dist/server/entry.mjs`) on a free loopback port against a fresh
+// database, and stops the whole process group afterwards (DESIGN §8: never through npm start).
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { createFreshDatabase, type FreshDatabase } from './fresh-database.ts';
+
+export interface TestServer {
+  baseUrl: string;
+  database: FreshDatabase;
+  stop(): Promise<void>;
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const address = srv.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitForHealth(baseUrl: string, child: ChildProcess, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`server exited early with code ${child.exitCode}`);
+    try {
+      const res = await fetch(`${baseUrl}/api/health`);
+      if (res.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`server at ${baseUrl} did not become healthy in ${timeoutMs} ms`);
+}
+
+export async function startTestServer(options: { seedProducts?: number; env?: Record<string, string>; label?: string } = {}): Promise<TestServer> {
+  if (!existsSync('dist/server/entry.mjs')) throw new Error('No build found: run `npm run build` first (npm test does it for you).');
+  const database = await createFreshDatabase(options.label ?? 'it');
+  const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const child = spawn(process.execPath, ['dist/server/entry.mjs'], {
+    detached: true,
+    stdio: ['ignore', 'inherit', 'inherit'],
+    env: {
+      ...process.env,
+      ...database.env,
+      ...(database.databaseUrl ? {} : { DATABASE_URL: '' }),
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      NODE_ENV: 'test',
+      SITE_URL: baseUrl,
+      SEED_PRODUCTS: String(options.seedProducts ?? 400),
+      ...options.env,
+    },
+  });
+  try {
+    await waitForHealth(baseUrl, child, 90_000);
+  } catch (error) {
+    try {
+      if (child.pid) process.kill(-child.pid, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+    await database.drop();
+    throw error;
+  }
+  return {
+    baseUrl,
+    database,
+    async stop() {
+      const running = () => child.exitCode === null && child.signalCode === null;
+      const killGroup = (signal: NodeJS.Signals) => {
+        try {
+          if (child.pid) process.kill(-child.pid, signal);
+        } catch {
+          // already gone
+        }
+      };
+      if (running()) {
+        const exited = new Promise((r) => child.once('exit', r));
+        killGroup('SIGTERM');
+        await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
+        if (running()) killGroup('SIGKILL');
+      }
+      await database.drop();
+    },
+  };
+}

@@ -1,0 +1,30 @@
+import { defineConfig, presetWind4 } from 'unocss';
+
+// Design tokens of a calm, premium fashion shop: warm neutrals, near-black ink, one accent (deep burgundy).
+export default defineConfig({
+  presets: [presetWind4({ preflights: { reset: true } })],
+  theme: {
+    colors: {
+      ink: { DEFAULT: '#1d1d1f', soft: '#4a4a4f', muted: '#86868b' },
+      paper: { DEFAULT: '#ffffff', warm: '#f7f5f1', stone: '#ece8e1' },
+      line: { DEFAULT: '#e4e0d9', strong: '#cfc9bf' },
+      accent: { DEFAULT: '#7a1f2b', hover: '#611822', soft: '#f4e7e8' },
+      success: '#2f6b45',
+      danger: '#b42318',
+      warning: '#a15c07',
+    },
+    font: {
+      sans: "'Manrope Variable', 'Manrope', system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif",
+      display: "'Cormorant Garamond', 'Times New Roman', serif",
+    },
+    radius: { card: '2px', pill: '999px' },
+  },
+  shortcuts: {
+    container: 'mx-auto w-full max-w-[1360px] px-4 md:px-8',
+    'btn': 'inline-flex items-center justify-center gap-2 h-11 px-6 text-sm font-600 tracking-wide uppercase transition-colors duration-150 cursor-pointer disabled:opacity-50 disabled:cursor-not-allowed',
+    'btn-primary': 'btn bg-ink text-white hover:bg-accent',
+    'btn-outline': 'btn border border-ink text-ink hover:bg-ink hover:text-white',
+    'link-quiet': 'text-ink-soft hover:text-ink transition-colors',
+    'heading-display': 'font-display font-500 tracking-tight text-ink',
+  },
+});
