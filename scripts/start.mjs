@@ -26,7 +26,8 @@ if (builtAt < changedAt || process.argv.includes('--build')) {
 }
 
 // Migrate and seed before the server opens the port, so the first visitor never waits for it.
-const { env } = await import('../src/lib/env.ts');
+const { env, loadDotEnv } = await import('../src/lib/env.ts');
+loadDotEnv();
 const { openDatabase } = await import('../src/lib/db/client.ts');
 const { prepareDatabase } = await import('../src/lib/db/prepare.ts');
 const config = env();

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { z } from 'zod';
 
 // Every environment variable is declared here once and checked at boot (DESIGN §4).
@@ -46,4 +47,9 @@ export function env(): Env {
 /** The payment secret, or a fixed development value outside production (never used when NODE_ENV=production). */
 export function paymentSecret(): string {
   return env().PAYMENT_SECRET ?? 'dev-only-payment-secret-not-for-production-use';
+}
+
+/** Reads ./.env into process.env when present (variables already set win), for `npm start` and scripts. */
+export function loadDotEnv(path = '.env'): void {
+  if (existsSync(path)) process.loadEnvFile(path);
 }

@@ -38,10 +38,10 @@ async function waitForHealth(baseUrl: string, child: ChildProcess, timeoutMs: nu
   throw new Error(`server at ${baseUrl} did not become healthy in ${timeoutMs} ms`);
 }
 
-export async function startTestServer(options: { seedProducts?: number; env?: Record<string, string>; label?: string } = {}): Promise<TestServer> {
+export async function startTestServer(options: { seedProducts?: number; env?: Record<string, string>; label?: string; port?: number } = {}): Promise<TestServer> {
   if (!existsSync('dist/server/entry.mjs')) throw new Error('No build found: run `npm run build` first (npm test does it for you).');
   const database = await createFreshDatabase(options.label ?? 'it');
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   const baseUrl = `http://127.0.0.1:${port}`;
   const child = spawn(process.execPath, ['dist/server/entry.mjs'], {
     detached: true,

@@ -1,0 +1,62 @@
+// `npm test`: build the production server, then run unit + integration tests (vitest) and end-to-end
+// tests (Playwright in Debian's Chromium) against it, and print one closing line with the totals.
+// Flags: --no-check (skip astro check), --no-build (reuse dist/), --no-e2e, --only=unit|integration|e2e
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+
+process.env.ASTRO_TELEMETRY_DISABLED = '1';
+const args = new Set(process.argv.slice(2));
+const only = [...args].find((a) => a.startsWith('--only='))?.slice('--only='.length);
+const reportDir = 'test-results/reports';
+rmSync(reportDir, { recursive: true, force: true });
+mkdirSync(reportDir, { recursive: true });
+
+function run(command, commandArgs, env = {}) {
+  console.log(`\n$ ${command} ${commandArgs.join(' ')}`);
+  return spawnSync(command, commandArgs, { stdio: 'inherit', env: { ...process.env, ...env } }).status ?? 1;
+}
+
+const totals = { passed: 0, failed: 0, skipped: 0 };
+let failedSteps = 0;
+
+// Strict TypeScript over pages, islands, scripts and tests: a type error fails the run like a test.
+if (!args.has('--no-check') && !only) {
+  if (run('npx', ['astro', 'check']) !== 0) failedSteps++;
+}
+
+if (!args.has('--no-build') && only !== 'unit') {
+  if (run('npm', ['run', 'build']) !== 0) {
+    console.log('\ntests: 0 passed, 1 failed (the build failed)');
+    process.exit(1);
+  }
+}
+
+const projects = only === 'unit' || only === 'integration' ? [only] : only === 'e2e' ? [] : ['unit', 'integration'];
+if (projects.length > 0) {
+  const out = `${reportDir}/vitest.json`;
+  const status = run('npx', ['vitest', 'run', ...projects.flatMap((p) => ['--project', p]), '--reporter=default', '--reporter=json', `--outputFile.json=${out}`]);
+  if (status !== 0) failedSteps++;
+  if (existsSync(out)) {
+    const report = JSON.parse(readFileSync(out, 'utf8'));
+    totals.passed += report.numPassedTests;
+    totals.failed += report.numFailedTests;
+    totals.skipped += report.numPendingTests + (report.numTodoTests ?? 0);
+  }
+}
+
+if (!args.has('--no-e2e') && (!only || only === 'e2e')) {
+  const out = `${reportDir}/playwright.json`;
+  const status = run('npx', ['playwright', 'test', '--reporter=list,json'], { PLAYWRIGHT_JSON_OUTPUT_NAME: out });
+  if (status !== 0) failedSteps++;
+  if (existsSync(out)) {
+    const stats = JSON.parse(readFileSync(out, 'utf8')).stats;
+    totals.passed += stats.expected + stats.flaky;
+    totals.failed += stats.unexpected;
+    totals.skipped += stats.skipped;
+  }
+}
+
+// A step that failed without reporting a failed test (a crash, a broken setup) still fails the run.
+if (failedSteps > 0 && totals.failed === 0) totals.failed = failedSteps;
+console.log(`\ntests: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
+process.exit(failedSteps > 0 || totals.failed > 0 ? 1 : 0);

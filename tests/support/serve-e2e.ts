@@ -1,0 +1,16 @@
+// Playwright's webServer: the production build on E2E_PORT with a fresh database, removed on exit.
+import { startTestServer } from './server.ts';
+
+const port = Number(process.env['E2E_PORT'] ?? 4611);
+const server = await startTestServer({ port, label: 'e2e', seedProducts: 400 });
+console.log(`[e2e] shop ready on ${server.baseUrl}`);
+let stopping = false;
+const stop = async () => {
+  if (stopping) return;
+  stopping = true;
+  await server.stop();
+  process.exit(0);
+};
+process.on('SIGTERM', stop);
+process.on('SIGINT', stop);
+process.on('SIGHUP', stop);
