@@ -23,7 +23,7 @@ const blog = defineCollection({
     title: z.string().min(1),
     description: z.string().min(1).max(200),
     date: z.coerce.date(),
-    cover: z.object({ kind: z.string(), tone: z.string() }),
+    cover: z.object({ image: z.string().regex(/^[a-z-]+-[a-z-]+-\d$/), tone: z.string() }),
     tags: z.array(z.string()).default([]),
   }),
 });

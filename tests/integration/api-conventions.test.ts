@@ -58,9 +58,12 @@ describe('pages', () => {
     expect(res.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
   });
 
-  it('an unknown page answers 404 with the error page', async () => {
-    const res = await fetch(new URL('/definitely/not/here', baseUrl()));
-    expect(res.status).toBe(404);
-    expect(await res.text()).toContain('Страница не найдена');
+  it('an unknown page redirects to /404, which answers 404 with the error page (spec §2)', async () => {
+    const res = await fetch(new URL('/definitely/not/here', baseUrl()), { redirect: 'manual' });
+    expect(res.status).toBe(302);
+    expect(new URL(res.headers.get('location') ?? '', baseUrl()).pathname).toBe('/404');
+    const page = await fetch(new URL('/404', baseUrl()));
+    expect(page.status).toBe(404);
+    expect(await page.text()).toContain('Страница не найдена');
   });
 });

@@ -1,5 +1,5 @@
 // Catalogue reads shared by SSR pages and the API.
-import { and, asc, desc, eq, gt, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, type SQL } from 'drizzle-orm';
 import { getDb } from '~/lib/db/index.ts';
 import { brands, categories, productImages, products } from '~/lib/db/schema.ts';
 import { CURRENCY_SYMBOL } from '~/lib/format.ts';
@@ -86,3 +86,28 @@ export async function getHomeSections() {
   };
 }
 
+
+export interface BrandListItem {
+  id: number;
+  name: string;
+  slug: string;
+  url: string;
+  productsCount: number;
+}
+
+let brandsCache: { at: number; brands: BrandListItem[] } | undefined;
+
+/** Every brand A–Z with its number of active products (cached like the category tree). */
+export async function listBrands(): Promise<BrandListItem[]> {
+  if (brandsCache && Date.now() - brandsCache.at < TREE_TTL_MS) return brandsCache.brands;
+  const db = await getDb();
+  const rows = await db
+    .select({ id: brands.id, name: brands.name, slug: brands.slug, productsCount: count(products.id) })
+    .from(brands)
+    .leftJoin(products, and(eq(products.brandId, brands.id), eq(products.isActive, true)))
+    .groupBy(brands.id)
+    .orderBy(asc(brands.name));
+  const list = rows.map((b) => ({ ...b, url: brandUrl(b.id, b.slug) })).sort((a, b) => a.name.localeCompare(b.name, 'en'));
+  brandsCache = { at: Date.now(), brands: list };
+  return list;
+}

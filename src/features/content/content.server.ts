@@ -2,7 +2,7 @@
 // so none of this touches the database.
 import { getCollection, getEntry } from 'astro:content';
 import type { Crumb, MetaData } from '~/lib/http/envelope.ts';
-import { infoPageUrl, type FooterData, type FooterMenu, type HeaderTag, type InfoPage, type MenuLink, type MetaType } from './content.ts';
+import { BLOG_PAGE_SIZE, blogPostUrl, infoPageUrl, type BlogPost, type BlogPostSummary, type FooterData, type FooterMenu, type HeaderTag, type InfoPage, type MenuLink, type MetaType } from './content.ts';
 
 const SITE_NAME = 'Brandshop';
 
@@ -66,4 +66,47 @@ export async function getMetaData(type: MetaType): Promise<MetaData> {
   const entry = await getEntry('meta', type);
   // Every MetaType has an entry (checked by a test); the fallback only guards a half-edited file.
   return entry ? { title: entry.data.title, description: entry.data.description } : { title: SITE_NAME, description: SITE_NAME };
+}
+
+type BlogEntry = Awaited<ReturnType<typeof getCollection<'blog'>>>[number];
+
+function toSummary(entry: BlogEntry): BlogPostSummary {
+  const { postId, permalink, title, description, date, tags, cover } = entry.data;
+  const template = `/img/p/${cover.image}-w{w}.webp`;
+  return {
+    id: postId,
+    permalink,
+    url: blogPostUrl(postId, permalink),
+    title,
+    description,
+    date: date.toISOString(),
+    tags,
+    cover: {
+      src: template.replace('{w}', '720'),
+      srcset: `${template.replace('{w}', '360')} 360w, ${template.replace('{w}', '720')} 720w`,
+      width: 720,
+      height: 960,
+      tone: cover.tone,
+    },
+  };
+}
+
+async function sortedPosts(): Promise<BlogEntry[]> {
+  return (await getCollection('blog')).sort((a, b) => b.data.date.getTime() - a.data.date.getTime() || b.data.postId - a.data.postId);
+}
+
+/** Newest first; `page` past the end gives an empty list with the real page count. */
+export async function listBlogPosts(page: number, perPage = BLOG_PAGE_SIZE) {
+  const posts = await sortedPosts();
+  const pages = Math.max(1, Math.ceil(posts.length / perPage));
+  return { posts: posts.slice((page - 1) * perPage, page * perPage).map(toSummary), page, pages, total: posts.length };
+}
+
+export async function getBlogPost(id: number): Promise<BlogPost | null> {
+  const entry = (await getCollection('blog')).find((e) => e.data.postId === id);
+  return entry ? { ...toSummary(entry), content: entry.rendered?.html ?? '' } : null;
+}
+
+export function blogPostCrumbs(post: Pick<BlogPost, 'title'>): Crumb[] {
+  return [{ name: 'Главная', url: '/' }, { name: 'Блог', url: '/blog' }, { name: post.title }];
 }

@@ -44,3 +44,39 @@ export function infoPageUrl(id: number, slug: string): string {
 }
 
 export const INFO_PAGE_IDS = { contacts: 4, personalData: 5, terms: 6, support: 7, delivery: 9, refund: 10, sizes: 12, about: 14, privacy: 19, sellers: 22, concierge: 25, reviewBonuses: 27 } as const;
+
+/** Named info routes and the info page each shows. */
+export const NAMED_INFO_ROUTES = {
+  cookies: 30,
+  payment: 31,
+  'privacy-policy': INFO_PAGE_IDS.privacy,
+  'personal-data-policy': INFO_PAGE_IDS.personalData,
+  'guarantees-and-refunds': INFO_PAGE_IDS.refund,
+} as const;
+
+export interface BlogPostSummary {
+  id: number;
+  permalink: string;
+  url: string;
+  title: string;
+  description: string;
+  date: string;
+  tags: string[];
+  cover: { src: string; srcset: string; width: number; height: number; tone: string };
+}
+
+export interface BlogPost extends BlogPostSummary {
+  content: string;
+}
+
+export const BLOG_PAGE_SIZE = 4;
+
+export function blogPostUrl(id: number, permalink: string): string {
+  return `/b/${id}/${permalink}`;
+}
+
+export const blogListQuery = z.object({ page: z.coerce.number().int().min(1).max(10_000).default(1) });
+
+export function formatPostDate(iso: string): string {
+  return new Intl.DateTimeFormat('ru-RU', { day: 'numeric', month: 'long', year: 'numeric' }).format(new Date(iso));
+}

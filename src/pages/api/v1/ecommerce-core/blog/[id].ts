@@ -1,0 +1,15 @@
+import { blogPostCrumbs, getBlogPost } from '~/features/content/content.server.ts';
+import { pageIdParams } from '~/features/content/content.ts';
+import { PUBLIC_CONTENT } from '~/lib/http/cache.ts';
+import { endpoint } from '~/lib/http/endpoint.ts';
+import { ok } from '~/lib/http/envelope.ts';
+import { notFound } from '~/lib/http/errors.ts';
+
+export const GET = endpoint({
+  params: pageIdParams,
+  async handler({ params }) {
+    const post = await getBlogPost(params.id);
+    if (!post) throw notFound();
+    return ok(post, { meta_data: { title: `${post.title} — Brandshop`, description: post.description }, breadcrumbs: blogPostCrumbs(post), headers: PUBLIC_CONTENT });
+  },
+});

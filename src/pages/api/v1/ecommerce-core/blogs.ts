@@ -1,0 +1,13 @@
+import { getMetaData, listBlogPosts } from '~/features/content/content.server.ts';
+import { blogListQuery } from '~/features/content/content.ts';
+import { PUBLIC_CONTENT } from '~/lib/http/cache.ts';
+import { endpoint } from '~/lib/http/endpoint.ts';
+import { ok } from '~/lib/http/envelope.ts';
+
+export const GET = endpoint({
+  query: blogListQuery,
+  async handler({ query }) {
+    const [list, meta] = await Promise.all([listBlogPosts(query.page), getMetaData('blog')]);
+    return ok(list, { meta_data: meta, breadcrumbs: [{ name: 'Главная', url: '/' }, { name: 'Блог' }], headers: PUBLIC_CONTENT });
+  },
+});
