@@ -4,6 +4,8 @@ import { ru, type MessageKey } from './ru.ts';
 export type { MessageKey } from './ru.ts';
 export type Locale = 'ru' | 'en';
 export const DEFAULT_LOCALE: Locale = 'ru';
+/** Pages switch to English only when this cookie says 'en'. */
+export const LOCALE_COOKIE = 'lang';
 
 /** Picks the interface language from an accept-language header: English only when it is preferred over Russian. */
 export function localeFromHeader(header: string | null | undefined): Locale {

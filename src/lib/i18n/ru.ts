@@ -38,6 +38,23 @@ export const ru = {
   'notFound.title': 'Страница не найдена',
   'notFound.text': 'Возможно, она была перемещена или вы ошиблись в адресе.',
   'notFound.back': 'На главную',
+  'nav.menu': 'Меню',
+  'nav.close': 'Закрыть',
+  'nav.search': 'Поиск',
+  'nav.profile': 'Профиль',
+  'nav.mobile': 'Мобильная навигация',
+  'catalog.all': 'Все товары',
+  'search.submit': 'Найти',
+  'search.noMatch': 'По вашему запросу нет совпадений',
+  'search.noMatchHint': 'Попробуйте изменить условия поиска',
+  'search.allResults': 'Все результаты поиска',
+  'search.brand': 'Бренд',
+  'cookie.text': 'Мы используем файлы cookie, чтобы сайт работал удобнее.',
+  'cookie.accept': 'Принять',
+  'cookie.more': 'Подробнее',
+  'ui.scrollTop': 'Наверх',
+  'ui.chat': 'Написать в поддержку',
+  'footer.apps': 'Скоро в App Store и Google Play',
 } as const;
 
 export type MessageKey = keyof typeof ru;

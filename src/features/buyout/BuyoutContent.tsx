@@ -1,0 +1,146 @@
+// The buyout modal's content (spec §1, §2, §5): the info screen, then the form. Loaded only when the
+// modal opens, so the form library and the schema never weigh on the first page load.
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useState } from 'react';
+import { Controller, useForm } from 'react-hook-form';
+import { Select } from '~/components/ui/Select.tsx';
+import { api, ApiError } from '~/lib/api.client.ts';
+import { closeModal, openModal } from '~/features/layout/layout.store.ts';
+import { BUYOUT_DEFAULTS, buyoutSchema, maskPhone, MESSENGER_LABELS, MESSENGERS, PHONE_PLACEHOLDER, type BuyoutInput, type BuyoutRequest, type Messenger } from './buyout.ts';
+
+const POINTS = [
+  'Можно купить вещи люксовых брендов, даже если их нет в нашем каталоге.',
+  'Оплата проходит через приложение — это безопасная сделка.',
+  'Выкупаем только новые вещи с бирками и в полной комплектации.',
+  'В среднем от оплаты до доставки проходит 14 дней, редкие вещи могут ехать дольше.',
+];
+
+function Info({ onNext }: { onNext: () => void }) {
+  const [more, setMore] = useState(false);
+  return (
+    <div>
+      <ol className="space-y-3 text-sm">
+        {POINTS.map((p, i) => (
+          <li key={p} className="flex gap-3">
+            <span className="grid h-6 w-6 shrink-0 place-items-center rounded-full bg-paper-stone text-xs font-700">{i + 1}</span>
+            <span className="text-ink-soft">{p}</span>
+          </li>
+        ))}
+      </ol>
+      <button type="button" aria-expanded={more} onClick={() => setMore((m) => !m)} className="mt-4 cursor-pointer text-sm font-600 underline underline-offset-4">
+        Подробнее
+      </button>
+      {more && (
+        <p className="mt-3 text-sm text-ink-soft">
+          Опишите вещь или пришлите ссылку на неё. Менеджер свяжется с вами в выбранном мессенджере, уточнит размер и цвет, найдёт вещь в бутиках наших партнёров
+          и назовёт цену с учётом пошлин и доставки. Вы оплачиваете заказ на сайте только после согласования.
+        </p>
+      )}
+      <button type="button" onClick={onNext} className="btn-primary mt-6 w-full">К созданию заявки</button>
+    </div>
+  );
+}
+
+const FIELD_NAMES = ['name', 'phone', 'messenger', 'description', 'product_url', 'agreementPersonal', 'agreementPromo'] as const;
+
+function Form() {
+  const {
+    register,
+    handleSubmit,
+    control,
+    watch,
+    setError,
+    formState: { errors, isSubmitting, touchedFields },
+  } = useForm<BuyoutInput, unknown, BuyoutRequest>({
+    resolver: zodResolver(buyoutSchema),
+    defaultValues: BUYOUT_DEFAULTS,
+    // spec §5: validate on blur and on change, not on every keystroke.
+    mode: 'onBlur',
+    reValidateMode: 'onChange',
+  });
+  const [personal, promo] = watch(['agreementPersonal', 'agreementPromo']);
+
+  const submit = handleSubmit(async (values) => {
+    try {
+      await api('/api/v1/ecommerce-core/redemption-request/', { method: 'POST', body: values });
+      closeModal();
+      openModal('buyout-thanks');
+    } catch (error) {
+      // spec §8: no message; the server's field errors (data.data) go under the fields and the modal stays open.
+      const map = error instanceof ApiError ? ((error.failure.data as { data?: Record<string, string[]> } | undefined)?.data ?? error.failure.errors) : {};
+      let matched = false;
+      for (const field of FIELD_NAMES) {
+        const message = map[field]?.[0];
+        if (message) {
+          setError(field, { type: 'server', message });
+          matched = true;
+        }
+      }
+      if (!matched) setError('root', { type: 'server', message: error instanceof ApiError ? error.message : 'Не удалось отправить заявку' });
+    }
+  });
+
+  const input = 'h-11 w-full border bg-paper px-3 text-sm outline-none focus:border-ink';
+  const tone = (name: 'name' | 'phone') => (errors[name] ? 'border-danger' : touchedFields[name] ? 'border-success' : 'border-line');
+  const error = (message?: string) => (message ? <p role="alert" className="mt-1 text-xs text-danger">{message}</p> : null);
+
+  return (
+    <form onSubmit={submit} noValidate className="space-y-4">
+      <div>
+        <label htmlFor="buyout-name" className="mb-1.5 block text-xs font-600 uppercase tracking-wider text-ink-soft">Имя *</label>
+        <input id="buyout-name" autoComplete="name" {...register('name')} aria-invalid={Boolean(errors.name)} className={`${input} ${tone('name')}`} />
+        {error(errors.name?.message)}
+      </div>
+      <div>
+        <label htmlFor="buyout-phone" className="mb-1.5 block text-xs font-600 uppercase tracking-wider text-ink-soft">Телефон *</label>
+        <Controller
+          control={control}
+          name="phone"
+          render={({ field }) => (
+            <input id="buyout-phone" type="tel" inputMode="tel" autoComplete="tel" placeholder={PHONE_PLACEHOLDER} name={field.name} ref={field.ref}
+              value={field.value} onBlur={field.onBlur} onChange={(e) => field.onChange(maskPhone(e.target.value))}
+              aria-invalid={Boolean(errors.phone)} className={`${input} ${tone('phone')}`} />
+          )}
+        />
+        {error(errors.phone?.message)}
+      </div>
+      <Controller
+        control={control}
+        name="messenger"
+        render={({ field }) => (
+          <Select<Messenger> label="Мессенджер для связи" name={field.name} value={(field.value ?? 'telegram') as Messenger}
+            options={MESSENGERS.map((m) => ({ value: m, label: MESSENGER_LABELS[m] }))} onChange={field.onChange} />
+        )}
+      />
+      <div>
+        <label htmlFor="buyout-url" className="mb-1.5 block text-xs font-600 uppercase tracking-wider text-ink-soft">Ссылка на товар *</label>
+        <input id="buyout-url" type="url" inputMode="url" placeholder="https://" {...register('product_url')} className={`${input} border-line`} />
+        {error(errors.product_url?.message)}
+      </div>
+      <div>
+        <label htmlFor="buyout-description" className="mb-1.5 block text-xs font-600 uppercase tracking-wider text-ink-soft">Описание товара</label>
+        <textarea id="buyout-description" rows={3} {...register('description')} placeholder="Бренд, модель, размер, цвет" className="w-full border border-line bg-paper px-3 py-2 text-sm outline-none focus:border-ink" />
+        {error(errors.description?.message)}
+      </div>
+      <input type="text" tabIndex={-1} autoComplete="off" aria-hidden="true" {...register('website')} className="hidden" />
+      <label className="flex items-start gap-3 text-xs text-ink-soft">
+        <input type="checkbox" {...register('agreementPersonal')} className="mt-0.5 h-4 w-4 accent-[#1d1d1f]" />
+        <span>Согласен на обработку персональных данных в соответствии с <a href="/i/5/personal-data" target="_blank" className="underline">политикой</a></span>
+      </label>
+      <label className="flex items-start gap-3 text-xs text-ink-soft">
+        <input type="checkbox" {...register('agreementPromo')} className="mt-0.5 h-4 w-4 accent-[#1d1d1f]" />
+        <span>Согласен получать информацию о заказе и специальных предложениях</span>
+      </label>
+      {error(errors.agreementPersonal?.message ?? errors.agreementPromo?.message)}
+      {error(errors.root?.message)}
+      <button type="submit" disabled={!personal || !promo || isSubmitting} className="btn-primary w-full">
+        {isSubmitting ? 'Отправляем…' : 'Отправить заявку'}
+      </button>
+    </form>
+  );
+}
+
+export default function BuyoutContent() {
+  const [step, setStep] = useState<'info' | 'form'>('info');
+  return step === 'info' ? <Info onNext={() => setStep('form')} /> : <Form />;
+}

@@ -1,0 +1,44 @@
+// Stores a buyout request and tells the shop's managers about it by e-mail.
+import { getDb } from '~/lib/db/index.ts';
+import { buyoutRequests } from '~/lib/db/schema.ts';
+import { env } from '~/lib/env.ts';
+import { escapeHtml, sendMail } from '~/lib/mail.server.ts';
+import { MESSENGER_LABELS, type BuyoutRequest } from './buyout.ts';
+
+export const BUYOUT_LIMIT = { max: 5, windowSeconds: 600 } as const;
+
+export async function createBuyoutRequest(input: BuyoutRequest, meta: { ip: string; customerId?: number }): Promise<number> {
+  const db = await getDb();
+  const [row] = await db
+    .insert(buyoutRequests)
+    .values({
+      name: input.name,
+      phone: input.phone,
+      messenger: input.messenger,
+      description: input.description,
+      productUrl: input.product_url,
+      images: input.images,
+      agreementPersonal: input.agreementPersonal,
+      agreementPromo: input.agreementPromo,
+      customerId: meta.customerId ?? null,
+      ip: meta.ip,
+    })
+    .returning({ id: buyoutRequests.id });
+  const id = row?.id ?? 0;
+  const lines: [string, string][] = [
+    ['Имя', input.name],
+    ['Телефон', input.phone],
+    ['Мессенджер', MESSENGER_LABELS[input.messenger]],
+    ['Ссылка на товар', input.product_url || '—'],
+    ['Описание', input.description || '—'],
+    ['Согласие на рассылку', input.agreementPromo ? 'да' : 'нет'],
+  ];
+  await sendMail({
+    to: env().MANAGERS_EMAIL,
+    subject: `Заявка на выкуп №${id}: ${input.name}`,
+    text: lines.map(([k, v]) => `${k}: ${v}`).join('\n'),
+    // What the visitor typed is escaped: the request may contain HTML or script.
+    html: `<h2>Заявка на выкуп №${id}</h2><table>${lines.map(([k, v]) => `<tr><th align="left">${k}</th><td>${escapeHtml(v).replace(/\n/g, '<br>')}</td></tr>`).join('')}</table>`,
+  });
+  return id;
+}

@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { buyoutSchema, isCompletePhone, maskPhone } from './buyout.ts';
+
+describe('maskPhone (+7 (###) ###-##-##)', () => {
+  it.each([
+    ['', ''],
+    ['9', '+7 (9'],
+    ['999', '+7 (999)'],
+    ['9991', '+7 (999) 1'],
+    ['9991234567', '+7 (999) 123-45-67'],
+    ['89991234567', '+7 (999) 123-45-67'],
+    ['+7 999 123 45 67', '+7 (999) 123-45-67'],
+    ['+7 (999) 123-45-67', '+7 (999) 123-45-67'],
+    ['79991234567999', '+7 (999) 123-45-67'],
+    ['abc', ''],
+  ])('%j → %j', (input, masked) => {
+    expect(maskPhone(input)).toBe(masked);
+  });
+  it('knows a complete number', () => {
+    expect(isCompletePhone('+7 (999) 123-45-67')).toBe(true);
+    expect(isCompletePhone('+7 (999) 123-45')).toBe(false);
+  });
+});
+
+describe('buyoutSchema (spec §5)', () => {
+  const valid = { name: 'Анна', phone: '+7 (999) 123-45-67', agreementPersonal: true, agreementPromo: true };
+  it('accepts the minimum and fills the defaults', () => {
+    const r = buyoutSchema.parse(valid);
+    expect(r).toMatchObject({ messenger: 'telegram', description: '', product_url: '', images: [], website: '' });
+  });
+  it('names the field and the spec message for a short name', () => {
+    const r = buyoutSchema.safeParse({ ...valid, name: 'А' });
+    expect(r.success).toBe(false);
+    expect(r.error?.issues[0]).toMatchObject({ path: ['name'], message: 'Имя должно содержать минимум 2 буквы' });
+  });
+  it('requires a complete phone and the two agreements', () => {
+    const r = buyoutSchema.safeParse({ ...valid, phone: '+7 (999) 12', agreementPromo: 'false' });
+    expect(r.success).toBe(false);
+    expect(r.error?.issues.map((i) => i.path[0]).sort()).toEqual(['agreementPromo', 'phone']);
+  });
+  it('normalises a phone typed without the mask', () => {
+    expect(buyoutSchema.parse({ ...valid, phone: '8 999 123 45 67' }).phone).toBe('+7 (999) 123-45-67');
+  });
+  it('rejects an unknown messenger', () => {
+    expect(buyoutSchema.safeParse({ ...valid, messenger: 'icq' }).success).toBe(false);
+  });
+});

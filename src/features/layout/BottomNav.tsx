@@ -1,0 +1,66 @@
+// spec §2 "Mobile bottom navigation": five items, hidden on large screens; one active item at a time —
+// the open overlay, else the current route.
+import { useStore } from '@nanostores/react';
+import type { MouseEvent } from 'react';
+import { Icon, type IconName } from '~/components/ui/Icon.tsx';
+import { $cartCount } from '~/features/cart/cart.store.ts';
+import { $wishlistCount } from '~/features/wishlist/wishlist.store.ts';
+import { badgeText } from './badge.ts';
+import { $modal, $panel, openModal, togglePanel } from './layout.store.ts';
+
+export type BottomNavItem = 'home' | 'catalog' | 'wishlist' | 'cart' | 'account';
+
+export interface BottomNavProps {
+  path: string;
+  loggedIn: boolean;
+  labels: Record<BottomNavItem, string>;
+}
+
+/** The item a route belongs to, when no overlay is open. */
+export function routeItem(path: string): BottomNavItem | null {
+  if (path === '/') return 'home';
+  if (/^\/(c|m|brands|product\/search)(\/|$)/.test(path)) return 'catalog';
+  if (path.startsWith('/dashboard/wishlist')) return 'wishlist';
+  if (path.startsWith('/cart') || path.startsWith('/checkout')) return 'cart';
+  if (path.startsWith('/dashboard')) return 'account';
+  return null;
+}
+
+export default function BottomNav({ path, loggedIn, labels }: BottomNavProps) {
+  const panel = useStore($panel);
+  const modal = useStore($modal);
+  const cart = useStore($cartCount);
+  const wishlist = useStore($wishlistCount);
+  const overlayItem: BottomNavItem | null = panel === 'catalog' ? 'catalog' : panel === 'account' || modal === 'auth' ? 'account' : null;
+  const active = overlayItem ?? (panel === null && modal === null ? routeItem(path) : null);
+
+  const gate = (e: MouseEvent) => {
+    if (!loggedIn) {
+      e.preventDefault();
+      openModal('auth');
+    }
+  };
+  const item = (key: BottomNavItem, icon: IconName, count = 0) => (
+    <span className="relative flex flex-col items-center gap-0.5">
+      <span className="relative">
+        <Icon name={icon} size={22} />
+        {badgeText(count) && (
+          <span className="absolute -right-2.5 -top-1.5 grid h-4 min-w-4 place-items-center rounded-full bg-accent px-1 text-[9px] font-700 text-white">{badgeText(count)}</span>
+        )}
+      </span>
+      <span className="text-[10px]">{labels[key]}</span>
+    </span>
+  );
+  const cls = (key: BottomNavItem) => `flex flex-1 cursor-pointer justify-center py-2 ${active === key ? 'text-accent' : 'text-ink-soft'}`;
+  const current = (key: BottomNavItem) => (active === key ? ('page' as const) : undefined);
+
+  return (
+    <nav aria-label={labels.home === 'Главная' ? 'Мобильная навигация' : 'Mobile navigation'} className="fixed inset-x-0 bottom-0 z-[45] flex border-t border-line bg-paper pb-[env(safe-area-inset-bottom)] lg:hidden">
+      <a href="/" aria-current={current('home')} className={cls('home')}>{item('home', 'home')}</a>
+      <button type="button" aria-current={current('catalog')} aria-expanded={panel === 'catalog'} onClick={() => togglePanel('catalog')} className={cls('catalog')}>{item('catalog', 'grid')}</button>
+      <a href="/dashboard/wishlist" aria-current={current('wishlist')} onClick={gate} className={cls('wishlist')}>{item('wishlist', 'heart', wishlist)}</a>
+      <a href="/cart" aria-current={current('cart')} className={cls('cart')}>{item('cart', 'cart', cart)}</a>
+      <button type="button" aria-current={current('account')} onClick={() => (loggedIn ? togglePanel('account') : openModal('auth'))} className={cls('account')}>{item('account', 'user')}</button>
+    </nav>
+  );
+}

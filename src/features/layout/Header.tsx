@@ -1,0 +1,232 @@
+// The site header (spec §2 "Header"): one island so its panels share state without extra React roots.
+// Server-rendered, so it is complete HTML before hydration.
+import { useStore } from '@nanostores/react';
+import { useEffect, useState, type MouseEvent } from 'react';
+import { Icon } from '~/components/ui/Icon.tsx';
+import type { MegaCategory } from '~/features/catalog/catalog.ts';
+import type { HeaderTag, MenuLink } from '~/features/content/content.ts';
+import { $cartCount, loadGuestCart } from '~/features/cart/cart.store.ts';
+import { $wishlistCount } from '~/features/wishlist/wishlist.store.ts';
+import { SearchBox, type SearchLabels } from '~/features/search/SearchBox.tsx';
+import { throttle } from '~/lib/throttle.ts';
+import { badgeText } from './badge.ts';
+import { CatalogPanel } from './CatalogPanel.tsx';
+import { $panel, closePanels, openModal, togglePanel } from './layout.store.ts';
+
+export interface HeaderLabels {
+  catalog: string;
+  catalogAll: string;
+  buyout: string;
+  buyoutShort: string;
+  buyoutHint: string;
+  support: string;
+  account: string;
+  orders: string;
+  wishlist: string;
+  cart: string;
+  menu: string;
+  close: string;
+  search: string;
+  home: string;
+  search_: SearchLabels;
+}
+
+export interface HeaderProps {
+  labels: HeaderLabels;
+  topLeft: MenuLink[];
+  tags: HeaderTag[];
+  tree: MegaCategory[];
+  supportUrl: string;
+  loggedIn: boolean;
+}
+
+/** spec §9: the header's scroll-direction check is throttled to 100 ms. */
+export const HEADER_SCROLL_THROTTLE_MS = 100;
+
+function Badge({ count, label }: { count: number; label: string }) {
+  const text = badgeText(count);
+  if (!text) return null;
+  return (
+    <span aria-label={`${label}: ${count}`} className="absolute -right-2 -top-1.5 grid h-[18px] min-w-[18px] place-items-center rounded-full bg-accent px-1 text-[10px] font-700 leading-none text-white">
+      {text}
+    </span>
+  );
+}
+
+export default function Header({ labels, topLeft, tags, tree, supportUrl, loggedIn }: HeaderProps) {
+  const panel = useStore($panel);
+  const cartCount = useStore($cartCount);
+  const wishlistCount = useStore($wishlistCount);
+  const [hidden, setHidden] = useState(false);
+
+  useEffect(() => {
+    loadGuestCart();
+    let lastY = window.scrollY;
+    const onScroll = throttle(() => {
+      const y = window.scrollY;
+      // Hide when scrolling down past the header; show on any scroll up. Never while a panel is open.
+      if ($panel.get() === null) setHidden(y > lastY && y > 120);
+      lastY = y;
+    }, HEADER_SCROLL_THROTTLE_MS);
+    const onKey = (e: KeyboardEvent) => e.key === 'Escape' && closePanels();
+    // A page restored from the back/forward cache must not come back with a panel open.
+    const onShow = () => closePanels();
+    window.addEventListener('scroll', onScroll, { passive: true });
+    window.addEventListener('keydown', onKey);
+    window.addEventListener('pageshow', onShow);
+    return () => {
+      onScroll.cancel();
+      window.removeEventListener('scroll', onScroll);
+      window.removeEventListener('keydown', onKey);
+      window.removeEventListener('pageshow', onShow);
+    };
+  }, []);
+
+  useEffect(() => {
+    if (panel !== null) setHidden(false);
+    // The page behind a full-screen panel should not scroll.
+    document.documentElement.classList.toggle('overflow-hidden', panel === 'catalog' || panel === 'menu');
+  }, [panel]);
+
+  const guestGate = (e: MouseEvent) => {
+    // spec §2: anonymous users clicking orders or wishlist get the login modal.
+    if (!loggedIn) {
+      e.preventDefault();
+      openModal('auth');
+    }
+  };
+  const buyout = () => openModal('buyout');
+
+  return (
+    <>
+      <header
+        data-hidden={hidden}
+        // No transform while shown: a transformed header would become the containing block of the fixed full-screen panels.
+        className={`sticky top-0 z-40 border-b border-line bg-paper transition-transform duration-300 ${hidden ? '-translate-y-full' : ''}`}
+      >
+        <div className="hidden bg-paper-warm text-xs lg:block">
+          <div className="container flex h-9 items-center justify-between">
+            <nav aria-label="Информация">
+              <ul className="flex gap-6">
+                {topLeft.map((l) => (
+                  <li key={l.url}>
+                    <a href={l.url} className="link-quiet">{l.name}</a>
+                  </li>
+                ))}
+              </ul>
+            </nav>
+            <div className="flex items-center gap-4">
+              <span className="text-ink-muted">{labels.buyoutHint}</span>
+              <button type="button" onClick={buyout} className="cursor-pointer font-700 text-accent hover:text-accent-hover">{labels.buyout}</button>
+              <a href={supportUrl} target="_blank" rel="noopener" className="flex items-center gap-1.5 link-quiet">
+                <Icon name="chat" size={16} />
+                {labels.support}
+              </a>
+            </div>
+          </div>
+        </div>
+
+        <div className="container relative flex h-16 items-center gap-3 lg:gap-6">
+          <button type="button" onClick={() => togglePanel('menu')} aria-expanded={panel === 'menu'} aria-label={labels.menu} className="grid h-10 w-10 cursor-pointer place-items-center lg:hidden">
+            <Icon name={panel === 'menu' ? 'close' : 'menu'} />
+          </button>
+          <button type="button" onClick={() => togglePanel('search')} aria-expanded={panel === 'search'} aria-label={labels.search} className="grid h-10 w-10 cursor-pointer place-items-center lg:hidden">
+            <Icon name="search" />
+          </button>
+          <a href="/" aria-label={`Brandshop — ${labels.home}`} className="mx-auto font-display text-xl font-600 uppercase tracking-[0.2em] sm:text-2xl lg:mx-0">Brandshop</a>
+          <button
+            type="button"
+            onClick={() => togglePanel('catalog')}
+            aria-expanded={panel === 'catalog'}
+            aria-controls="catalog-panel"
+            className={`hidden h-11 cursor-pointer items-center gap-2 px-5 text-sm font-600 uppercase tracking-wide lg:inline-flex ${panel === 'catalog' ? 'bg-accent text-white' : 'bg-ink text-white hover:bg-accent'}`}
+          >
+            <Icon name={panel === 'catalog' ? 'close' : 'menu'} size={18} />
+            {labels.catalog}
+          </button>
+          <div className="hidden flex-1 lg:block">
+            <SearchBox labels={labels.search_} id="header-search" />
+          </div>
+          <button type="button" onClick={buyout} className="h-9 cursor-pointer border border-accent px-3 text-xs font-700 uppercase text-accent lg:hidden">{labels.buyoutShort}</button>
+          <a href={supportUrl} target="_blank" rel="noopener" aria-label={labels.support} className="grid h-10 w-10 place-items-center lg:hidden">
+            <Icon name="chat" />
+          </a>
+          <nav aria-label={labels.account} className="hidden items-center gap-6 lg:flex">
+            <button type="button" onClick={() => openModal('auth')} className="flex cursor-pointer flex-col items-center gap-0.5 text-xs link-quiet">
+              <Icon name="user" />
+              {labels.account}
+            </button>
+            <a href="/dashboard/orders" onClick={guestGate} className="flex flex-col items-center gap-0.5 text-xs link-quiet">
+              <Icon name="orders" />
+              {labels.orders}
+            </a>
+            <a href="/dashboard/wishlist" onClick={guestGate} className="relative flex flex-col items-center gap-0.5 text-xs link-quiet">
+              <span className="relative">
+                <Icon name="heart" />
+                <Badge count={wishlistCount} label={labels.wishlist} />
+              </span>
+              {labels.wishlist}
+            </a>
+            <a href="/cart" className="flex flex-col items-center gap-0.5 text-xs link-quiet">
+              <span className="relative">
+                <Icon name="cart" />
+                <Badge count={cartCount} label={labels.cart} />
+              </span>
+              {labels.cart}
+            </a>
+          </nav>
+        </div>
+
+        {panel === 'search' && (
+          <div className="border-t border-line px-4 py-3 lg:hidden">
+            <SearchBox labels={labels.search_} id="mobile-search" />
+          </div>
+        )}
+
+        <nav aria-label="Подборки" className="container hidden lg:block">
+          <ul className="flex gap-6 overflow-x-auto pb-3 text-sm">
+            {tags.map((t) => (
+              <li key={t.url} className="shrink-0">
+                <a href={t.url} className="link-quiet">{t.title}</a>
+              </li>
+            ))}
+          </ul>
+        </nav>
+
+        {panel === 'catalog' && <CatalogPanel tree={tree} title={labels.catalog} allLabel={labels.catalogAll} closeLabel={labels.close} onClose={closePanels} />}
+
+        {panel === 'menu' && (
+          <div role="dialog" aria-label={labels.menu} className="fixed inset-x-0 bottom-0 top-16 z-50 overflow-y-auto bg-paper px-4 py-6 lg:hidden">
+            <button type="button" onClick={buyout} className="btn-primary w-full">{labels.buyout}</button>
+            <p className="mt-2 text-center text-xs text-ink-muted">{labels.buyoutHint}</p>
+            <ul className="mt-6 divide-y divide-line border-y border-line">
+              {tags.map((t) => (
+                <li key={t.url}>
+                  <a href={t.url} className="flex items-center justify-between py-3 text-sm font-600">
+                    {t.title}
+                    <Icon name="chevronRight" size={18} />
+                  </a>
+                </li>
+              ))}
+            </ul>
+            <ul className="mt-6 space-y-3 text-sm">
+              {topLeft.map((l) => (
+                <li key={l.url}>
+                  <a href={l.url} className="link-quiet">{l.name}</a>
+                </li>
+              ))}
+            </ul>
+            <a href={supportUrl} target="_blank" rel="noopener" className="btn-outline mt-8 w-full">
+              <Icon name="chat" size={18} />
+              {labels.support}
+            </a>
+          </div>
+        )}
+      </header>
+      {panel !== null && panel !== 'search' && (
+        <div aria-hidden="true" data-testid="overlay" onClick={closePanels} className="fixed inset-0 z-30 bg-black/40" />
+      )}
+      {panel === 'search' && <div aria-hidden="true" data-testid="overlay" onClick={closePanels} className="fixed inset-0 z-30 bg-black/20" />}
+    </>
+  );
+}

@@ -1,0 +1,66 @@
+// spec §2 footer newsletter: 'Подписка на рассылку', 'Ваш email', 'Подписаться', 'Без спама'. Beyond the
+// spec the subscription is stored, then a modal confirms the address.
+import { useState } from 'react';
+import { Modal } from '~/components/ui/Modal.tsx';
+import { api, ApiError } from '~/lib/api.client.ts';
+import { validateEmail } from './newsletter.ts';
+
+export default function NewsletterForm() {
+  const [email, setEmail] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [validated, setValidated] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [subscribed, setSubscribed] = useState<string | null>(null);
+
+  const check = (value: string) => {
+    const message = validateEmail(value);
+    setError(message);
+    setValidated(true);
+    return message === null;
+  };
+
+  return (
+    <>
+      <form
+        noValidate
+        onSubmit={async (e) => {
+          e.preventDefault();
+          if (!check(email)) return;
+          setBusy(true);
+          try {
+            const data = await api<{ email: string }>('/api/v1/ecommerce-core/newsletter/subscribe', { method: 'POST', body: { email: email.trim() } });
+            setSubscribed(data.email);
+            setEmail('');
+            setValidated(false);
+          } catch (err) {
+            setError(err instanceof ApiError ? (err.failure.errors['email']?.[0] ?? err.message) : 'Не удалось подписаться, попробуйте позже');
+          } finally {
+            setBusy(false);
+          }
+        }}
+      >
+        <h2 className="text-xs font-700 uppercase tracking-widest">Подписка на рассылку</h2>
+        <div className="mt-4 flex">
+          <label htmlFor="newsletter-email" className="sr-only">Ваш email</label>
+          <input id="newsletter-email" type="email" autoComplete="email" placeholder="Ваш email" value={email}
+            aria-invalid={Boolean(error)} aria-describedby="newsletter-hint"
+            onChange={(e) => {
+              setEmail(e.target.value);
+              if (validated) check(e.target.value);
+            }}
+            onBlur={() => email && check(email)}
+            className={`h-11 min-w-0 flex-1 border bg-paper px-3 text-sm outline-none focus:border-ink ${error ? 'border-danger' : validated ? 'border-success' : 'border-line'}`} />
+          <button type="submit" disabled={busy} className="btn-primary h-11 shrink-0 px-4">Подписаться</button>
+        </div>
+        {error && <p role="alert" className="mt-1.5 text-xs text-danger">{error}</p>}
+        <p id="newsletter-hint" className="mt-2 text-xs text-ink-muted">Без спама — только новинки и скидки.</p>
+      </form>
+      <Modal open={subscribed !== null} onClose={() => setSubscribed(null)} title="Вы подписаны">
+        <p className="text-sm text-ink-soft">
+          Вы подписаны на рассылку как <strong className="text-ink">{subscribed}</strong>. Мы будем присылать новинки и скидки — без спама.
+        </p>
+        <button type="button" onClick={() => setSubscribed(null)} className="btn-primary mt-6 w-full">Отлично</button>
+      </Modal>
+    </>
+  );
+}

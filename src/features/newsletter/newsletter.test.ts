@@ -1,0 +1,17 @@
+import { expect, it } from 'vitest';
+import { validateEmail } from './newsletter.ts';
+import { newsletterSchema } from './newsletter.schema.ts';
+
+it.each([
+  ['', 'Обязательное поле'],
+  ['   ', 'Обязательное поле'],
+  ['anna', 'Email не валиден'],
+  ['anna@', 'Email не валиден'],
+  ['anna@shop', 'Email не валиден'],
+  ['anna@shop.ru', null],
+])('validateEmail(%j) → %j, as the server schema says', (email, message) => {
+  expect(validateEmail(email)).toBe(message);
+  const server = newsletterSchema.safeParse({ email });
+  expect(server.success).toBe(message === null);
+  if (!server.success) expect(server.error.issues[0]?.message).toBe(message);
+});

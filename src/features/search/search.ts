@@ -1,0 +1,55 @@
+// Search suggestions: shapes of spec §7 and the client rules of spec §4/§7/§9.
+
+export const SEARCH_MIN_CHARS = 3; // "more than 2 characters"
+export const SEARCH_DEBOUNCE_MS = 500;
+
+export interface SuggestionProduct {
+  id: number;
+  url: string;
+  image: string;
+  name: string;
+  brand: string;
+  price: number;
+  price_old: number | null;
+  currency_symbol: string;
+  discount_percent: number;
+}
+
+export interface SuggestionBrand {
+  id: number;
+  name: string;
+  url: string;
+}
+
+export interface SuggestionCategory {
+  id: number;
+  name: string;
+  url: string;
+}
+
+export interface Suggestions {
+  products: { data: SuggestionProduct[] };
+  brands: { data: SuggestionBrand[] };
+  categories: { data: SuggestionCategory[] };
+}
+
+/** spec §7: xl 10 (8 when brands are present), lg 8 (6), md 6 (4), smaller 4. */
+export function suggestionLimit(width: number, hasBrands: boolean): number {
+  if (width >= 1280) return hasBrands ? 8 : 10;
+  if (width >= 1024) return hasBrands ? 6 : 8;
+  if (width >= 768) return hasBrands ? 4 : 6;
+  return 4;
+}
+
+export function shouldSuggest(text: string): boolean {
+  return text.trim().length >= SEARCH_MIN_CHARS;
+}
+
+export function searchUrl(text: string): string {
+  return `/product/search/${encodeURIComponent(text.trim())}`;
+}
+
+/** spec §4: 'no match' when the query is non-empty and products, categories and brands are all empty. */
+export function isEmpty(s: Suggestions): boolean {
+  return s.products.data.length === 0 && s.brands.data.length === 0 && s.categories.data.length === 0;
+}

@@ -1,0 +1,52 @@
+// The browser's API client (spec §7): Bearer token when held, accept-language ru, envelope handling.
+import { ofetch, FetchError } from 'ofetch';
+
+export interface ApiFailure {
+  status: number;
+  message: string;
+  errors: Record<string, string[]>;
+  /** The buyout form's field errors travel under data.data (spec §7). */
+  data: unknown;
+}
+
+export class ApiError extends Error {
+  readonly failure: ApiFailure;
+  constructor(failure: ApiFailure) {
+    super(failure.message);
+    this.name = 'ApiError';
+    this.failure = failure;
+  }
+}
+
+let token: string | null = null;
+export function setAccessToken(value: string | null): void {
+  token = value;
+}
+
+interface Envelope<T> {
+  success: boolean;
+  data: T;
+  message?: string;
+  errors?: Record<string, string[]>;
+}
+
+/** Calls the API and returns `data`; a failure (success false or an HTTP error) becomes an ApiError with the server's message. */
+export async function api<T>(path: string, options: { method?: 'GET' | 'POST'; body?: unknown; query?: Record<string, string | number>; signal?: AbortSignal } = {}): Promise<T> {
+  try {
+    const res = await ofetch<Envelope<T>>(path, {
+      method: options.method ?? 'GET',
+      ...(options.body === undefined ? {} : { body: options.body as Record<string, unknown> }),
+      ...(options.query ? { query: options.query } : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
+      headers: { 'accept-language': 'ru', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    });
+    if (!res.success) throw new ApiError({ status: 200, message: res.message ?? '', errors: res.errors ?? {}, data: res.data });
+    return res.data;
+  } catch (error) {
+    if (error instanceof FetchError) {
+      const body = (error.data ?? {}) as Partial<Envelope<unknown>>;
+      throw new ApiError({ status: error.statusCode ?? 0, message: body.message ?? error.message, errors: body.errors ?? {}, data: body.data });
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,15 @@
+// Beyond the spec (issue 3): the footer form stores the subscription. Idempotent for the same e-mail.
+import { newsletterSchema } from '~/features/newsletter/newsletter.schema.ts';
+import { NEWSLETTER_LIMIT, subscribe } from '~/features/newsletter/newsletter.server.ts';
+import { endpoint } from '~/lib/http/endpoint.ts';
+import { ok } from '~/lib/http/envelope.ts';
+import { enforce } from '~/lib/http/rate-limit.server.ts';
+
+export const POST = endpoint({
+  body: newsletterSchema,
+  async handler({ body, context }) {
+    await enforce({ key: `newsletter:${context.clientAddress}`, ...NEWSLETTER_LIMIT });
+    const created = body.website ? false : await subscribe(body.email, context.clientAddress);
+    return ok({ email: body.email, subscribed: true, created }, { status: created ? 201 : 200 });
+  },
+});

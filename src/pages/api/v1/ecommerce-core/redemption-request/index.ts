@@ -1,0 +1,18 @@
+// spec §7: POST /api/v1/ecommerce-core/redemption-request/ — field errors under data.data.
+import { buyoutSchema } from '~/features/buyout/buyout.ts';
+import { BUYOUT_LIMIT, createBuyoutRequest } from '~/features/buyout/buyout.server.ts';
+import { endpoint } from '~/lib/http/endpoint.ts';
+import { fail, ok } from '~/lib/http/envelope.ts';
+import { enforce } from '~/lib/http/rate-limit.server.ts';
+
+export const POST = endpoint({
+  body: buyoutSchema,
+  onInvalid: (errors, message) => fail(422, message, { errors, data: { data: errors } }),
+  async handler({ body, context }) {
+    await enforce({ key: `buyout:${context.clientAddress}`, ...BUYOUT_LIMIT });
+    // A filled honeypot looks like success to the bot and stores nothing.
+    if (body.website) return ok({ id: null }, { status: 201 });
+    const id = await createBuyoutRequest(body, { ip: context.clientAddress });
+    return ok({ id }, { status: 201, message: 'Ваша заявка успешно отправлена' });
+  },
+});
