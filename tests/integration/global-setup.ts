@@ -8,6 +8,7 @@ declare module 'vitest' {
     baseUrl: string;
     databaseKind: 'pglite' | 'postgres';
     databaseUrl: string;
+    dataDir: string;
   }
 }
 
@@ -18,6 +19,7 @@ export async function setup(project: TestProject): Promise<void> {
   project.provide('baseUrl', server.baseUrl);
   project.provide('databaseKind', server.database.databaseUrl ? 'postgres' : 'pglite');
   project.provide('databaseUrl', server.database.databaseUrl ?? '');
+  project.provide('dataDir', server.database.dataDir);
 }
 
 export async function teardown(): Promise<void> {

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 export interface FreshDatabase {
-  /** Environment for the server or client: DATABASE_URL or DATA_DIR. */
+  /** Environment for the server: DATA_DIR, and DATABASE_URL on PostgreSQL. */
   env: Record<string, string>;
   databaseUrl: string | undefined;
   dataDir: string;
@@ -14,8 +14,9 @@ export interface FreshDatabase {
 
 export async function createFreshDatabase(label = 'test'): Promise<FreshDatabase> {
   const adminUrl = process.env['DATABASE_URL'];
+  // The data folder holds the mail outbox on both drivers, and PGlite's files when there is no server.
+  const dataDir = mkdtempSync(join(tmpdir(), `shop-${label}-`));
   if (!adminUrl) {
-    const dataDir = mkdtempSync(join(tmpdir(), `shop-${label}-`));
     return {
       env: { DATA_DIR: dataDir },
       databaseUrl: undefined,
@@ -32,10 +33,11 @@ export async function createFreshDatabase(label = 'test'): Promise<FreshDatabase
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   return {
-    env: { DATABASE_URL: url.href },
+    env: { DATABASE_URL: url.href, DATA_DIR: dataDir },
     databaseUrl: url.href,
-    dataDir: '',
+    dataDir,
     async drop() {
+      rmSync(dataDir, { recursive: true, force: true });
       const client = new pg.Client({ connectionString: adminUrl });
       await client.connect();
       await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);

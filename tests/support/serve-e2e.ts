@@ -1,9 +1,11 @@
 // Playwright's webServer: the production build on E2E_PORT with a fresh database, removed on exit.
-import { startTestServer } from './server.ts';
+import { writeFileSync } from 'node:fs';
+import { e2eInfoFile, startTestServer } from './server.ts';
 
 const port = Number(process.env['E2E_PORT'] ?? 4611);
 const server = await startTestServer({ port, label: 'e2e', seedProducts: 400 });
-console.log(`[e2e] shop ready on ${server.baseUrl}`);
+console.log(`[e2e] shop ready on ${server.baseUrl}, data in ${server.database.dataDir}`);
+writeFileSync(e2eInfoFile(port), JSON.stringify({ dataDir: server.database.dataDir }));
 let stopping = false;
 const stop = async () => {
   if (stopping) return;

@@ -2,8 +2,13 @@
 // database, and stops the whole process group afterwards (DESIGN §8: never through npm start).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createServer } from 'node:net';
 import { createFreshDatabase, type FreshDatabase } from './fresh-database.ts';
+
+/** Where the e2e web server tells the tests about itself (its data folder holds the mail outbox). */
+export const e2eInfoFile = (port: number) => join(tmpdir(), `brandshop-e2e-${port}.json`);
 
 export interface TestServer {
   baseUrl: string;

@@ -54,7 +54,7 @@ export const buyoutSchema = z.object({
   // The submit button is disabled unless both are ticked (spec §5); the server holds the same line.
   agreementPersonal: flag.refine((v) => v, BUYOUT_TEXT.agreement),
   agreementPromo: flag.refine((v) => v, BUYOUT_TEXT.agreement),
-  images: z.array(z.object({ url: z.url().max(2000) })).max(10).default([]),
+  images: z.array(z.object({ url: z.url({ protocol: /^https?$/ }).max(2000) })).max(10).default([]),
   // Honeypot: people leave it empty; bots fill every field.
   website: z.string().max(500).default(''),
 });

@@ -1,0 +1,145 @@
+// The shop's frame (issue 3) in Chromium at 1440 px and 390 px.
+import { expect, test } from '@playwright/test';
+import { acceptCookies, hydrated, isMobile, open } from './helpers.ts';
+
+test.describe('header panels', () => {
+  test('catalogue opens and closes with Escape and with the overlay; one panel at a time', async ({ page }) => {
+    await open(page, '/');
+    const panel = page.getByRole('dialog', { name: 'Каталог' });
+    const catalogButton = isMobile(page)
+      ? page.getByRole('navigation', { name: 'Мобильная навигация' }).getByRole('button', { name: 'Каталог' })
+      : page.getByRole('banner').getByRole('button', { name: 'Каталог' });
+
+    await catalogButton.click();
+    await expect(panel).toBeVisible();
+    await expect(panel.getByRole('link', { name: 'Платья' })).toHaveAttribute('href', /^\/c\/\d+\/platya$/);
+    await page.keyboard.press('Escape');
+    await expect(panel).toBeHidden();
+
+    if (isMobile(page)) {
+      // Burger menu, then the catalogue: opening one closes the other.
+      await page.getByRole('button', { name: 'Меню' }).click();
+      await expect(page.getByRole('dialog', { name: 'Меню' })).toBeVisible();
+      await catalogButton.click();
+      await expect(panel).toBeVisible();
+      await expect(page.getByRole('dialog', { name: 'Меню' })).toBeHidden();
+      await page.getByRole('button', { name: 'Закрыть' }).click();
+      await expect(panel).toBeHidden();
+      // The search toggle slides the bar down; Escape closes it and clears the text.
+      await page.getByRole('button', { name: 'Поиск', exact: true }).click();
+      const input = page.getByRole('searchbox', { name: 'Поиск по товарам и брендам' });
+      await input.fill('платье');
+      await page.keyboard.press('Escape');
+      await expect(input).toBeHidden();
+      await page.getByRole('button', { name: 'Поиск', exact: true }).click();
+      await expect(page.getByRole('searchbox', { name: 'Поиск по товарам и брендам' })).toHaveValue('');
+    } else {
+      await catalogButton.click();
+      await expect(panel).toBeVisible();
+      await page.getByTestId('overlay').click({ position: { x: 700, y: 850 } });
+      await expect(panel).toBeHidden();
+      // Typing in the search closes the catalogue; Escape clears the text.
+      await catalogButton.click();
+      const input = page.getByRole('searchbox', { name: 'Поиск по товарам и брендам' });
+      await input.fill('пла');
+      await expect(panel).toBeHidden();
+      await page.keyboard.press('Escape');
+      await expect(input).toHaveValue('');
+    }
+  });
+
+  test('submitting the search goes to the search route', async ({ page }) => {
+    await open(page, '/i/4/contacts');
+    if (isMobile(page)) await page.getByRole('button', { name: 'Поиск', exact: true }).click();
+    await page.getByRole('searchbox', { name: 'Поиск по товарам и брендам' }).fill('кожаная сумка');
+    const navigation = page.waitForRequest((req) => req.isNavigationRequest() && new URL(req.url()).pathname.startsWith('/product/search/'));
+    await page.keyboard.press('Enter');
+    expect(decodeURIComponent(new URL((await navigation).url()).pathname)).toBe('/product/search/кожаная сумка');
+  });
+
+  test('the header hides when scrolling down and shows when scrolling up', async ({ page }) => {
+    await open(page, '/');
+    const header = page.getByRole('banner');
+    await expect(header).toHaveAttribute('data-hidden', 'false');
+    await page.mouse.wheel(0, 1200);
+    await expect(header).toHaveAttribute('data-hidden', 'true');
+    await page.mouse.wheel(0, -300);
+    await expect(header).toHaveAttribute('data-hidden', 'false');
+  });
+
+  test('a guest clicking the wishlist gets the login modal', async ({ page }) => {
+    await open(page, '/');
+    const wishlist = isMobile(page)
+      ? page.getByRole('navigation', { name: 'Мобильная навигация' }).getByRole('link', { name: 'Избранное' })
+      : page.getByRole('banner').getByRole('link', { name: 'Избранное' });
+    await wishlist.click();
+    const dialog = page.getByRole('dialog', { name: 'Личный кабинет' });
+    await expect(dialog).toBeVisible();
+    await expect(dialog.getByRole('tab', { name: 'Вход' })).toHaveAttribute('aria-selected', 'true');
+    await expect(page).toHaveURL(/\/$/);
+  });
+});
+
+test.describe('pages and navigation', () => {
+  test('an info page shows breadcrumbs with the last item not a link', async ({ page }) => {
+    await open(page, '/i/9/o-dostavke');
+    const crumbs = page.getByRole('navigation', { name: 'Хлебные крошки' });
+    await expect(crumbs.getByRole('link', { name: 'Главная' })).toHaveAttribute('href', '/');
+    await expect(crumbs.getByText('Доставка и пошлины')).toHaveAttribute('aria-current', 'page');
+    await expect(crumbs.getByRole('link', { name: 'Доставка и пошлины' })).toHaveCount(0);
+    await expect(page).toHaveTitle('Доставка и пошлины — Brandshop');
+  });
+
+  test('an unknown path redirects to /404', async ({ page }) => {
+    await page.goto('/totally/unknown/path');
+    await expect(page).toHaveURL(/\/404$/);
+    await expect(page.getByRole('heading', { name: 'Страница не найдена' })).toBeVisible();
+  });
+
+  test('the cookie notice is remembered after a reload', async ({ page }) => {
+    await open(page, '/');
+    const notice = page.getByRole('region', { name: 'Cookie' });
+    await expect(notice).toBeVisible();
+    await notice.getByRole('button', { name: 'Принять' }).click();
+    await expect(notice).toBeHidden();
+    await page.reload();
+    await hydrated(page);
+    await expect(page.getByRole('region', { name: 'Cookie' })).toHaveCount(0);
+  });
+
+  test('the bottom navigation marks one active item (phones only)', async ({ page }) => {
+    test.skip(!isMobile(page), 'the bottom navigation is hidden on large screens');
+    await open(page, '/');
+    const nav = page.getByRole('navigation', { name: 'Мобильная навигация' });
+    await expect(nav.locator('[aria-current="page"]')).toHaveCount(1);
+    await expect(nav.getByRole('link', { name: 'Главная' })).toHaveAttribute('aria-current', 'page');
+    await nav.getByRole('button', { name: 'Каталог' }).click();
+    await expect(nav.getByRole('button', { name: 'Каталог' })).toHaveAttribute('aria-current', 'page');
+    await expect(nav.locator('[aria-current="page"]')).toHaveCount(1);
+    await page.getByRole('dialog', { name: 'Каталог' }).getByRole('link', { name: 'Платья' }).first().click();
+    // The route change closes the overlay; the catalogue item is active for a catalogue page.
+    await expect(page.getByRole('dialog', { name: 'Каталог' })).toHaveCount(0);
+    await open(page, '/blog');
+    await expect(nav.locator('[aria-current="page"]')).toHaveCount(0);
+  });
+});
+
+test.describe('footer newsletter', () => {
+  test('rejects an invalid e-mail, then subscribes a valid one and confirms it', async ({ page }) => {
+    await open(page, '/');
+    await acceptCookies(page);
+    const form = page.getByRole('contentinfo');
+    const input = form.getByRole('textbox', { name: 'Ваш email' });
+    await input.scrollIntoViewIfNeeded();
+    await hydrated(page);
+    await page.waitForFunction(() => document.querySelectorAll('astro-island[ssr]').length === 0);
+    await input.fill('anna@');
+    await form.getByRole('button', { name: 'Подписаться' }).click();
+    await expect(form.getByRole('alert')).toHaveText('Email не валиден');
+    const email = `anna.${Date.now()}.${isMobile(page) ? 'm' : 'd'}@example.ru`;
+    await input.fill(email);
+    await form.getByRole('button', { name: 'Подписаться' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Вы подписаны' });
+    await expect(dialog).toContainText(`Вы подписаны на рассылку как ${email}`);
+  });
+});

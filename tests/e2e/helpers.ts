@@ -1,0 +1,21 @@
+import { expect, type Page } from '@playwright/test';
+
+/** Waits until every island that hydrates without scrolling has hydrated (Astro drops its `ssr` attribute). */
+export async function hydrated(page: Page): Promise<void> {
+  await page.waitForFunction(() => document.querySelectorAll('astro-island[ssr]:not([client="visible"])').length === 0);
+}
+
+export async function open(page: Page, path: string): Promise<void> {
+  await page.goto(path);
+  await hydrated(page);
+}
+
+export function isMobile(page: Page): boolean {
+  return (page.viewportSize()?.width ?? 1440) < 1024;
+}
+
+export async function acceptCookies(page: Page): Promise<void> {
+  const accept = page.getByRole('button', { name: 'Принять' });
+  if (await accept.isVisible()) await accept.click();
+  await expect(accept).toHaveCount(0);
+}
