@@ -18,6 +18,8 @@ export class ApiError extends Error {
   }
 }
 
+export const NETWORK_MESSAGE = 'Нет связи с сервером. Проверьте подключение и попробуйте ещё раз';
+
 let token: string | null = null;
 export function setAccessToken(value: string | null): void {
   token = value;
@@ -44,8 +46,12 @@ export async function api<T>(path: string, options: { method?: 'GET' | 'POST'; b
     return res.data;
   } catch (error) {
     if (error instanceof FetchError) {
+      if (!error.response) {
+        // No answer at all (offline, connection dropped): status 0 and words a person can act on.
+        throw new ApiError({ status: 0, message: NETWORK_MESSAGE, errors: {}, data: undefined });
+      }
       const body = (error.data ?? {}) as Partial<Envelope<unknown>>;
-      throw new ApiError({ status: error.statusCode ?? 0, message: body.message ?? error.message, errors: body.errors ?? {}, data: body.data });
+      throw new ApiError({ status: error.statusCode ?? error.response.status, message: body.message ?? error.message, errors: body.errors ?? {}, data: body.data });
     }
     throw error;
   }

@@ -1,7 +1,7 @@
 // The buyout request flow (issue 3, spec §2, §5): info screen, form, validation, server errors, thanks.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
 import { e2eInfoFile } from '../support/server.ts';
 import { acceptCookies, isMobile, open } from './helpers.ts';
 
@@ -44,6 +44,18 @@ test('a visitor sends a buyout request; a server field error keeps the modal ope
   await modal.getByRole('button', { name: /Мессенджер для связи/ }).click();
   await page.getByRole('option', { name: 'Viber' }).click();
   await expect(modal.getByRole('button', { name: /Мессенджер для связи/ })).toContainText('Viber');
+
+  // The tooltip: a bubble next to the trigger on desktop, a modal on phones (spec §9).
+  await modal.getByRole('button', { name: 'Зачем нужна ссылка' }).click();
+  if (isMobile(page)) {
+    const help = page.getByRole('dialog', { name: 'Зачем нужна ссылка' });
+    await expect(help).toContainText('найти именно эту модель');
+    await help.getByRole('button', { name: 'Закрыть' }).click();
+  } else {
+    await expect(page.getByRole('tooltip')).toContainText('найти именно эту модель');
+    await modal.getByLabel('Описание товара').click();
+    await expect(page.getByRole('tooltip')).toBeHidden();
+  }
 
   // A server field error: the request is altered on its way so the real server rejects the name.
   await page.route('**/redemption-request/', async (route) => {

@@ -1,5 +1,5 @@
 // The shop's frame (issue 3) in Chromium at 1440 px and 390 px.
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
 import { acceptCookies, hydrated, isMobile, open } from './helpers.ts';
 
 test.describe('header panels', () => {

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
 
 test.describe('home page', () => {
   test('renders the hero, seeded products with sized images, and the footer', async ({ page }) => {

@@ -51,6 +51,23 @@ describe('pages', () => {
     expect(image.headers.get('content-type')).toBe('image/webp');
   });
 
+  it('injects no analytics counter when METRIKA_ID is not configured', async () => {
+    const html = await (await fetch(new URL('/', baseUrl()))).text();
+    expect(html).not.toContain('mc.yandex.ru');
+    expect(html).not.toContain('dataLayer');
+  });
+
+  it('renders pages in Russian for an English browser, English only with the lang=en cookie', async () => {
+    const ru = await fetch(new URL('/i/4/contacts', baseUrl()), { headers: { 'accept-language': 'en-US,en;q=0.9' } });
+    expect(await ru.text()).toContain('Принимаем оплату картами');
+    expect(ru.headers.get('cache-control')).toContain('public');
+    const en = await fetch(new URL('/i/4/contacts', baseUrl()), { headers: { cookie: 'lang=en' } });
+    const html = await en.text();
+    expect(html).toContain('<html lang="en"');
+    expect(html).toContain('We accept cards');
+    expect(en.headers.get('cache-control')).toBe('private, no-store');
+  });
+
   it('sends the security headers', async () => {
     const res = await fetch(new URL('/', baseUrl()));
     expect(res.headers.get('x-content-type-options')).toBe('nosniff');

@@ -3,7 +3,8 @@ import { writeFileSync } from 'node:fs';
 import { e2eInfoFile, startTestServer } from './server.ts';
 
 const port = Number(process.env['E2E_PORT'] ?? 4611);
-const server = await startTestServer({ port, label: 'e2e', seedProducts: 400 });
+// A counter id, so the analytics tag is rendered and can be tested.
+const server = await startTestServer({ port, label: 'e2e', seedProducts: 400, env: { METRIKA_ID: '12345678' } });
 console.log(`[e2e] shop ready on ${server.baseUrl}, data in ${server.database.dataDir}`);
 writeFileSync(e2eInfoFile(port), JSON.stringify({ dataDir: server.database.dataDir }));
 let stopping = false;

@@ -4,6 +4,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { Select } from '~/components/ui/Select.tsx';
+import { Tooltip } from '~/components/ui/Tooltip.tsx';
 import { api, ApiError } from '~/lib/api.client.ts';
 import { closeModal, openModal } from '~/features/layout/layout.store.ts';
 import { BUYOUT_DEFAULTS, buyoutSchema, maskPhone, MESSENGER_LABELS, MESSENGERS, PHONE_PLACEHOLDER, type BuyoutInput, type BuyoutRequest, type Messenger } from './buyout.ts';
@@ -113,7 +114,12 @@ function Form() {
         )}
       />
       <div>
-        <label htmlFor="buyout-url" className="mb-1.5 block text-xs font-600 uppercase tracking-wider text-ink-soft">Ссылка на товар *</label>
+        <div className="mb-1.5 flex items-center gap-2">
+          <label htmlFor="buyout-url" className="block text-xs font-600 uppercase tracking-wider text-ink-soft">Ссылка на товар *</label>
+          <Tooltip title="Зачем нужна ссылка" trigger={<span aria-label="Зачем нужна ссылка" className="grid h-5 w-5 place-items-center rounded-full border border-line text-[11px] text-ink-soft">?</span>}>
+            Ссылка на страницу вещи в любом магазине помогает менеджеру найти именно эту модель. Если ссылки нет, опишите вещь ниже.
+          </Tooltip>
+        </div>
         <input id="buyout-url" type="url" inputMode="url" placeholder="https://" {...register('product_url')} className={`${input} border-line`} />
         {error(errors.product_url?.message)}
       </div>

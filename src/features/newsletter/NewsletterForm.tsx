@@ -2,6 +2,7 @@
 // spec the subscription is stored, then a modal confirms the address.
 import { useState } from 'react';
 import { Modal } from '~/components/ui/Modal.tsx';
+import { showToast } from '~/components/ui/toast.store.ts';
 import { api, ApiError } from '~/lib/api.client.ts';
 import { validateEmail } from './newsletter.ts';
 
@@ -33,7 +34,10 @@ export default function NewsletterForm() {
             setEmail('');
             setValidated(false);
           } catch (err) {
-            setError(err instanceof ApiError ? (err.failure.errors['email']?.[0] ?? err.message) : 'Не удалось подписаться, попробуйте позже');
+            const fieldError = err instanceof ApiError ? err.failure.errors['email']?.[0] : undefined;
+            // A problem with the address goes under the field; anything else (rate limit, network) is a toast.
+            if (fieldError) setError(fieldError);
+            else showToast(err instanceof ApiError && err.failure.status > 0 ? err.message : 'Не удалось подписаться, попробуйте позже', 'error');
           } finally {
             setBusy(false);
           }
