@@ -1,6 +1,6 @@
 // The shop's frame (issue 3) in Chromium at 1440 px and 390 px.
 import { expect, test } from './fixtures.ts';
-import { acceptCookies, hydrated, isMobile, open } from './helpers.ts';
+import { hydrated, isMobile, newsletterForm, open } from './helpers.ts';
 
 test.describe('header panels', () => {
   test('catalogue opens and closes with Escape and with the overlay; one panel at a time', async ({ page }) => {
@@ -126,19 +126,13 @@ test.describe('pages and navigation', () => {
 
 test.describe('footer newsletter', () => {
   test('rejects an invalid e-mail, then subscribes a valid one and confirms it', async ({ page }) => {
-    await open(page, '/');
-    await acceptCookies(page);
-    const form = page.getByRole('contentinfo');
-    const input = form.getByRole('textbox', { name: 'Ваш email' });
-    await input.scrollIntoViewIfNeeded();
-    await hydrated(page);
-    await page.waitForFunction(() => document.querySelectorAll('astro-island[ssr]').length === 0);
+    const { footer: form, input, submit } = await newsletterForm(page);
     await input.fill('anna@');
-    await form.getByRole('button', { name: 'Подписаться' }).click();
+    await submit.click();
     await expect(form.getByRole('alert')).toHaveText('Email не валиден');
     const email = `anna.${Date.now()}.${isMobile(page) ? 'm' : 'd'}@example.ru`;
     await input.fill(email);
-    await form.getByRole('button', { name: 'Подписаться' }).click();
+    await submit.click();
     const dialog = page.getByRole('dialog', { name: 'Вы подписаны' });
     await expect(dialog).toContainText(`Вы подписаны на рассылку как ${email}`);
   });

@@ -19,3 +19,15 @@ export async function acceptCookies(page: Page): Promise<void> {
   if (await accept.isVisible()) await accept.click();
   await expect(accept).toHaveCount(0);
 }
+
+/** Opens the home page with cookies accepted and the footer's newsletter island hydrated. */
+export async function newsletterForm(page: Page) {
+  await open(page, '/');
+  await acceptCookies(page);
+  const footer = page.getByRole('contentinfo');
+  const input = footer.getByRole('textbox', { name: 'Ваш email' });
+  await input.scrollIntoViewIfNeeded();
+  // The newsletter island hydrates when it becomes visible.
+  await page.waitForFunction(() => document.querySelectorAll('astro-island[ssr]').length === 0);
+  return { footer, input, submit: footer.getByRole('button', { name: 'Подписаться' }) };
+}

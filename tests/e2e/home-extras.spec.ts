@@ -1,6 +1,6 @@
 // Home carousel, analytics counter, toasts and the English interface (issue 3).
 import { expect, test } from './fixtures.ts';
-import { acceptCookies, hydrated, open } from './helpers.ts';
+import { hydrated, newsletterForm, open } from './helpers.ts';
 
 test('the carousel moves between slides with the arrows and the dots', async ({ page }) => {
   await open(page, '/');
@@ -33,16 +33,11 @@ test('the analytics counter is initialised before islands hydrate, with the spec
 });
 
 test('a failure that is not about the address shows an error toast that goes away', async ({ page }) => {
-  await open(page, '/');
-  await acceptCookies(page);
-  const footer = page.getByRole('contentinfo');
-  const input = footer.getByRole('textbox', { name: 'Ваш email' });
-  await input.scrollIntoViewIfNeeded();
-  await page.waitForFunction(() => document.querySelectorAll('astro-island[ssr]').length === 0);
+  const { footer, input, submit } = await newsletterForm(page);
   // The connection drops on the way to the server.
   await page.route('**/newsletter/subscribe', (route) => route.abort('connectionreset'), { times: 1 });
   await input.fill('lost.connection@example.ru');
-  await footer.getByRole('button', { name: 'Подписаться' }).click();
+  await submit.click();
   const toast = page.getByRole('alert').filter({ hasText: 'Не удалось подписаться, попробуйте позже' });
   await expect(toast).toBeVisible();
   await expect(toast).toHaveAttribute('data-type', 'error');
