@@ -22,6 +22,11 @@ export default defineConfig({
           hookTimeout: 180_000,
         },
       },
+      {
+        extends: true,
+        // `npm run bench` only: service timings on a seeded catalogue (never part of npm test).
+        test: { name: 'bench', include: ['tests/bench/**/*.bench.ts'], environment: 'node', testTimeout: 900_000, hookTimeout: 900_000 },
+      },
     ],
   },
 });

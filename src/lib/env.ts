@@ -18,6 +18,8 @@ const schema = z.object({
   REDIS_URL: z.url().optional(),
   SUPPORT_CHAT_URL: z.url().default('https://t.me/brandshop_support'),
   METRIKA_ID: z.string().regex(/^\d+$/).optional(),
+  // Seconds a rendered public page is reused by this process (0 turns the page cache off).
+  PAGE_CACHE_SECONDS: z.coerce.number().int().min(0).max(3600).default(10),
 });
 
 export type Env = z.infer<typeof schema>;

@@ -16,6 +16,8 @@ const PATHS = {
   arrowUp: 'M12 19V5M6 11l6-6 6 6',
   chevronDown: 'm6 9 6 6 6-6',
   chevronRight: 'm9 6 6 6-6 6',
+  filter: 'M4 6h16M7 12h10M10 18h4',
+  chevronLeft: 'm15 18-6-6 6-6',
   check: 'm5 12 5 5 9-10',
   telegram: 'M20 5 3 11.5l6 2 2 6 3-4 5 4z',
   whatsApp: 'M5 19l1.3-3.8A7.5 7.5 0 1 1 9 18.4zM9.5 9c0 3 2.5 5.5 5.5 5.5',

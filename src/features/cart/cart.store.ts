@@ -27,3 +27,40 @@ export function loadGuestCart(storage: Storage | undefined = globalThis.localSto
     // A damaged entry is treated as an empty cart rather than breaking the page.
   }
 }
+
+/** spec §5/§8: what the guest sees when a line would exceed its maximum. */
+export function cartLimitMessage(max: number): string {
+  return `Вы не можете добавить в корзину больше ${max} товаров`;
+}
+
+export interface AddToCart {
+  id: number;
+  variant_code: string;
+  quantity: number;
+  /** The line maximum from the server (spec §3 max_item). */
+  max_item: number;
+}
+
+export type AddResult = { ok: true; line: GuestCartLine } | { ok: false; message: string };
+
+/**
+ * spec §5 guest cart add: the same product and size joins its line; the existing plus the added quantity
+ * must not exceed the line maximum, otherwise nothing is added. The cart issue adds the server cart.
+ */
+export function addToGuestCart(item: AddToCart, storage: Storage | undefined = globalThis.localStorage, now = Date.now()): AddResult {
+  loadGuestCart(storage);
+  const lines = $cartLines.get();
+  const existing = lines.find((l) => l.id === item.id && l.variant_code === item.variant_code);
+  const quantity = (existing?.quantity ?? 0) + item.quantity;
+  if (quantity > item.max_item) return { ok: false, message: cartLimitMessage(item.max_item) };
+  // spec §3: a guest line's uid comes from the current timestamp.
+  const line: GuestCartLine = existing ? { ...existing, quantity } : { uid: String(now), id: item.id, quantity, variant_code: item.variant_code };
+  const next = existing ? lines.map((l) => (l === existing ? line : l)) : [...lines, line];
+  $cartLines.set(next);
+  try {
+    storage?.setItem(GUEST_CART_KEY, JSON.stringify(next));
+  } catch {
+    // Storage full or blocked: the line still counts for this page.
+  }
+  return { ok: true, line };
+}

@@ -1,8 +1,10 @@
 // Catalogue reads shared by SSR pages and the API.
-import { and, asc, count, desc, eq, gt, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, type SQL } from 'drizzle-orm';
 import { getDb } from '~/lib/db/index.ts';
 import { brands, categories, productImages, products } from '~/lib/db/schema.ts';
 import { CURRENCY_SYMBOL } from '~/lib/format.ts';
+import { getCatalogIndex } from './catalog-index.server.ts';
+import { topPositions } from './catalog-query.server.ts';
 import { buildCategoryTree, brandUrl, imageFromTemplate, productUrl, type MegaCategory, type ProductCard } from './catalog.ts';
 
 // The tree changes only when the catalogue is edited; a short cache keeps the header call off the
@@ -27,34 +29,35 @@ const ORDER: Record<CardOrder, SQL[]> = {
   popular: [desc(products.popularity), desc(products.id)],
 };
 
-/** A short list of product cards for home-page sections. */
-export async function listCards(order: CardOrder, limit: number, where?: SQL): Promise<ProductCard[]> {
+const cardColumns = {
+  id: products.id,
+  name: products.name,
+  slug: products.slug,
+  price: products.price,
+  priceOld: products.priceOld,
+  discountPercent: products.discountPercent,
+  freeDelivery: products.freeDelivery,
+  rating: products.rating,
+  brandId: brands.id,
+  brand: brands.name,
+  image: {
+    urlTemplate: productImages.urlTemplate,
+    widths: productImages.widths,
+    width: productImages.width,
+    height: productImages.height,
+    alt: productImages.alt,
+  },
+};
+
+async function selectCards(where: SQL | undefined, order: SQL[], limit: number): Promise<ProductCard[]> {
   const db = await getDb();
   const rows = await db
-    .select({
-      id: products.id,
-      name: products.name,
-      slug: products.slug,
-      price: products.price,
-      priceOld: products.priceOld,
-      discountPercent: products.discountPercent,
-      freeDelivery: products.freeDelivery,
-      rating: products.rating,
-      brandId: brands.id,
-      brand: brands.name,
-      image: {
-        urlTemplate: productImages.urlTemplate,
-        widths: productImages.widths,
-        width: productImages.width,
-        height: productImages.height,
-        alt: productImages.alt,
-      },
-    })
+    .select(cardColumns)
     .from(products)
     .innerJoin(brands, eq(brands.id, products.brandId))
     .leftJoin(productImages, and(eq(productImages.productId, products.id), eq(productImages.position, 0)))
     .where(and(eq(products.isActive, true), where))
-    .orderBy(...ORDER[order])
+    .orderBy(...order)
     .limit(limit);
   return rows.map((r) => ({
     id: r.id,
@@ -72,11 +75,28 @@ export async function listCards(order: CardOrder, limit: number, where?: SQL): P
   }));
 }
 
+/** A short list of product cards for home-page sections. */
+export function listCards(order: CardOrder, limit: number, where?: SQL): Promise<ProductCard[]> {
+  return selectCards(where, ORDER[order], limit);
+}
+
+/** Cards for these product ids, in the order given (listings pick ids from the catalogue index). */
+export async function cardsByIds(ids: readonly number[]): Promise<ProductCard[]> {
+  if (ids.length === 0) return [];
+  const cards = await selectCards(inArray(products.id, [...ids]), [], ids.length);
+  const byId = new Map(cards.map((c) => [c.id, c]));
+  return ids.flatMap((id) => byId.get(id) ?? []);
+}
+
 export async function getHomeSections() {
   const db = await getDb();
+  // Orders come from the catalogue index: sorting 30k discounted rows per home page view in SQL took
+  // 0.5 s on PGlite at 100k products.
+  const index = await getCatalogIndex();
+  const top = (order: Int32Array, keep: (i: number) => boolean) => cardsByIds(topPositions(order, 8, keep).map((i) => index.ids[i] as number));
   const [newArrivals, discounts, popularBrands] = await Promise.all([
-    listCards('new', 8),
-    listCards('discount', 8, gt(products.discountPercent, 0)),
+    top(index.orders.new, () => true),
+    top(index.orders.discount, (i) => (index.discount[i] as number) > 0),
     db.select({ id: brands.id, name: brands.name, slug: brands.slug }).from(brands).where(eq(brands.isPopular, true)).orderBy(asc(brands.name)),
   ]);
   return {

@@ -97,3 +97,25 @@ export function imageFromTemplate(template: string, widths: readonly number[], w
     alt,
   };
 }
+
+const LETTER_SIZES = ['XXS', 'XS', 'S', 'M', 'L', 'XL', 'XXL', 'XXXL'];
+
+/** Sizes in the order shoppers read them: letters XXS…XXXL, then numbers (16,5 as 16.5), then the rest. */
+export function compareSizes(a: string, b: string): number {
+  const rank = (s: string): [number, number, string] => {
+    const letter = LETTER_SIZES.indexOf(s.toUpperCase());
+    if (letter >= 0) return [0, letter, s];
+    const n = Number(s.replace(',', '.'));
+    return Number.isFinite(n) ? [1, n, s] : [2, 0, s];
+  };
+  const [ga, na, sa] = rank(a);
+  const [gb, nb, sb] = rank(b);
+  return ga - gb || na - nb || sa.localeCompare(sb, 'ru');
+}
+
+/** A positive id as written in a path: digits only, no leading zero, within int4. */
+export function parsePathId(raw: string | undefined): number | null {
+  if (!raw || !/^[1-9]\d{0,9}$/.test(raw)) return null;
+  const id = Number(raw);
+  return id <= 2_147_483_647 ? id : null;
+}

@@ -7,6 +7,7 @@ import { Icon } from '~/components/ui/Icon.tsx';
 import { formatPrice } from '~/lib/format.ts';
 import { api } from '~/lib/api.client.ts';
 import { $panel, $searchText, closePanels, openPanel } from '~/features/layout/layout.store.ts';
+import { toggleWishlist } from '~/features/wishlist/wishlist.store.ts';
 import { isEmpty, SEARCH_DEBOUNCE_MS, searchUrl, shouldSuggest, suggestionLimit, type Suggestions } from './search.ts';
 
 export interface SearchLabels {
@@ -16,6 +17,7 @@ export interface SearchLabels {
   noMatchHint: string;
   allResults: string;
   brand: string;
+  wishlist: string;
 }
 
 export function SearchBox({ labels, id }: { labels: SearchLabels; id: string }) {
@@ -119,7 +121,15 @@ export function SearchBox({ labels, id }: { labels: SearchLabels; id: string }) 
               {result.products.data.length > 0 && (
                 <ul className="mt-3 grid grid-cols-2 gap-3 md:grid-cols-4">
                   {result.products.data.slice(0, limit).map((p) => (
-                    <li key={p.id} className="min-w-0">
+                    <li key={p.id} className="relative min-w-0">
+                      <button
+                        type="button"
+                        aria-label={labels.wishlist}
+                        onClick={() => void toggleWishlist(p.id)}
+                        className="absolute right-1 top-1 z-1 grid h-8 w-8 cursor-pointer place-items-center rounded-full bg-white/85 hover:text-accent"
+                      >
+                        <Icon name="heart" size={16} />
+                      </button>
                       <a href={p.url} onClick={closePanels} className="block">
                         <img src={p.image} alt="" width={120} height={160} loading="lazy" className="aspect-[3/4] h-auto w-full bg-paper-warm object-cover" />
                         <span className="mt-1 block truncate text-xs font-700 uppercase">{p.brand}</span>

@@ -2,6 +2,10 @@
 
 export const SEARCH_MIN_CHARS = 3; // "more than 2 characters"
 export const SEARCH_DEBOUNCE_MS = 500;
+/** Longest text the suggestions call and the search route accept. */
+export const SEARCH_MAX_CHARS = 100;
+export const SUGGESTION_LIMIT_MAX = 20;
+export const SUGGESTION_LIMIT_DEFAULT = 10;
 
 export interface SuggestionProduct {
   id: number;
@@ -9,6 +13,7 @@ export interface SuggestionProduct {
   image: string;
   name: string;
   brand: string;
+  brand_id: number;
   price: number;
   price_old: number | null;
   currency_symbol: string;

@@ -14,6 +14,8 @@ export type RawQuery = (text: string, params?: unknown[]) => Promise<{ rows: Rec
 export interface Database {
   db: Db;
   kind: 'pglite' | 'postgres';
+  /** One plain SQL statement outside any transaction: for read models that want rows, not objects. */
+  query: RawQuery;
   /** Runs fn inside one transaction on one connection with plain SQL: for bulk work such as the seed. */
   rawTransaction<T>(fn: (query: RawQuery) => Promise<T>): Promise<T>;
   /** Serialises fn across every process sharing the database (an advisory lock on PostgreSQL). */
@@ -50,6 +52,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     return {
       db,
       kind: 'postgres',
+      query: (text, params) => pool.query(text, params),
       async migrate() {
         await migrate(drizzle(pool, { schema }), { migrationsFolder });
       },
@@ -95,6 +98,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   return {
     db,
     kind: 'pglite',
+    query: (text, params) => client.query<Record<string, unknown>>(text, params),
     async migrate() {
       await migrate(drizzle(client, { schema }), { migrationsFolder });
     },

@@ -5,6 +5,7 @@ import { sql } from 'drizzle-orm';
 import {
   boolean,
   check,
+  customType,
   index,
   integer,
   jsonb,
@@ -17,6 +18,8 @@ import {
   timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
+
+const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 const updatedAt = () => timestamp('updated_at', { withTimezone: true }).notNull().defaultNow();
@@ -166,12 +169,29 @@ export const products = pgTable(
     freeDelivery: boolean('free_delivery').notNull().default(false),
     isActive: boolean('is_active').notNull().default(true),
     createdAt: createdAt(),
+    // Name, brand (Latin and Cyrillic), category and colour in one line, kept by a trigger (migration 0003):
+    // what search matches against, with full text (Russian stemming) and trigrams (typos, transliteration).
+    searchText: text('search_text').notNull().default(''),
+    searchVector: tsvector('search_vector').generatedAlwaysAs(sql`to_tsvector('russian', search_text)`),
   },
   (t) => [
     index('products_category_idx').on(t.categoryId),
     index('products_brand_idx').on(t.brandId),
     check('products_price_positive', sql`${t.price} > 0`),
+    // Home-page sections (new arrivals, discounts, popular). Listings, facets and search are answered by the
+    // catalogue index in each process (docs/decisions/007), so no per-filter indexes are kept here.
+    index('products_new_idx').on(t.createdAt.desc(), t.id.desc()),
+    index('products_popular_idx').on(t.popularity.desc(), t.id.desc()),
+    index('products_discount_idx').on(t.discountPercent.desc(), t.id.desc()).where(sql`discount_percent > 0`),
   ],
+);
+
+// Every word shoppers can find products by (kept by a trigger, migration 0003): the vocabulary that
+// misspelt query words are corrected against with pg_trgm ('кросовки' → 'кроссовки', 'гучи' → 'гуччи').
+export const searchWords = pgTable(
+  'search_words',
+  { word: text('word').primaryKey() },
+  (t) => [index('search_words_trgm_idx').using('gin', t.word.op('gin_trgm_ops'))],
 );
 
 export const productImages = pgTable(

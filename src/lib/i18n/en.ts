@@ -49,6 +49,7 @@ export const en: Partial<Messages> = {
   'search.noMatch': 'Nothing matches your search',
   'search.noMatchHint': 'Try changing the search terms',
   'search.allResults': 'All search results',
+  'search.wishlist': 'Add to wishlist',
   'search.brand': 'Brand',
   'cookie.text': 'We use cookies to make the site work better.',
   'cookie.accept': 'Accept',

@@ -48,6 +48,7 @@ export const ru = {
   'search.noMatch': 'По вашему запросу нет совпадений',
   'search.noMatchHint': 'Попробуйте изменить условия поиска',
   'search.allResults': 'Все результаты поиска',
+  'search.wishlist': 'В избранное',
   'search.brand': 'Бренд',
   'cookie.text': 'Мы используем файлы cookie, чтобы сайт работал удобнее.',
   'cookie.accept': 'Принять',

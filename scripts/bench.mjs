@@ -1,0 +1,187 @@
+// `npm run bench [-- --products 100000] [--duration 10] [--skip-http]`: the catalogue's speed at scale.
+// 1. Seeds a benchmark database once (PGlite in data-bench/, and PostgreSQL when BENCH_DATABASE_URL is
+//    set) with --products products; later runs reuse it.
+// 2. Service timings (tests/bench/catalog.bench.ts): suggestions, filtered listings, product page data.
+// 3. HTTP on loopback with autocannon, bounded in time: SSR product and category pages against the same
+//    HTML served from memory by a bare Node HTTP server; the ratio is the DESIGN §7 budget (≥ 0.3).
+// Results: bench-results/<database>.json and a Markdown summary on stdout for docs/performance.md.
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+
+const { values } = parseArgs({
+  options: {
+    products: { type: 'string', default: '100000' },
+    duration: { type: 'string', default: '10' },
+    connections: { type: 'string', default: '16' },
+    'skip-http': { type: 'boolean', default: false },
+    'skip-services': { type: 'boolean', default: false },
+  },
+});
+const products = Number(values.products);
+const duration = Number(values.duration);
+const connections = Number(values.connections);
+const outDir = 'bench-results';
+mkdirSync(outDir, { recursive: true });
+process.env.ASTRO_TELEMETRY_DISABLED = '1';
+
+const targets = [{ kind: 'pglite', env: { DATA_DIR: process.env.BENCH_DATA_DIR ?? 'data-bench', DATABASE_URL: '' } }];
+if (process.env.BENCH_DATABASE_URL) targets.push({ kind: 'postgres', env: { DATABASE_URL: process.env.BENCH_DATABASE_URL } });
+
+function run(command, args, env) {
+  const status = spawnSync(command, args, { stdio: 'inherit', env: { ...process.env, ...env } }).status;
+  if (status !== 0) throw new Error(`${command} ${args.join(' ')} failed (${status})`);
+}
+
+async function productCount(target) {
+  if (target.kind === 'postgres') {
+    const { default: pg } = await import('pg');
+    const client = new pg.Client({ connectionString: target.env.DATABASE_URL });
+    await client.connect();
+    try {
+      const { rows } = await client.query(`SELECT count(*)::int AS n FROM products`).catch(() => ({ rows: [{ n: 0 }] }));
+      return rows[0].n;
+    } finally {
+      await client.end();
+    }
+  }
+  const marker = `${target.env.DATA_DIR}/bench-products`;
+  return existsSync(marker) ? Number(readFileSync(marker, 'utf8')) : 0;
+}
+
+async function ensureSeeded(target) {
+  if ((await productCount(target)) === products) return;
+  console.log(`\n— seeding ${products} products into ${target.kind}`);
+  run('node', ['scripts/seed.ts', '--products', String(products)], target.env);
+  if (target.kind === 'pglite') writeFileSync(`${target.env.DATA_DIR}/bench-products`, String(products));
+}
+
+function freePort() {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitFor(url, timeoutMs = 300_000) {
+  const started = Date.now();
+  while (Date.now() - started < timeoutMs) {
+    try {
+      const res = await fetch(url);
+      if (res.ok) return res;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`${url} did not answer`);
+}
+
+function load(url, paths) {
+  return new Promise((resolve, reject) => {
+    autocannon(
+      { url, connections, duration, requests: paths.map((path) => ({ method: 'GET', path })) },
+      (error, result) => (error ? reject(error) : resolve({ rps: Math.round(result.requests.average), p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.non2xx })),
+    );
+  });
+}
+
+// The bare server lives in its own process, like the shop's, so neither shares a CPU with autocannon's loop.
+const BARE = `
+const http = require('node:http');
+const pages = JSON.parse(require('node:fs').readFileSync(process.env.PAGES, 'utf8'));
+const bodies = Object.fromEntries(Object.entries(pages).map(([k, v]) => [k, Buffer.from(v)]));
+http.createServer((req, res) => {
+  const body = req.url.startsWith('/c/') ? bodies.category : bodies.product;
+  res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-length': body.length });
+  res.end(body);
+}).listen(Number(process.env.PORT), '127.0.0.1', () => console.log('ready'));`;
+
+async function httpBench(target) {
+  const port = await freePort();
+  const server = spawn('node', ['dist/server/entry.mjs'], { env: { ...process.env, ...target.env, HOST: '127.0.0.1', PORT: String(port) }, stdio: process.env.BENCH_VERBOSE ? 'inherit' : 'ignore', detached: true });
+  const base = `http://127.0.0.1:${port}`;
+  try {
+    await waitFor(`${base}/api/health`);
+    // The first listing builds the catalogue index; shoppers after it never wait for that.
+    const first = await (await waitFor(`${base}/api/v1/ecommerce-core/products?per_page=60`)).json();
+    const productPaths = [];
+    for (let page = 1; productPaths.length < 200; page++) {
+      const res = await (await fetch(`${base}/api/v1/ecommerce-core/products?per_page=60&sort=new&page=${page}`)).json();
+      productPaths.push(...res.data.products.map((p) => p.url));
+    }
+    const tree = (await (await fetch(`${base}/api/v1/ecommerce-core/mega-categories`)).json()).data;
+    const categoryPaths = [];
+    const walk = (nodes) => nodes.forEach((n) => (categoryPaths.push(n.url), walk(n.childs.data)));
+    walk(tree);
+    void first;
+    const pages = {
+      product: await (await fetch(`${base}${productPaths[0]}`)).text(),
+      category: await (await fetch(`${base}${categoryPaths[0]}`)).text(),
+    };
+    const barePort = await freePort();
+    writeFileSync(`${outDir}/pages.json`, JSON.stringify(pages));
+    const bare = spawn('node', ['-e', BARE], { env: { ...process.env, PAGES: `${outDir}/pages.json`, PORT: String(barePort) }, stdio: ['ignore', 'pipe', 'inherit'] });
+    await new Promise((r) => bare.stdout.once('data', r));
+    try {
+      // Warm both, then measure one after another so they never compete.
+      await load(base, productPaths.slice(0, 20));
+      const result = {
+        productPage: await load(base, productPaths),
+        categoryPage: await load(base, categoryPaths),
+        bareProduct: await load(`http://127.0.0.1:${barePort}`, ['/p/1']),
+        bareCategory: await load(`http://127.0.0.1:${barePort}`, ['/c/1']),
+        htmlBytes: { product: Buffer.byteLength(pages.product), category: Buffer.byteLength(pages.category) },
+      };
+      result.ratio = {
+        product: Math.round((result.productPage.rps / result.bareProduct.rps) * 100) / 100,
+        category: Math.round((result.categoryPage.rps / result.bareCategory.rps) * 100) / 100,
+      };
+      return result;
+    } finally {
+      bare.kill();
+    }
+  } finally {
+    try {
+      process.kill(-server.pid, 'SIGTERM');
+    } catch {
+      // already gone
+    }
+  }
+}
+
+if (!values['skip-http'] && !existsSync('dist/server/entry.mjs')) run('npm', ['run', 'build'], {});
+const summary = [];
+for (const target of targets) {
+  await ensureSeeded(target);
+  const out = `${outDir}/${target.kind}.json`;
+  const result = existsSync(out) ? JSON.parse(readFileSync(out, 'utf8')) : {};
+  if (!values['skip-services']) {
+    console.log(`\n— service timings on ${target.kind}`);
+    run('npx', ['vitest', 'run', '--project', 'bench'], { ...target.env, BENCH_OUT: `${outDir}/${target.kind}-services.json` });
+    result.services = JSON.parse(readFileSync(`${outDir}/${target.kind}-services.json`, 'utf8'));
+  }
+  if (!values['skip-http']) {
+    console.log(`\n— HTTP on ${target.kind} (${duration} s each, ${connections} connections)`);
+    result.http = await httpBench(target);
+  }
+  result.machine = { cpus: (await import('node:os')).cpus().length, node: process.version, at: new Date().toISOString() };
+  writeFileSync(out, JSON.stringify(result, null, 2));
+  summary.push([target.kind, result]);
+}
+
+console.log('\n| database | suggestions p50 / p95 | listing p50 / p95 | product p50 / p95 | SSR product rps (bare) | SSR category rps (bare) | ratio product / category |');
+console.log('|---|---|---|---|---|---|---|');
+for (const [kind, r] of summary) {
+  const s = r.services;
+  const h = r.http;
+  const ms = (x) => (x ? `${x.p50} / ${x.p95} ms` : '—');
+  console.log(
+    `| ${kind} | ${ms(s?.suggestions)} | ${ms(s?.listing)} | ${ms(s?.product)} | ${h ? `${h.productPage.rps} (${h.bareProduct.rps})` : '—'} | ${h ? `${h.categoryPage.rps} (${h.bareCategory.rps})` : '—'} | ${h ? `${h.ratio.product} / ${h.ratio.category}` : '—'} |`,
+  );
+}

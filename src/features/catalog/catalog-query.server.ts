@@ -1,0 +1,229 @@
+// Listing, facet counts and text matching over the catalogue index (pure functions, no I/O).
+// Facets count the way shoppers expect: each group's counts apply every other selected filter but not
+// its own, so ticking one brand still shows how many the other brands would add.
+import type { CatalogIndex } from './catalog-index.server.ts';
+import { TOP_RATING, type Facets, type FacetValue, type ListingQuery } from './listing.ts';
+
+export interface ListingScope {
+  /** The category page's category: its whole subtree. */
+  categoryId?: number | undefined;
+  brandId?: number | undefined;
+  /** Search hits, one flag per position. */
+  matches?: Uint8Array | undefined;
+}
+
+export interface IndexListing {
+  positions: number[];
+  total: number;
+  facets: Facets;
+}
+
+const GROUPS = 8;
+const [BRAND, CATEGORY, COLOR, SIZE, FREE, DISCOUNT, TOP, PRICE] = [0, 1, 2, 3, 4, 5, 6, 7] as const;
+
+function mask(size: number, ids: readonly number[]): Uint8Array {
+  const m = new Uint8Array(size);
+  for (const id of ids) if (id >= 0 && id < size) m[id] = 1;
+  return m;
+}
+
+function maxKey(map: Map<number, unknown>): number {
+  let max = 0;
+  for (const k of map.keys()) max = Math.max(max, k);
+  return max + 1;
+}
+
+export function queryIndex(index: CatalogIndex, scope: ListingScope, q: ListingQuery): IndexListing {
+  const catSize = maxKey(index.categories);
+  const brandSize = maxKey(index.brands);
+  const colorSize = maxKey(index.colors);
+  const scopeCats = scope.categoryId === undefined ? null : mask(catSize, index.subtree.get(scope.categoryId) ?? []);
+  const scopeBrand = scope.brandId ?? -1;
+  const matches = scope.matches ?? null;
+
+  const fBrand = q.brands.length ? mask(brandSize, q.brands) : null;
+  const fCat = q.categories.length ? mask(catSize, q.categories.flatMap((id) => index.subtree.get(id) ?? [])) : null;
+  const fColor = q.color.length ? mask(colorSize, q.color) : null;
+  const fSize = q.attr.length ? mask(index.sizeLabels.length, q.attr.map((l) => index.sizeIdByLabel.get(l) ?? -1)) : null;
+  const minPrice = q.price_min === undefined ? -Infinity : q.price_min * 100;
+  const maxPrice = q.price_max === undefined ? Infinity : q.price_max * 100;
+  const hasPrice = q.price_min !== undefined || q.price_max !== undefined;
+
+  const brandCounts = new Int32Array(brandSize);
+  const catCounts = new Int32Array(catSize);
+  const colorCounts = new Int32Array(colorSize);
+  const sizeCounts = new Int32Array(index.sizeLabels.length);
+  const flagCounts = new Int32Array(GROUPS);
+  let priceLow = Infinity;
+  let priceHigh = -Infinity;
+
+  const offset = (q.page - 1) * q.per_page;
+  const page: number[] = [];
+  let total = 0;
+  const { brand, category, color, price, discount, rating, free, sizeStart, sizeIds } = index;
+  const order = index.orders[q.sort];
+
+  for (let k = 0; k < order.length; k++) {
+    const i = order[k] as number;
+    if (matches && !matches[i]) continue;
+    if (scopeCats && !scopeCats[category[i] as number]) continue;
+    if (scopeBrand >= 0 && brand[i] !== scopeBrand) continue;
+
+    let fails = 0;
+    let failed = -1;
+    if (fBrand && !fBrand[brand[i] as number]) { fails++; failed = BRAND; }
+    if (fCat && !fCat[category[i] as number]) { fails++; failed = CATEGORY; }
+    if (fColor && !fColor[color[i] as number]) { fails++; failed = COLOR; }
+    if (fails > 1) continue;
+    if (fSize) {
+      let has = false;
+      for (let s = sizeStart[i] as number; s < (sizeStart[i + 1] as number); s++) if (fSize[sizeIds[s] as number]) has = true;
+      if (!has) {
+        fails++;
+        failed = SIZE;
+      }
+    }
+    if (q.free_delivery && !free[i]) { fails++; failed = FREE; }
+    if (q.with_discount && !discount[i]) { fails++; failed = DISCOUNT; }
+    if (q.top_rating && (rating[i] as number) < TOP_RATING) { fails++; failed = TOP; }
+    const p = price[i] as number;
+    if (hasPrice && (p < minPrice || p > maxPrice)) { fails++; failed = PRICE; }
+    if (fails > 1) continue;
+
+    const all = fails === 0;
+    if (all || failed === BRAND) brandCounts[brand[i] as number]!++;
+    if (all || failed === CATEGORY) catCounts[category[i] as number]!++;
+    if (all || failed === COLOR) colorCounts[color[i] as number]!++;
+    if (all || failed === SIZE) for (let s = sizeStart[i] as number; s < (sizeStart[i + 1] as number); s++) sizeCounts[sizeIds[s] as number]!++;
+    if ((all || failed === FREE) && free[i]) flagCounts[FREE]!++;
+    if ((all || failed === DISCOUNT) && discount[i]) flagCounts[DISCOUNT]!++;
+    if ((all || failed === TOP) && (rating[i] as number) >= TOP_RATING) flagCounts[TOP]!++;
+    if (all || failed === PRICE) {
+      if (p < priceLow) priceLow = p;
+      if (p > priceHigh) priceHigh = p;
+    }
+    if (all) {
+      if (total >= offset && page.length < q.per_page) page.push(i);
+      total++;
+    }
+  }
+
+  const values = (counts: Int32Array, selected: readonly (number | string)[], describe: (id: number) => Omit<FacetValue, 'count'> | undefined) => {
+    const out: FacetValue[] = [];
+    counts.forEach((count, id) => {
+      const d = describe(id);
+      if (d && (count > 0 || selected.includes(d.id))) out.push({ ...d, count });
+    });
+    return out;
+  };
+
+  return {
+    positions: page,
+    total,
+    facets: {
+      brands: values(brandCounts, q.brands, (id) => {
+        const b = index.brands.get(id);
+        return b && { id: b.id, name: b.name };
+      }).sort((a, b) => a.name.localeCompare(b.name, 'en')),
+      categories: values(catCounts, q.categories, (id) => {
+        const c = index.categories.get(id);
+        return c && { id: c.id, name: c.name };
+      }).sort((a, b) => b.count - a.count || a.name.localeCompare(b.name, 'ru')),
+      color: values(colorCounts, q.color, (id) => {
+        const c = index.colors.get(id);
+        return c && { id: c.id, name: c.name, hex: c.hex };
+      }).sort((a, b) => b.count - a.count),
+      attr: values(sizeCounts, q.attr, (id) => {
+        const label = index.sizeLabels[id];
+        return label === undefined ? undefined : { id: label, name: label };
+      }),
+      free_delivery: flagCounts[FREE] as number,
+      with_discount: flagCounts[DISCOUNT] as number,
+      top_rating: flagCounts[TOP] as number,
+      price: priceLow === Infinity ? null : { min: Math.floor(priceLow / 100), max: Math.ceil(priceHigh / 100) },
+    },
+  };
+}
+
+/** The first `limit` positions of the given order that pass `keep`. */
+export function topPositions(order: Int32Array, limit: number, keep: (i: number) => boolean): number[] {
+  const out: number[] = [];
+  for (let k = 0; k < order.length && out.length < limit; k++) {
+    const i = order[k] as number;
+    if (keep(i)) out.push(i);
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------- text matching
+
+function lowerBound(sorted: readonly string[], value: string): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if ((sorted[mid] as string) < value) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** Positions holding this lexeme, or, with `prefix`, any lexeme that starts with it (the word being typed). */
+export function postingsFor(index: CatalogIndex, lexeme: string, prefix: boolean): Uint8Array | null {
+  const hits = new Uint8Array(index.n);
+  let any = false;
+  const exact = index.postings.get(lexeme);
+  if (exact) {
+    exact.forEach((i) => (hits[i] = 1));
+    any = true;
+  }
+  if (prefix) {
+    // Capped so a two-letter stem cannot make one keystroke walk the whole vocabulary.
+    for (let k = lowerBound(index.lexemes, lexeme), seen = 0; k < index.lexemes.length && seen < 200; k++, seen++) {
+      const word = index.lexemes[k] as string;
+      if (!word.startsWith(lexeme)) break;
+      index.postings.get(word)?.forEach((i) => (hits[i] = 1));
+      any = true;
+    }
+  }
+  return any ? hits : null;
+}
+
+export interface WordQuery {
+  /** The word's stems, matched exactly ('платье' → 'плат' must not find 'платок'). */
+  lexemes: readonly string[];
+  /** The word as typed, matched as the start of a lexeme while the shopper may still be typing it ('крос'). */
+  prefix: string | null;
+}
+
+/** Positions matching any of the word's lexemes, or null when none of them is in the catalogue. */
+export function wordHits(index: CatalogIndex, word: WordQuery): Uint8Array | null {
+  let union: Uint8Array | null = null;
+  const alternatives: [string, boolean][] = [...word.lexemes.map((l): [string, boolean] => [l, false]), ...(word.prefix ? [[word.prefix, true] as [string, boolean]] : [])];
+  for (const [lexeme, prefix] of alternatives) {
+    const hits = postingsFor(index, lexeme, prefix);
+    if (!hits) continue;
+    if (union === null) union = hits;
+    else for (let i = 0; i < index.n; i++) union[i] = union[i]! | hits[i]!;
+  }
+  return union;
+}
+
+/** Products holding every word (AND, as shoppers narrow a search by adding words). */
+export function intersect(index: CatalogIndex, sets: readonly Uint8Array[]): Uint8Array {
+  const [first, ...rest] = sets;
+  const result = first ? Uint8Array.from(first) : new Uint8Array(index.n);
+  for (const set of rest) for (let i = 0; i < index.n; i++) result[i] = result[i]! & set[i]!;
+  return result;
+}
+
+/** Whether any of the word's lexemes equals (or, for a prefix, starts) one of these. */
+export function wordMatchesLexemes(word: WordQuery, lexemes: readonly string[]): boolean {
+  return lexemes.some((x) => word.lexemes.includes(x) || (word.prefix !== null && x.startsWith(word.prefix)));
+}
+
+export function countHits(hits: Uint8Array): number {
+  let c = 0;
+  for (let i = 0; i < hits.length; i++) c += hits[i]!;
+  return c;
+}
