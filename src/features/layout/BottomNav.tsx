@@ -45,7 +45,7 @@ export default function BottomNav({ path, loggedIn, labels }: BottomNavProps) {
       <span className="relative">
         <Icon name={icon} size={22} />
         {badgeText(count) && (
-          <span className="absolute -right-2.5 -top-1.5 grid h-4 min-w-4 place-items-center rounded-full bg-accent px-1 text-[9px] font-700 text-white">{badgeText(count)}</span>
+          <span aria-label={`${labels[key]}: ${count}`} className="absolute -right-2.5 -top-1.5 grid h-4 min-w-4 place-items-center rounded-full bg-accent px-1 text-[9px] font-700 text-white">{badgeText(count)}</span>
         )}
       </span>
       <span className="text-[10px]">{labels[key]}</span>

@@ -24,8 +24,8 @@ export function SearchBox({ labels, id }: { labels: SearchLabels; id: string }) 
   const text = useStore($searchText);
   const panel = useStore($panel);
   const [result, setResult] = useState<Suggestions | null>(null);
-  const [brandsSeen, setBrandsSeen] = useState(false);
   const abort = useRef<AbortController | null>(null);
+  const input = useRef<HTMLInputElement | null>(null);
 
   useEffect(() => {
     abort.current?.abort();
@@ -33,20 +33,20 @@ export function SearchBox({ labels, id }: { labels: SearchLabels; id: string }) 
       setResult(null);
       return;
     }
+    // The header has a desktop and a phone search box sharing the text; only the visible one asks.
+    if (!input.current?.offsetParent) return;
     const controller = new AbortController();
     abort.current = controller;
     const timer = setTimeout(async () => {
       try {
-        const limit = suggestionLimit(window.innerWidth, brandsSeen);
+        // The most this width shows; fewer are shown when brands take room (spec §7).
+        const limit = suggestionLimit(window.innerWidth, false);
         const data = await api<Suggestions>('/api/v1/ecommerce-core/search-suggestions', {
           method: 'POST',
           query: { search_key: text.trim(), limit },
           signal: controller.signal,
         });
-        if (!controller.signal.aborted) {
-          setBrandsSeen(data.brands.data.length > 0);
-          setResult(data);
-        }
+        if (!controller.signal.aborted) setResult(data);
       } catch {
         // An aborted or failed request leaves the previous suggestions; the form still submits.
       }
@@ -55,7 +55,7 @@ export function SearchBox({ labels, id }: { labels: SearchLabels; id: string }) 
       clearTimeout(timer);
       controller.abort();
     };
-  }, [text, brandsSeen]);
+  }, [text]);
 
   const open = panel === 'search' && shouldSuggest(text) && result !== null;
   const limit = result ? suggestionLimit(typeof window === 'undefined' ? 1440 : window.innerWidth, result.brands.data.length > 0) : 0;
@@ -73,6 +73,7 @@ export function SearchBox({ labels, id }: { labels: SearchLabels; id: string }) 
       <label htmlFor={id} className="sr-only">{labels.placeholder}</label>
       <input
         id={id}
+        ref={input}
         name="q"
         type="search"
         autoComplete="off"
