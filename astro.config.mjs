@@ -15,9 +15,14 @@ export default defineConfig({
   // no CSRF surface for Astro's origin check to guard; left on, it answered API calls with plain-text 403s.
   security: { checkOrigin: false },
   vite: {
+    define: { 'process.env.NODE_ENV': JSON.stringify('production') },
     ssr: {
       // PGlite loads its WASM and data files relative to its own module URL, so it must stay in node_modules.
       external: ['@electric-sql/pglite', 'pg', 'sharp'],
+      // Bundled so the server build carries React's production code whatever NODE_ENV the shop runs
+      // with: loaded from node_modules under NODE_ENV=development/test, React's development build made
+      // every page render about three times slower (measured with --cpu-prof, docs/performance.md).
+      noExternal: ['react', 'react-dom', 'scheduler', '@nanostores/react', 'nanostores', 'react-hook-form', '@hookform/resolvers'],
     },
   },
 });

@@ -102,9 +102,9 @@ http.createServer((req, res) => {
   res.end(body);
 }).listen(Number(process.env.PORT), '127.0.0.1', () => console.log('ready'));`;
 
-async function httpBench(target) {
+async function httpBench(target, extraEnv = {}) {
   const port = await freePort();
-  const server = spawn('node', ['dist/server/entry.mjs'], { env: { ...process.env, ...target.env, HOST: '127.0.0.1', PORT: String(port) }, stdio: process.env.BENCH_VERBOSE ? 'inherit' : 'ignore', detached: true });
+  const server = spawn('node', ['scripts/server.mjs'], { env: { ...process.env, ...target.env, ...extraEnv, HOST: '127.0.0.1', PORT: String(port) }, stdio: process.env.BENCH_VERBOSE ? 'inherit' : 'ignore', detached: true });
   const base = `http://127.0.0.1:${port}`;
   try {
     await waitFor(`${base}/api/health`);
@@ -169,12 +169,16 @@ for (const target of targets) {
   if (!values['skip-http']) {
     console.log(`\n— HTTP on ${target.kind} (${duration} s each, ${connections} connections)`);
     result.http = await httpBench(target);
+    // The same run with the page cache off: what every render costs when nothing is reused.
+    const uncached = await httpBench(target, { PAGE_CACHE_SECONDS: '0' });
+    result.httpUncached = { productPage: uncached.productPage, categoryPage: uncached.categoryPage };
   }
   result.machine = { cpus: (await import('node:os')).cpus().length, node: process.version, at: new Date().toISOString() };
   writeFileSync(out, JSON.stringify(result, null, 2));
   summary.push([target.kind, result]);
 }
 
+console.log('\nWith PAGE_CACHE_SECONDS=0: ' + summary.map(([k, r]) => (r.httpUncached ? `${k} product ${r.httpUncached.productPage.rps} rps, category ${r.httpUncached.categoryPage.rps} rps` : k)).join('; '));
 console.log('\n| database | suggestions p50 / p95 | listing p50 / p95 | product p50 / p95 | SSR product rps (bare) | SSR category rps (bare) | ratio product / category |');
 console.log('|---|---|---|---|---|---|---|');
 for (const [kind, r] of summary) {

@@ -38,6 +38,6 @@ await database.close();
 const host = process.env.HOST ?? 'localhost';
 const port = process.env.PORT ?? '4321';
 console.log(`Starting the shop on http://${host}:${port} (database: ${config.DATABASE_URL ? 'PostgreSQL' : `PGlite in ${config.DATA_DIR}`})`);
-const server = spawn(process.execPath, [entry], { stdio: 'inherit', env: { ...process.env, HOST: host, PORT: port } });
+const server = spawn(process.execPath, ['scripts/server.mjs'], { stdio: 'inherit', env: { ...process.env, HOST: host, PORT: port } });
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.kill(signal));
 server.on('exit', (code) => process.exit(code ?? 0));

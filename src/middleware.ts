@@ -3,9 +3,10 @@ import { defineMiddleware } from 'astro:middleware';
 import { fail } from '~/lib/http/envelope.ts';
 import { LOCALE_COOKIE, localeFromHeader, t } from '~/lib/i18n/index.ts';
 import { env } from '~/lib/env.ts';
-import { isShareable, PageCache } from '~/lib/http/page-cache.ts';
+import { isShareable, PAGE_CACHE_GLOBAL, PageCache, type CachedPage } from '~/lib/http/page-cache.ts';
 
 let pageCache: PageCache | undefined;
+const rendering = new Map<string, Promise<CachedPage | undefined>>();
 
 const SECURITY_HEADERS: Record<string, string> = {
   'x-content-type-options': 'nosniff',
@@ -20,22 +21,45 @@ export const onRequest = defineMiddleware(async (context, next) => {
   // (lang=en cookie): a browser merely set to English would otherwise mix English chrome with Russian
   // products (docs/decisions/006).
   context.locals.locale = isApi ? localeFromHeader(context.request.headers.get('accept-language')) : context.cookies.get(LOCALE_COOKIE)?.value === 'en' ? 'en' : 'ru';
-  pageCache ??= new PageCache(env().PAGE_CACHE_SECONDS * 1000, 64 * 1024 * 1024);
+  if (!pageCache) {
+    pageCache = new PageCache(env().PAGE_CACHE_SECONDS * 1000, 64 * 1024 * 1024);
+    // The front server (scripts/server.mjs) answers hits before Astro runs at all.
+    (globalThis as Record<symbol, unknown>)[PAGE_CACHE_GLOBAL] = pageCache;
+  }
   const cacheable = !isApi && pageCache.enabled && context.request.method === 'GET' && context.locals.locale === 'ru';
   const key = context.url.pathname + context.url.search;
-  const hit = cacheable ? pageCache.get(key) : undefined;
-  if (hit) {
-    const headers = new Headers(hit.headers);
-    headers.set('age', String(Math.floor((Date.now() - hit.at) / 1000)));
-    return new Response(hit.body.slice(), { status: hit.status, headers });
+  const cache = pageCache;
+  const serve = (page: CachedPage) => {
+    const headers = new Headers(page.headers);
+    headers.set('age', String(Math.floor((Date.now() - page.at) / 1000)));
+    return new Response(page.body.slice(), { status: page.status, headers });
+  };
+  const hit = cacheable ? (cache.get(key) ?? (await rendering.get(key))) : undefined;
+  if (hit) return serve(hit);
+  let done: (page: CachedPage | undefined) => void = () => {};
+  // Visitors asking for a page that is being rendered wait for that render instead of starting their own.
+  if (cacheable) rendering.set(key, new Promise((resolve) => (done = resolve)));
+  let response: Response;
+  try {
+    response = await next();
+  } catch (error) {
+    done(undefined);
+    rendering.delete(key);
+    throw error;
   }
-  let response = await next();
   if (cacheable && isShareable(response)) {
     const body = new Uint8Array(await response.arrayBuffer());
     response = new Response(body, { status: response.status, headers: response.headers });
     withSecurityHeaders(response, context.url);
-    pageCache.set(key, { at: Date.now(), status: response.status, headers: [...response.headers], body });
+    const page = { at: Date.now(), status: response.status, headers: [...response.headers], body };
+    cache.set(key, page);
+    done(page);
+    rendering.delete(key);
     return response;
+  }
+  if (cacheable) {
+    done(undefined);
+    rendering.delete(key);
   }
   if (isApi && response.status >= 400 && !isJson(response)) {
     // Whatever answered outside our endpoints (a method with no handler, the framework itself),

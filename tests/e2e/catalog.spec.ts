@@ -5,7 +5,7 @@ const total = async (page: import('@playwright/test').Page) => Number((await pag
 
 test.describe('catalogue', () => {
   test('a filter applies, survives a reload and can be reset', async ({ page }) => {
-    await page.goto('/c/3/platya');
+    await open(page, '/c/3/platya');
     await acceptCookies(page);
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Платья');
     const all = await total(page);
@@ -149,7 +149,7 @@ test.describe('product page', () => {
   });
 
   test('a guest’s wishlist heart asks to log in', async ({ page }) => {
-    await page.goto('/c/3/platya');
+    await open(page, '/c/3/platya');
     await acceptCookies(page);
     await page.locator('[data-wishlist]').first().click();
     await expect(page.getByText('Необходимо авторизоваться')).toBeVisible();

@@ -1,4 +1,4 @@
-// Starts the production build (`node dist/server/entry.mjs`) on a free loopback port against a fresh
+// Starts the production build (`node scripts/server.mjs`, Astro's handler behind the page-cache front) on a free loopback port against a fresh
 // database, and stops the whole process group afterwards (DESIGN §8: never through npm start).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -48,7 +48,7 @@ export async function startTestServer(options: { seedProducts?: number; env?: Re
   const database = await createFreshDatabase(options.label ?? 'it');
   const port = options.port ?? (await freePort());
   const baseUrl = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, ['dist/server/entry.mjs'], {
+  const child = spawn(process.execPath, ['scripts/server.mjs'], {
     detached: true,
     stdio: ['ignore', 'inherit', 'inherit'],
     env: {

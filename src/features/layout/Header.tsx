@@ -1,7 +1,7 @@
 // The site header (spec §2 "Header"): one island so its panels share state without extra React roots.
 // Server-rendered, so it is complete HTML before hydration.
 import { useStore } from '@nanostores/react';
-import { useEffect, useState, type MouseEvent } from 'react';
+import { useEffect, useMemo, useState, type MouseEvent } from 'react';
 import { Icon } from '~/components/ui/Icon.tsx';
 import type { MegaCategory } from '~/features/catalog/catalog.ts';
 import type { HeaderTag, MenuLink } from '~/features/content/content.ts';
@@ -35,7 +35,8 @@ export interface HeaderProps {
   labels: HeaderLabels;
   topLeft: MenuLink[];
   tags: HeaderTag[];
-  tree: MegaCategory[];
+  /** The category tree as JSON text (cheap to pass to an island, see getMegaCategoriesJson). */
+  treeJson: string;
   supportUrl: string;
   loggedIn: boolean;
 }
@@ -53,7 +54,8 @@ function Badge({ count, label }: { count: number; label: string }) {
   );
 }
 
-export default function Header({ labels, topLeft, tags, tree, supportUrl, loggedIn }: HeaderProps) {
+export default function Header({ labels, topLeft, tags, treeJson, supportUrl, loggedIn }: HeaderProps) {
+  const tree = useMemo(() => JSON.parse(treeJson) as MegaCategory[], [treeJson]);
   const panel = useStore($panel);
   const cartCount = useStore($cartCount);
   const wishlistCount = useStore($wishlistCount);

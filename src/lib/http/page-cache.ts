@@ -4,6 +4,9 @@
 // at close to static speed while staying as fresh as the CDN policy already allows. Personalised
 // answers (anything not `public`, any page in another language) are never stored.
 
+/** Where the middleware publishes its cache for scripts/server.mjs. */
+export const PAGE_CACHE_GLOBAL = Symbol.for('brandshop.pageCache');
+
 export interface CachedPage {
   at: number;
   status: number;
