@@ -1,11 +1,11 @@
-// The product page and GET /api/v1/ecommerce-core/product/{id}: one query for the product with its
-// images, sizes and attributes; related products from the catalogue index.
+// The product page and GET /api/v1/ecommerce-core/product/{id}: related products are picked from the
+// catalogue index first, so one query brings the product with its images, sizes and attributes and the
+// related cards (one round trip: on PGlite each costs about a millisecond of the server's own thread).
 import { getDatabase } from '~/lib/db/index.ts';
 import { CURRENCY_SYMBOL, formatPrice } from '~/lib/format.ts';
 import type { Crumb, MetaData } from '~/lib/http/envelope.ts';
-import { getCatalogIndex } from './catalog-index.server.ts';
+import { getCatalogIndex, type CatalogIndex } from './catalog-index.server.ts';
 import { topPositions } from './catalog-query.server.ts';
-import { cardsByIds } from './catalog.server.ts';
 import { brandUrl, categoryUrl, imageFromTemplate, productUrl, type ProductCard } from './catalog.ts';
 import { getCategoryContext } from './listing.server.ts';
 import { AVERAGE_DELIVERY_DAYS, LOW_STOCK, type ProductDetail } from './product.ts';
@@ -16,7 +16,37 @@ const num = (v: unknown) => Number(v);
 const str = (v: unknown) => (v === null || v === undefined ? '' : String(v));
 const rows = (v: unknown): Record<string, unknown>[] => (Array.isArray(v) ? (v as Record<string, unknown>[]) : typeof v === 'string' ? (JSON.parse(v) as Record<string, unknown>[]) : []);
 
-export async function getProduct(id: number): Promise<ProductDetail | null> {
+const RELATED_CARDS = `(SELECT json_agg(json_build_object('id', r.id, 'name', r.name, 'slug', r.slug, 'price', r.price, 'price_old', r.price_old,
+            'discount_percent', r.discount_percent, 'free_delivery', r.free_delivery, 'rating', r.rating, 'brand_id', rb.id, 'brand', rb.name,
+            'image', (SELECT json_build_object('t', i.url_template, 'ws', i.widths, 'w', i.width, 'h', i.height, 'alt', i.alt)
+                        FROM product_images i WHERE i.product_id = r.id ORDER BY i.position LIMIT 1))
+            ORDER BY array_position($2::int[], r.id))
+       FROM products r JOIN brands rb ON rb.id = r.brand_id WHERE r.id = ANY($2::int[]) AND r.is_active) AS related`;
+
+function imageOf(i: Record<string, unknown> | null | undefined, fallbackAlt: string) {
+  return i ? imageFromTemplate(str(i['t']), (i['ws'] as number[]).map(Number), num(i['w']), num(i['h']), str(i['alt']) || fallbackAlt) : null;
+}
+
+function cardOf(r: Record<string, unknown>): ProductCard {
+  const id = num(r['id']);
+  return {
+    id,
+    name: str(r['name']),
+    brand: str(r['brand']),
+    brand_id: num(r['brand_id']),
+    price: num(r['price']),
+    price_old: r['price_old'] === null ? null : num(r['price_old']),
+    discount_percent: num(r['discount_percent']),
+    currency_symbol: CURRENCY_SYMBOL,
+    url: productUrl(id, str(r['slug'])),
+    image: imageOf(r['image'] as Record<string, unknown> | null, str(r['name'])),
+    free_delivery: Boolean(r['free_delivery']),
+    rating: num(r['rating']),
+  };
+}
+
+/** The product and the cards of `relatedIds` (in that order), in one query. */
+export async function getProduct(id: number, relatedIds: readonly number[] = []): Promise<{ product: ProductDetail; related: ProductCard[] } | null> {
   const database = await getDatabase();
   const { rows: found } = await database.query(
     `SELECT p.id, p.name, p.slug, p.description, p.price, p.price_old, p.discount_percent, p.rating, p.reviews_count, p.free_delivery,
@@ -28,13 +58,14 @@ export async function getProduct(id: number): Promise<ProductDetail | null> {
             (SELECT json_agg(json_build_object('code', v.code, 'label', v.label, 'stock', v.stock, 'min', v.min_item, 'max', v.max_item) ORDER BY v.sort, v.id)
                FROM product_variants v WHERE v.product_id = p.id) AS variants,
             (SELECT json_agg(json_build_object('name', a.name, 'value', a.value) ORDER BY a.position, a.id)
-               FROM product_attributes a WHERE a.product_id = p.id) AS attributes
+               FROM product_attributes a WHERE a.product_id = p.id) AS attributes,
+            ${RELATED_CARDS}
        FROM products p
        JOIN brands b ON b.id = p.brand_id
        JOIN categories c ON c.id = p.category_id
        LEFT JOIN colors co ON co.id = p.color_id
       WHERE p.id = $1 AND p.is_active`,
-    [id],
+    [id, [...relatedIds]],
   );
   const r = found[0];
   if (!r) return null;
@@ -51,7 +82,7 @@ export async function getProduct(id: number): Promise<ProductDetail | null> {
       max_item: Math.max(0, Math.min(num(v['max']), stock)),
     };
   });
-  return {
+  const product: ProductDetail = {
     id,
     name,
     slug: str(r['slug']),
@@ -70,23 +101,23 @@ export async function getProduct(id: number): Promise<ProductDetail | null> {
     rating: num(r['rating']),
     reviews_count: num(r['reviews_count']),
     free_delivery: Boolean(r['free_delivery']),
-    images: rows(r['images']).map((i) => imageFromTemplate(str(i['t']), (i['ws'] as number[]).map(Number), num(i['w']), num(i['h']), str(i['alt']) || name)),
+    images: rows(r['images']).flatMap((i) => imageOf(i, name) ?? []),
     variants,
     in_stock: variants.some((v) => v.available),
     attributes: rows(r['attributes']).map((a) => ({ name: str(a['name']), value: str(a['value']) })),
   };
+  return { product, related: rows(r['related']).map(cardOf) };
 }
 
 /** Other products of the same brand in the same category, most popular first; the category fills in when the brand has few. */
-export async function getRelated(product: Pick<ProductDetail, 'id' | 'brand_id' | 'category'>): Promise<ProductCard[]> {
-  const index = await getCatalogIndex();
+function relatedIds(index: CatalogIndex, productId: number): number[] {
+  const at = index.positionOf(productId);
+  if (at < 0) return [];
   const { brand, category, ids, orders } = index;
-  const sameBrand = topPositions(orders.popular, RELATED, (i) => brand[i] === product.brand_id && category[i] === product.category.id && ids[i] !== product.id);
-  const fill =
-    sameBrand.length >= RELATED / 2
-      ? []
-      : topPositions(orders.popular, RELATED - sameBrand.length, (i) => category[i] === product.category.id && brand[i] !== product.brand_id);
-  return cardsByIds([...sameBrand, ...fill].map((i) => ids[i] as number));
+  const [b, c] = [brand[at], category[at]];
+  const sameBrand = topPositions(orders.popular, RELATED, (i) => brand[i] === b && category[i] === c && i !== at);
+  const fill = sameBrand.length >= RELATED / 2 ? [] : topPositions(orders.popular, RELATED - sameBrand.length, (i) => category[i] === c && brand[i] !== b);
+  return [...sameBrand, ...fill].map((i) => ids[i] as number);
 }
 
 export interface ProductPage {
@@ -98,9 +129,11 @@ export interface ProductPage {
 
 /** Everything the product page and its API call show, in two round trips at most. */
 export async function getProductPage(id: number): Promise<ProductPage | null> {
-  const product = await getProduct(id);
-  if (!product) return null;
-  const [related, category] = await Promise.all([getRelated(product), getCategoryContext(product.category.id)]);
+  const index = await getCatalogIndex();
+  const found = await getProduct(id, relatedIds(index, id));
+  if (!found) return null;
+  const { product, related } = found;
+  const category = await getCategoryContext(product.category.id);
   const breadcrumbs: Crumb[] = [{ name: 'Главная', url: '/' }, ...(category?.path ?? []).map((p) => ({ name: p.name, url: p.url })), { name: product.name }];
   return {
     product,
