@@ -30,7 +30,8 @@ for (const [label, viewport] of [['desktop', { width: 1440, height: 900 }], ['mo
   const productUrl = await page.locator('[id$="-suggestions"] a[href^="/p/"]').filter({ visible: true }).first().getAttribute('href');
   await page.goto(`${base}${productUrl}`, { waitUntil: 'networkidle' });
   await hydrated();
-  await page.getByRole('radio').filter({ has: page.locator(':scope:not([disabled])') }).first().click().catch(() => {});
+  await page.locator('[role=radio]:not([disabled])').first().click();
+  await page.waitForTimeout(400);
   await page.screenshot({ path: `${out}/product-${label}.png` });
   console.log(`${out}/{catalog-filters,search-suggestions,product}-${label}.png`);
   await context.close();
