@@ -1,7 +1,7 @@
 // The catalogue listing, product and suggestions calls over real HTTP against the built server and the
 // seeded database: every filter alone and combined, sorting, pagination, facet counts, bad input.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { api } from '../support/api.ts';
+import { api, baseUrl } from '../support/api.ts';
 
 interface Card { id: number; name: string; brand: string; brand_id: number; price: number; price_old: number | null; discount_percent: number; url: string; free_delivery: boolean; rating: number; image: { src: string; srcset: string; width: number; height: number } | null }
 interface FacetValue { id: number | string; name: string; count: number }
@@ -308,5 +308,51 @@ describe('POST /api/v1/ecommerce-core/search-suggestions', () => {
     expect(status).toBeGreaterThanOrEqual(400);
     expect(status).toBeLessThan(500);
     expect(body.success).toBe(false);
+  });
+});
+
+describe('catalogue pages', () => {
+  const page = async (path: string, init: RequestInit = {}) => {
+    const res = await fetch(new URL(path, baseUrl()), { redirect: 'manual', ...init });
+    return { status: res.status, location: res.headers.get('location'), html: await res.text(), headers: res.headers };
+  };
+
+  it('a category page has its count, canonical link, crawlable pagination and public caching', async () => {
+    const { status, html, headers } = await page('/c/1/zhenshchinam?page=2');
+    expect(status).toBe(200);
+    expect(html).toMatch(/<link rel="canonical" href="[^"]*\/c\/1\/zhenshchinam\?page=2"/);
+    expect(html).toContain('rel="prev"');
+    expect(html).toMatch(/\d[\d\s]* товар/);
+    expect(headers.get('cache-control')).toContain('public');
+  });
+
+  it('a product page carries schema.org Product/Offer data', async () => {
+    const url = (await listing('category=3&per_page=1')).products[0]?.url as string;
+    const { html } = await page(url);
+    const json = /<script type="application\/ld\+json">(.*?)<\/script>/s.exec(html)?.[1] as string;
+    expect(JSON.parse(json)).toMatchObject({ '@type': 'Product', offers: { '@type': 'Offer', priceCurrency: 'RUB', price: expect.stringMatching(/^\d+\.\d{2}$/) } });
+  });
+
+  it.each([
+    ['/c/3/wrong?attr=M', 301, /\/c\/3\/platya\?attr=M$/],
+    ['/c/0/x', 302, /\/404$/],
+    ['/p/abc', 302, /\/404$/],
+    ['/m/1/wrong', 301, /\/m\/1\/gucci$/],
+    ['/m/1/gucci/999999', 302, /\/404$/],
+  ])('%s → %i %s', async (path, status, location) => {
+    const res = await page(path);
+    expect(res.status).toBe(status);
+    expect(res.location).toMatch(location);
+  });
+
+  it('hand-edited filters do not break the page', async () => {
+    for (const q of ['price_min=abc', 'page=100000', 'brands=abc', 'attr=%00', 'sort=x&sort=y']) expect((await page(`/c/3/platya?${q}`)).status, q).toBe(200);
+  });
+
+  it('the English interface translates the catalogue chrome', async () => {
+    const { html, headers } = await page('/c/3/platya', { headers: { cookie: 'lang=en' } });
+    expect(html).toContain('Most popular');
+    expect(html).toContain('Filters');
+    expect(headers.get('cache-control')).toBe('private, no-store');
   });
 });

@@ -8,13 +8,29 @@ import { addToGuestCart } from '~/features/cart/cart.store.ts';
 import { toggleWishlist } from '~/features/wishlist/wishlist.store.ts';
 import type { ProductVariant } from './product.ts';
 
+export interface ProductBuyLabels {
+  size: string;
+  sizeChart: string;
+  /** With {n}. */
+  left: string;
+  leftPieces: string;
+  inStock: string;
+  soldOut: string;
+  chooseSize: string;
+  addToCart: string;
+  added: string;
+  wishlist: string;
+}
+
 export interface ProductBuyProps {
   product: { id: number; name: string; brand: string; price: number; category: string };
   variants: ProductVariant[];
   sizeChartUrl: string;
+  labels: ProductBuyLabels;
 }
 
-export default function ProductBuy({ product, variants, sizeChartUrl }: ProductBuyProps) {
+export default function ProductBuy({ product, variants, sizeChartUrl, labels }: ProductBuyProps) {
+  const withN = (text: string, n: number) => text.replace('{n}', String(n));
   const available = variants.filter((v) => v.available);
   // A one-size product needs no choice.
   const [code, setCode] = useState<string | null>(variants.length === 1 && available.length === 1 ? (available[0]?.code ?? null) : null);
@@ -23,7 +39,7 @@ export default function ProductBuy({ product, variants, sizeChartUrl }: ProductB
 
   const add = () => {
     if (!chosen) {
-      setError('Выберите размер');
+      setError(labels.chooseSize);
       return;
     }
     const result = addToGuestCart({ id: product.id, variant_code: chosen.code, quantity: chosen.min_item, max_item: chosen.max_item });
@@ -31,7 +47,7 @@ export default function ProductBuy({ product, variants, sizeChartUrl }: ProductB
       showToast(result.message, 'error');
       return;
     }
-    showToast('Товар добавлен в корзину', 'success');
+    showToast(labels.added, 'success');
     pushEcommerce('add', [{ ...product, variant: chosen.label, quantity: chosen.min_item }]);
     document.dispatchEvent(new CustomEvent('cart:add', { detail: result.line }));
   };
@@ -40,10 +56,10 @@ export default function ProductBuy({ product, variants, sizeChartUrl }: ProductB
     <div className="space-y-5">
       <fieldset>
         <div className="flex items-baseline justify-between">
-          <legend className="text-sm font-700">Размер{chosen ? `: ${chosen.label}` : ''}</legend>
-          <a href={sizeChartUrl} className="text-sm underline underline-offset-4 link-quiet">Таблица размеров</a>
+          <legend className="text-sm font-700">{labels.size}{chosen ? `: ${chosen.label}` : ''}</legend>
+          <a href={sizeChartUrl} className="text-sm underline underline-offset-4 link-quiet">{labels.sizeChart}</a>
         </div>
-        <div role="radiogroup" aria-label="Размер" className="mt-3 flex flex-wrap gap-2">
+        <div role="radiogroup" aria-label={labels.size} className="mt-3 flex flex-wrap gap-2">
           {variants.map((v) => (
             <button
               key={v.code}
@@ -51,7 +67,7 @@ export default function ProductBuy({ product, variants, sizeChartUrl }: ProductB
               role="radio"
               aria-checked={v.code === code}
               disabled={!v.available}
-              title={v.available ? (v.left ? `Осталось ${v.left}` : 'В наличии') : 'Нет в наличии'}
+              title={v.available ? (v.left ? withN(labels.left, v.left) : labels.inStock) : labels.soldOut}
               onClick={() => {
                 setCode(v.code);
                 setError('');
@@ -64,7 +80,7 @@ export default function ProductBuy({ product, variants, sizeChartUrl }: ProductB
             </button>
           ))}
         </div>
-        {chosen?.left && <p className="mt-2 text-sm text-warning">Осталось {chosen.left} шт.</p>}
+        {chosen?.left && <p className="mt-2 text-sm text-warning">{withN(labels.leftPieces, chosen.left)}</p>}
         {error && (
           <p role="alert" className="mt-2 text-sm text-danger">
             {error}
@@ -73,12 +89,12 @@ export default function ProductBuy({ product, variants, sizeChartUrl }: ProductB
       </fieldset>
       <div className="flex gap-2">
         <button type="button" onClick={add} disabled={available.length === 0} className="btn-primary h-13 flex-1">
-          <Icon name="cart" size={20} /> {available.length === 0 ? 'Нет в наличии' : 'Добавить в корзину'}
+          <Icon name="cart" size={20} /> {available.length === 0 ? labels.soldOut : labels.addToCart}
         </button>
         <button
           type="button"
-          aria-label="В избранное"
-          title="В избранное"
+          aria-label={labels.wishlist}
+          title={labels.wishlist}
           onClick={() => void toggleWishlist(product.id)}
           className="grid h-13 w-13 cursor-pointer place-items-center border border-ink hover:bg-ink hover:text-white"
         >

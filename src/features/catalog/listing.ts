@@ -5,13 +5,6 @@ import type { ProductCard } from './catalog.ts';
 
 export const SORTS = ['popular', 'new', 'price_asc', 'price_desc', 'discount'] as const;
 export type Sort = (typeof SORTS)[number];
-export const SORT_LABELS: Record<Sort, string> = {
-  popular: 'По популярности',
-  new: 'Новинки',
-  price_asc: 'Сначала дешевле',
-  price_desc: 'Сначала дороже',
-  discount: 'По размеру скидки',
-};
 export const DEFAULT_SORT: Sort = 'popular';
 export const PER_PAGE = 24;
 export const MAX_PAGE = 1000;
