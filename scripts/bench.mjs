@@ -109,7 +109,7 @@ async function httpBench(target, extraEnv = {}) {
   try {
     await waitFor(`${base}/api/health`);
     // The first listing builds the catalogue index; shoppers after it never wait for that.
-    const first = await (await waitFor(`${base}/api/v1/ecommerce-core/products?per_page=60`)).json();
+    await waitFor(`${base}/api/v1/ecommerce-core/products?per_page=60`);
     const productPaths = [];
     for (let page = 1; productPaths.length < 200; page++) {
       const res = await (await fetch(`${base}/api/v1/ecommerce-core/products?per_page=60&sort=new&page=${page}`)).json();
@@ -119,7 +119,6 @@ async function httpBench(target, extraEnv = {}) {
     const categoryPaths = [];
     const walk = (nodes) => nodes.forEach((n) => (categoryPaths.push(n.url), walk(n.childs.data)));
     walk(tree);
-    void first;
     const pages = {
       product: await (await fetch(`${base}${productPaths[0]}`)).text(),
       category: await (await fetch(`${base}${categoryPaths[0]}`)).text(),

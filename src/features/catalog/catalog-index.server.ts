@@ -4,9 +4,9 @@
 // on it in a few milliseconds at 100k products, where the same work in SQL took 350 ms on PostgreSQL.
 // The database stays the source of truth: cards, product pages and everything transactional are read
 // from it, and any instance can rebuild its index at any time.
-import { buildCategoryTree, compareSizes, type CategoryRecord, type MegaCategory } from './catalog.ts';
+import { compareSizes, type CategoryRecord } from './catalog.ts';
 import type { Sort } from './listing.ts';
-import type { Database } from '~/lib/db/client.ts';
+import type { Database, RawQuery } from '~/lib/db/client.ts';
 import { getDatabase } from '~/lib/db/index.ts';
 
 export interface BrandRecord {
@@ -24,7 +24,6 @@ export interface ColorRecord {
 
 export interface CatalogIndex {
   version: string;
-  builtAt: number;
   /** Number of active products; every per-product array is indexed by position 0…n-1 (ascending id). */
   n: number;
   ids: Int32Array;
@@ -53,7 +52,6 @@ export interface CatalogIndex {
   brands: Map<number, BrandRecord>;
   colors: Map<number, ColorRecord>;
   categories: Map<number, CategoryRecord>;
-  tree: MegaCategory[];
   /** Category id → the ids of itself and all its descendants. */
   subtree: Map<number, number[]>;
   /** Category id → active products in its subtree. */
@@ -78,10 +76,16 @@ export function parseTsvector(text: string): string[] {
   return out;
 }
 
+/** Where the catalogue stands: moves on every write to what listings show (migration 0003). */
+async function readVersion(query: RawQuery): Promise<string> {
+  const { rows } = await query(`SELECT last_value::text AS v, is_called FROM catalog_version`);
+  return `${String(rows[0]?.['v'])}/${String(rows[0]?.['is_called'])}`;
+}
+
 export async function buildCatalogIndex(database: Database): Promise<CatalogIndex> {
   const q = database.query;
   // The version first: a change landing during the reads below moves it again, so it is never missed.
-  const versionRows = await q(`SELECT last_value::text AS v, is_called FROM catalog_version`);
+  const version = await readVersion(q);
   const [productRows, sizeRows, brandRows, colorRows, categoryRows] = await Promise.all([
     q(`SELECT id, category_id, brand_id, coalesce(color_id, 0) AS color_id, price, discount_percent, rating, free_delivery::int AS free,
               popularity, (extract(epoch FROM created_at) * 1000)::float8 AS created, search_vector::text AS lex
@@ -91,9 +95,6 @@ export async function buildCatalogIndex(database: Database): Promise<CatalogInde
     q(`SELECT id, name, hex FROM colors`),
     q(`SELECT id, parent_id, name, slug, icon, level, sort, to_tsvector('russian', name)::text AS lex FROM categories`),
   ]);
-  const versionRow = versionRows.rows[0];
-  const version = `${String(versionRow?.['v'])}/${String(versionRow?.['is_called'])}`;
-
   const rows = productRows.rows;
   const n = rows.length;
   const ids = new Int32Array(n);
@@ -189,7 +190,6 @@ export async function buildCatalogIndex(database: Database): Promise<CatalogInde
 
   return {
     version,
-    builtAt: Date.now(),
     n,
     ids,
     category,
@@ -210,7 +210,6 @@ export async function buildCatalogIndex(database: Database): Promise<CatalogInde
     brands: new Map(brandRows.rows.map((r) => [num(r['id']), { id: num(r['id']), name: String(r['name']), nameRu: String(r['name_ru']), slug: String(r['slug']) }])),
     colors: new Map(colorRows.rows.map((r) => [num(r['id']), { id: num(r['id']), name: String(r['name']), hex: String(r['hex']) }])),
     categories,
-    tree: buildCategoryTree(categoryRecords),
     subtree,
     categoryCounts,
     brandLexemes: new Map(brandRows.rows.map((r) => [num(r['id']), parseTsvector(String(r['lex']))])),
@@ -222,14 +221,8 @@ export async function buildCatalogIndex(database: Database): Promise<CatalogInde
 // to do every couple of seconds, so an edit or a sold-out size shows in listings within about that.
 const CHECK_INTERVAL_MS = 2_000;
 
-export interface IndexHolder {
-  get(): Promise<CatalogIndex>;
-  /** Rebuilds now if the catalogue changed (tests and scripts that write and then read). */
-  refresh(): Promise<CatalogIndex>;
-}
-
 /** Keeps one index per database: the first caller waits for the build, later ones never do. */
-export function createIndexHolder(database: Database): IndexHolder {
+function createIndexHolder(database: Database): () => Promise<CatalogIndex> {
   let current: CatalogIndex | undefined;
   let building: Promise<CatalogIndex> | undefined;
   let checkedAt = 0;
@@ -240,36 +233,25 @@ export function createIndexHolder(database: Database): IndexHolder {
       .finally(() => (building = undefined));
     return building;
   };
-  const changed = async (index: CatalogIndex) => {
-    const { rows } = await database.query(`SELECT last_value::text AS v, is_called FROM catalog_version`);
-    return `${String(rows[0]?.['v'])}/${String(rows[0]?.['is_called'])}` !== index.version;
-  };
 
-  return {
-    async get() {
-      if (!current) return build();
-      const index = current;
-      if (Date.now() - checkedAt > CHECK_INTERVAL_MS && !building) {
-        checkedAt = Date.now();
-        // In the background: shoppers keep the current index while the next one is built.
-        void changed(index)
-          .then((yes) => (yes ? build() : index))
-          .catch((error: unknown) => console.error('catalogue index refresh failed', error));
-      }
-      return index;
-    },
-    async refresh() {
-      if (building) await building;
-      if (!current || (await changed(current))) return build();
-      return current;
-    },
+  return async () => {
+    if (!current) return build();
+    const index = current;
+    if (Date.now() - checkedAt > CHECK_INTERVAL_MS && !building) {
+      checkedAt = Date.now();
+      // In the background: shoppers keep the current index while the next one is built.
+      void readVersion(database.query)
+        .then((version) => (version !== index.version ? build() : index))
+        .catch((error: unknown) => console.error('catalogue index refresh failed', error));
+    }
+    return index;
   };
 }
 
-let holder: IndexHolder | undefined;
+let holder: (() => Promise<CatalogIndex>) | undefined;
 
 /** The server's catalogue index, over the server's database. */
 export async function getCatalogIndex(): Promise<CatalogIndex> {
   holder ??= createIndexHolder(await getDatabase());
-  return holder.get();
+  return holder();
 }

@@ -2,6 +2,7 @@
 // Facets count the way shoppers expect: each group's counts apply every other selected filter but not
 // its own, so ticking one brand still shows how many the other brands would add.
 import type { CatalogIndex } from './catalog-index.server.ts';
+import type { CategoryRecord } from './catalog.ts';
 import { TOP_RATING, type Facets, type FacetValue, type ListingQuery } from './listing.ts';
 
 export interface ListingScope {
@@ -145,6 +146,21 @@ export function queryIndex(index: CatalogIndex, scope: ListingScope, q: ListingQ
   };
 }
 
+/** Root … the category itself, following parents in the index. */
+export function ancestry(index: CatalogIndex, id: number): CategoryRecord[] {
+  const path: CategoryRecord[] = [];
+  for (let c = index.categories.get(id); c; c = c.parentId === null ? undefined : index.categories.get(c.parentId)) path.unshift(c);
+  return path;
+}
+
+/** The same name sits under Women, Men and Kids: the top level tells them apart ('Платья · Женщинам'). */
+export function qualifiedCategoryName(index: CatalogIndex, id: number): string {
+  const path = ancestry(index, id);
+  const [root, own] = [path[0], path.at(-1)];
+  if (!root || !own) return '';
+  return root === own ? own.name : `${own.name} · ${root.name}`;
+}
+
 /** The first `limit` positions of the given order that pass `keep`. */
 export function topPositions(order: Int32Array, limit: number, keep: (i: number) => boolean): number[] {
   const out: number[] = [];
@@ -168,9 +184,11 @@ function lowerBound(sorted: readonly string[], value: string): number {
   return lo;
 }
 
-/** Positions holding this lexeme, or, with `prefix`, any lexeme that starts with it (the word being typed). */
-export function postingsFor(index: CatalogIndex, lexeme: string, prefix: boolean): Uint8Array | null {
-  const hits = new Uint8Array(index.n);
+/**
+ * Marks in `hits` the positions holding this lexeme, or, with `prefix`, any lexeme that starts with it
+ * (the word being typed). Answers whether the catalogue knows the lexeme at all.
+ */
+function markPostings(index: CatalogIndex, lexeme: string, prefix: boolean, hits: Uint8Array): boolean {
   let any = false;
   const exact = index.postings.get(lexeme);
   if (exact) {
@@ -186,7 +204,7 @@ export function postingsFor(index: CatalogIndex, lexeme: string, prefix: boolean
       any = true;
     }
   }
-  return any ? hits : null;
+  return any;
 }
 
 export interface WordQuery {
@@ -198,15 +216,11 @@ export interface WordQuery {
 
 /** Positions matching any of the word's lexemes, or null when none of them is in the catalogue. */
 export function wordHits(index: CatalogIndex, word: WordQuery): Uint8Array | null {
-  let union: Uint8Array | null = null;
-  const alternatives: [string, boolean][] = [...word.lexemes.map((l): [string, boolean] => [l, false]), ...(word.prefix ? [[word.prefix, true] as [string, boolean]] : [])];
-  for (const [lexeme, prefix] of alternatives) {
-    const hits = postingsFor(index, lexeme, prefix);
-    if (!hits) continue;
-    if (union === null) union = hits;
-    else for (let i = 0; i < index.n; i++) union[i] = union[i]! | hits[i]!;
-  }
-  return union;
+  const hits = new Uint8Array(index.n);
+  let any = false;
+  for (const lexeme of word.lexemes) any = markPostings(index, lexeme, false, hits) || any;
+  if (word.prefix !== null) any = markPostings(index, word.prefix, true, hits) || any;
+  return any ? hits : null;
 }
 
 /** Products holding every word (AND, as shoppers narrow a search by adding words). */
@@ -220,10 +234,4 @@ export function intersect(index: CatalogIndex, sets: readonly Uint8Array[]): Uin
 /** Whether any of the word's lexemes equals (or, for a prefix, starts) one of these. */
 export function wordMatchesLexemes(word: WordQuery, lexemes: readonly string[]): boolean {
   return lexemes.some((x) => word.lexemes.includes(x) || (word.prefix !== null && x.startsWith(word.prefix)));
-}
-
-export function countHits(hits: Uint8Array): number {
-  let c = 0;
-  for (let i = 0; i < hits.length; i++) c += hits[i]!;
-  return c;
 }

@@ -1,11 +1,11 @@
 // Catalogue reads shared by SSR pages and the API.
-import { and, asc, count, desc, eq, inArray, type SQL } from 'drizzle-orm';
-import { getDb } from '~/lib/db/index.ts';
-import { brands, categories, productImages, products } from '~/lib/db/schema.ts';
+import { and, asc, count, eq } from 'drizzle-orm';
+import { getDatabase, getDb } from '~/lib/db/index.ts';
+import { brands, categories, products } from '~/lib/db/schema.ts';
 import { CURRENCY_SYMBOL } from '~/lib/format.ts';
 import { getCatalogIndex } from './catalog-index.server.ts';
 import { topPositions } from './catalog-query.server.ts';
-import { buildCategoryTree, brandUrl, imageFromTemplate, productUrl, type MegaCategory, type ProductCard } from './catalog.ts';
+import { buildCategoryTree, brandUrl, imageFromTemplate, productUrl, type MegaCategory, type ProductCard, type ProductImage } from './catalog.ts';
 
 // The tree changes only when the catalogue is edited; a short cache keeps the header call off the
 // database without letting instances disagree for long.
@@ -30,71 +30,55 @@ export async function getMegaCategoriesJson(): Promise<string> {
   return treeCache?.json ?? '[]';
 }
 
-type CardOrder = 'new' | 'discount' | 'popular';
+export const num = (v: unknown): number => Number(v);
+export const str = (v: unknown): string => (v === null || v === undefined ? '' : String(v));
+/** A json_agg column: pg parses it, an empty aggregate is null. */
+export const jsonRows = (v: unknown): Record<string, unknown>[] =>
+  Array.isArray(v) ? (v as Record<string, unknown>[]) : typeof v === 'string' ? (JSON.parse(v) as Record<string, unknown>[]) : [];
 
-const ORDER: Record<CardOrder, SQL[]> = {
-  new: [desc(products.createdAt), desc(products.id)],
-  discount: [desc(products.discountPercent), desc(products.popularity), desc(products.id)],
-  popular: [desc(products.popularity), desc(products.id)],
-};
-
-const cardColumns = {
-  id: products.id,
-  name: products.name,
-  slug: products.slug,
-  price: products.price,
-  priceOld: products.priceOld,
-  discountPercent: products.discountPercent,
-  freeDelivery: products.freeDelivery,
-  rating: products.rating,
-  brandId: brands.id,
-  brand: brands.name,
-  image: {
-    urlTemplate: productImages.urlTemplate,
-    widths: productImages.widths,
-    width: productImages.width,
-    height: productImages.height,
-    alt: productImages.alt,
-  },
-};
-
-async function selectCards(where: SQL | undefined, order: SQL[], limit: number): Promise<ProductCard[]> {
-  const db = await getDb();
-  const rows = await db
-    .select(cardColumns)
-    .from(products)
-    .innerJoin(brands, eq(brands.id, products.brandId))
-    .leftJoin(productImages, and(eq(productImages.productId, products.id), eq(productImages.position, 0)))
-    .where(and(eq(products.isActive, true), where))
-    .orderBy(...order)
-    .limit(limit);
-  return rows.map((r) => ({
-    id: r.id,
-    name: r.name,
-    brand: r.brand,
-    brand_id: r.brandId,
-    price: r.price,
-    price_old: r.priceOld,
-    discount_percent: r.discountPercent ?? 0,
-    currency_symbol: CURRENCY_SYMBOL,
-    url: productUrl(r.id, r.slug),
-    image: r.image ? imageFromTemplate(r.image.urlTemplate, r.image.widths, r.image.width, r.image.height, r.image.alt) : null,
-    free_delivery: r.freeDelivery,
-    rating: r.rating,
-  }));
+/** An image row as `json_build_object('t', url_template, 'ws', widths, 'w', width, 'h', height, 'alt', alt)`. */
+export function imageFromJson(i: Record<string, unknown> | null | undefined, fallbackAlt = ''): ProductImage | null {
+  return i ? imageFromTemplate(str(i['t']), (i['ws'] as number[]).map(Number), num(i['w']), num(i['h']), str(i['alt']) || fallbackAlt) : null;
 }
 
-/** A short list of product cards for home-page sections. */
-export function listCards(order: CardOrder, limit: number, where?: SQL): Promise<ProductCard[]> {
-  return selectCards(where, ORDER[order], limit);
+/**
+ * A json_agg of the cards of the active products whose ids are in the int[] parameter `param`, in that
+ * order: one SQL fragment for listings and for the product page's related cards, so both read cards the
+ * same way and the product page needs no second round trip.
+ */
+export function cardsJsonSql(param: string): string {
+  return `(SELECT json_agg(json_build_object('id', r.id, 'name', r.name, 'slug', r.slug, 'price', r.price, 'price_old', r.price_old,
+            'discount_percent', r.discount_percent, 'free_delivery', r.free_delivery, 'rating', r.rating, 'brand_id', rb.id, 'brand', rb.name,
+            'image', (SELECT json_build_object('t', i.url_template, 'ws', i.widths, 'w', i.width, 'h', i.height, 'alt', i.alt)
+                        FROM product_images i WHERE i.product_id = r.id ORDER BY i.position LIMIT 1))
+            ORDER BY array_position(${param}::int[], r.id))
+       FROM products r JOIN brands rb ON rb.id = r.brand_id WHERE r.id = ANY(${param}::int[]) AND r.is_active)`;
+}
+
+export function cardFromJson(r: Record<string, unknown>): ProductCard {
+  const id = num(r['id']);
+  return {
+    id,
+    name: str(r['name']),
+    brand: str(r['brand']),
+    brand_id: num(r['brand_id']),
+    price: num(r['price']),
+    price_old: r['price_old'] === null ? null : num(r['price_old']),
+    discount_percent: num(r['discount_percent']),
+    currency_symbol: CURRENCY_SYMBOL,
+    url: productUrl(id, str(r['slug'])),
+    image: imageFromJson(r['image'] as Record<string, unknown> | null),
+    free_delivery: Boolean(r['free_delivery']),
+    rating: num(r['rating']),
+  };
 }
 
 /** Cards for these product ids, in the order given (listings pick ids from the catalogue index). */
 export async function cardsByIds(ids: readonly number[]): Promise<ProductCard[]> {
   if (ids.length === 0) return [];
-  const cards = await selectCards(inArray(products.id, [...ids]), [], ids.length);
-  const byId = new Map(cards.map((c) => [c.id, c]));
-  return ids.flatMap((id) => byId.get(id) ?? []);
+  const database = await getDatabase();
+  const { rows } = await database.query(`SELECT ${cardsJsonSql('$1')} AS cards`, [[...ids]]);
+  return jsonRows(rows[0]?.['cards']).map(cardFromJson);
 }
 
 export async function getHomeSections() {

@@ -113,9 +113,12 @@ export function compareSizes(a: string, b: string): number {
   return ga - gb || na - nb || sa.localeCompare(sb, 'ru');
 }
 
+/** Ids are PostgreSQL integers. */
+export const MAX_ID = 2_147_483_647;
+
 /** A positive id as written in a path: digits only, no leading zero, within int4. */
 export function parsePathId(raw: string | undefined): number | null {
   if (!raw || !/^[1-9]\d{0,9}$/.test(raw)) return null;
   const id = Number(raw);
-  return id <= 2_147_483_647 ? id : null;
+  return id <= MAX_ID ? id : null;
 }

@@ -6,7 +6,7 @@ import { getDb } from '~/lib/db/index.ts';
 import { brands } from '~/lib/db/schema.ts';
 import type { Crumb, MetaData } from '~/lib/http/envelope.ts';
 import { getCatalogIndex, type CatalogIndex } from './catalog-index.server.ts';
-import { queryIndex, type ListingScope } from './catalog-query.server.ts';
+import { ancestry, qualifiedCategoryName, queryIndex, type ListingScope } from './catalog-query.server.ts';
 import { cardsByIds } from './catalog.server.ts';
 import { brandUrl, categoryUrl } from './catalog.ts';
 import { AVERAGE_DELIVERY_DAYS } from './product.ts';
@@ -19,6 +19,16 @@ export interface NavLink {
   url: string;
   count: number;
   current?: boolean;
+}
+
+/** A brand's category: `name` tells Women's from Men's ('Платья · Женщинам'), `categoryName` is the category's own. */
+export interface BrandCategoryLink extends NavLink {
+  categoryName: string;
+}
+
+/** '<category> <brand>', as a brand page within one category is titled ('Платья Gucci'). */
+export function brandCategoryTitle(brand: BrandContext, category?: BrandCategoryLink): string {
+  return category ? `${category.categoryName} ${brand.name}` : brand.name;
 }
 
 export interface CategoryContext {
@@ -41,7 +51,7 @@ export interface BrandContext {
   description: string;
   country: string;
   /** The categories this brand has products in, most stocked first, each a brand-catalogue link. */
-  categories: NavLink[];
+  categories: BrandCategoryLink[];
 }
 
 async function listingFrom(index: CatalogIndex, scope: ListingScope, q: ListingQuery): Promise<Listing> {
@@ -72,10 +82,7 @@ export async function getCategoryContext(id: number): Promise<CategoryContext | 
   const index = await getCatalogIndex();
   const category = index.categories.get(id);
   if (!category) return null;
-  const path: CategoryContext['path'] = [];
-  for (let c: typeof category | undefined = category; c; c = c.parentId === null ? undefined : index.categories.get(c.parentId)) {
-    path.unshift({ id: c.id, name: c.name, url: categoryUrl(c.id, c.slug) });
-  }
+  const path = ancestry(index, id).map((c) => ({ id: c.id, name: c.name, url: categoryUrl(c.id, c.slug) }));
   const childrenOf = (parentId: number | null) =>
     [...index.categories.values()].filter((c) => c.parentId === parentId).sort((a, b) => a.sort - b.sort || a.id - b.id);
   let navSource = childrenOf(category.id);
@@ -96,20 +103,16 @@ export async function getBrandContext(id: number): Promise<BrandContext | null> 
   for (let i = 0; i < index.n; i++) if (index.brand[i] === id) perCategory.set(index.category[i] as number, (perCategory.get(index.category[i] as number) ?? 0) + 1);
   const url = brandUrl(brand.id, brand.slug);
   const categories = [...perCategory]
-    .map(([categoryId, count]) => {
-      const c = index.categories.get(categoryId);
-      const root = c && rootOf(index, c.id);
-      return { id: categoryId, name: c ? (root && root.id !== c.id ? `${c.name} · ${root.name}` : c.name) : '', url: `${url}/${categoryId}`, count };
-    })
+    .map(([categoryId, count]) => ({
+      id: categoryId,
+      name: qualifiedCategoryName(index, categoryId),
+      categoryName: index.categories.get(categoryId)?.name ?? '',
+      url: `${url}/${categoryId}`,
+      count,
+    }))
     .filter((c) => c.name)
     .sort((a, b) => b.count - a.count || a.name.localeCompare(b.name, 'ru'));
   return { id: brand.id, name: brand.name, nameRu: brand.nameRu, slug: brand.slug, url, description: brand.description, country: brand.country, categories };
-}
-
-function rootOf(index: CatalogIndex, id: number) {
-  let c = index.categories.get(id);
-  while (c && c.parentId !== null) c = index.categories.get(c.parentId);
-  return c;
 }
 
 export function categoryCrumbs(ctx: CategoryContext): Crumb[] {
@@ -150,8 +153,8 @@ export function categoryMeta(ctx: CategoryContext, total: number): MetaData {
   };
 }
 
-export function brandMeta(brand: BrandContext, category?: NavLink): MetaData {
-  const what = category ? `${category.name.split(' · ')[0]} ${brand.name}` : brand.name;
+export function brandMeta(brand: BrandContext, category?: BrandCategoryLink): MetaData {
+  const what = brandCategoryTitle(brand, category);
   return {
     title: `${what} — купить оригинал в интернет-магазине Brandshop`,
     description: `${what}${brand.nameRu ? ` (${brand.nameRu})` : ''}: оригинальные вещи с доставкой по России за ${AVERAGE_DELIVERY_DAYS} дней в среднем.`,

@@ -1,7 +1,7 @@
 // The catalogue listing: its query (filters of spec §3, sorting, pagination) as one zod schema shared by
 // the pages and GET /api/v1/ecommerce-core/products, and the URLs that keep filters shareable.
 import { z } from 'zod';
-import type { ProductCard } from './catalog.ts';
+import { MAX_ID, type ProductCard } from './catalog.ts';
 
 export const SORTS = ['popular', 'new', 'price_asc', 'price_desc', 'discount'] as const;
 export type Sort = (typeof SORTS)[number];
@@ -20,7 +20,9 @@ const list = <T extends z.ZodType>(item: T, max: number, split = true) =>
         : [...new Set((Array.isArray(v) ? v : [v]).flatMap((x) => (split ? String(x).split(',') : [String(x)])).map((x) => x.trim()).filter(Boolean))],
     z.array(item).max(max),
   );
-const id = z.coerce.number().int().positive().max(2_147_483_647);
+
+/** An id in a query string or path: a positive PostgreSQL integer. */
+export const idSchema = z.coerce.number().int().positive().max(MAX_ID);
 const flag = z.enum(['1', 'true', '0', 'false']).optional().transform((v) => v === '1' || v === 'true');
 const roubles = z.coerce.number().int().min(0).max(100_000_000).optional();
 
@@ -28,9 +30,9 @@ export const listingQuerySchema = z.object({
   sort: z.enum(SORTS).default(DEFAULT_SORT),
   page: z.coerce.number().int().min(1).max(MAX_PAGE).default(1),
   per_page: z.coerce.number().int().min(1).max(60).default(PER_PAGE),
-  brands: list(id, 50),
-  categories: list(id, 50),
-  color: list(id, 20),
+  brands: list(idSchema, 50),
+  categories: list(idSchema, 50),
+  color: list(idSchema, 20),
   attr: list(z.string().min(1).max(20), 30, false),
   free_delivery: flag,
   with_discount: flag,

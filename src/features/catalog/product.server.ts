@@ -6,44 +6,12 @@ import { CURRENCY_SYMBOL, formatPrice } from '~/lib/format.ts';
 import type { Crumb, MetaData } from '~/lib/http/envelope.ts';
 import { getCatalogIndex, type CatalogIndex } from './catalog-index.server.ts';
 import { topPositions } from './catalog-query.server.ts';
-import { brandUrl, categoryUrl, imageFromTemplate, productUrl, type ProductCard } from './catalog.ts';
+import { cardFromJson, cardsJsonSql, imageFromJson, jsonRows, num, str } from './catalog.server.ts';
+import { brandUrl, categoryUrl, productUrl, type ProductCard } from './catalog.ts';
 import { getCategoryContext } from './listing.server.ts';
 import { AVERAGE_DELIVERY_DAYS, LOW_STOCK, type ProductDetail } from './product.ts';
 
 const RELATED = 8;
-
-const num = (v: unknown) => Number(v);
-const str = (v: unknown) => (v === null || v === undefined ? '' : String(v));
-const rows = (v: unknown): Record<string, unknown>[] => (Array.isArray(v) ? (v as Record<string, unknown>[]) : typeof v === 'string' ? (JSON.parse(v) as Record<string, unknown>[]) : []);
-
-const RELATED_CARDS = `(SELECT json_agg(json_build_object('id', r.id, 'name', r.name, 'slug', r.slug, 'price', r.price, 'price_old', r.price_old,
-            'discount_percent', r.discount_percent, 'free_delivery', r.free_delivery, 'rating', r.rating, 'brand_id', rb.id, 'brand', rb.name,
-            'image', (SELECT json_build_object('t', i.url_template, 'ws', i.widths, 'w', i.width, 'h', i.height, 'alt', i.alt)
-                        FROM product_images i WHERE i.product_id = r.id ORDER BY i.position LIMIT 1))
-            ORDER BY array_position($2::int[], r.id))
-       FROM products r JOIN brands rb ON rb.id = r.brand_id WHERE r.id = ANY($2::int[]) AND r.is_active) AS related`;
-
-function imageOf(i: Record<string, unknown> | null | undefined, fallbackAlt: string) {
-  return i ? imageFromTemplate(str(i['t']), (i['ws'] as number[]).map(Number), num(i['w']), num(i['h']), str(i['alt']) || fallbackAlt) : null;
-}
-
-function cardOf(r: Record<string, unknown>): ProductCard {
-  const id = num(r['id']);
-  return {
-    id,
-    name: str(r['name']),
-    brand: str(r['brand']),
-    brand_id: num(r['brand_id']),
-    price: num(r['price']),
-    price_old: r['price_old'] === null ? null : num(r['price_old']),
-    discount_percent: num(r['discount_percent']),
-    currency_symbol: CURRENCY_SYMBOL,
-    url: productUrl(id, str(r['slug'])),
-    image: imageOf(r['image'] as Record<string, unknown> | null, str(r['name'])),
-    free_delivery: Boolean(r['free_delivery']),
-    rating: num(r['rating']),
-  };
-}
 
 /** The product and the cards of `relatedIds` (in that order), in one query. */
 export async function getProduct(id: number, relatedIds: readonly number[] = []): Promise<{ product: ProductDetail; related: ProductCard[] } | null> {
@@ -59,7 +27,7 @@ export async function getProduct(id: number, relatedIds: readonly number[] = [])
                FROM product_variants v WHERE v.product_id = p.id) AS variants,
             (SELECT json_agg(json_build_object('name', a.name, 'value', a.value) ORDER BY a.position, a.id)
                FROM product_attributes a WHERE a.product_id = p.id) AS attributes,
-            ${RELATED_CARDS}
+            ${cardsJsonSql('$2')} AS related
        FROM products p
        JOIN brands b ON b.id = p.brand_id
        JOIN categories c ON c.id = p.category_id
@@ -70,7 +38,7 @@ export async function getProduct(id: number, relatedIds: readonly number[] = [])
   const r = found[0];
   if (!r) return null;
   const name = str(r['name']);
-  const variants = rows(r['variants']).map((v) => {
+  const variants = jsonRows(r['variants']).map((v) => {
     const stock = num(v['stock']);
     return {
       code: str(v['code']),
@@ -101,12 +69,12 @@ export async function getProduct(id: number, relatedIds: readonly number[] = [])
     rating: num(r['rating']),
     reviews_count: num(r['reviews_count']),
     free_delivery: Boolean(r['free_delivery']),
-    images: rows(r['images']).flatMap((i) => imageOf(i, name) ?? []),
+    images: jsonRows(r['images']).flatMap((i) => imageFromJson(i, name) ?? []),
     variants,
     in_stock: variants.some((v) => v.available),
-    attributes: rows(r['attributes']).map((a) => ({ name: str(a['name']), value: str(a['value']) })),
+    attributes: jsonRows(r['attributes']).map((a) => ({ name: str(a['name']), value: str(a['value']) })),
   };
-  return { product, related: rows(r['related']).map(cardOf) };
+  return { product, related: jsonRows(r['related']).map(cardFromJson) };
 }
 
 /** Other products of the same brand in the same category, most popular first; the category fills in when the brand has few. */

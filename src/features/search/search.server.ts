@@ -3,7 +3,7 @@
 // pg_trgm corrects words the catalogue does not know ('кросовки' → 'кроссовки', 'гучи' → 'гуччи') —
 // and the catalogue index matches the resulting lexemes against every product (docs/decisions/007).
 import { foldLexeme, getCatalogIndex, parseTsvector, type CatalogIndex } from '~/features/catalog/catalog-index.server.ts';
-import { countHits, intersect, topPositions, wordHits, wordMatchesLexemes, type WordQuery } from '~/features/catalog/catalog-query.server.ts';
+import { intersect, qualifiedCategoryName, topPositions, wordHits, wordMatchesLexemes, type WordQuery } from '~/features/catalog/catalog-query.server.ts';
 import { cardsByIds } from '~/features/catalog/catalog.server.ts';
 import { brandUrl, categoryUrl } from '~/features/catalog/catalog.ts';
 import { getDatabase } from '~/lib/db/index.ts';
@@ -56,7 +56,6 @@ export interface TextMatch {
   index: CatalogIndex;
   /** One flag per index position; null when the text has no searchable word. */
   hits: Uint8Array | null;
-  total: number;
   words: WordQuery[];
   /** The query as corrected, when a misspelt word was replaced ('кросовки' → 'кроссовки'). */
   corrected: string | null;
@@ -70,7 +69,7 @@ export interface TextMatch {
 export async function matchText(text: string): Promise<TextMatch> {
   const index = await getCatalogIndex();
   const words = queryWords(text);
-  if (words.length === 0) return { index, hits: null, total: 0, words: [], corrected: null };
+  if (words.length === 0) return { index, hits: null, words: [], corrected: null };
   const stemmed = await stemsOf(words);
   let queries: WordQuery[] = words.map((w, k) => {
     const prefix = k === words.length - 1 && w.length >= 3 ? foldLexeme(w) : null;
@@ -80,7 +79,7 @@ export async function matchText(text: string): Promise<TextMatch> {
   const useful = (q: WordQuery) => q.lexemes.length > 0 || q.prefix !== null;
   const kept = words.filter((_, k) => useful(queries[k] as WordQuery));
   queries = queries.filter(useful);
-  if (queries.length === 0) return { index, hits: null, total: 0, words: [], corrected: null };
+  if (queries.length === 0) return { index, hits: null, words: [], corrected: null };
 
   let sets = queries.map((q) => wordHits(index, q));
   let corrected: string | null = null;
@@ -92,12 +91,12 @@ export async function matchText(text: string): Promise<TextMatch> {
       const fix = sets[k] === null ? fixed.get(kept[k] as string) : null;
       return fix ? { lexemes: fixedStems.get(fix)?.length ? (fixedStems.get(fix) as string[]) : [foldLexeme(fix)], prefix: null } : q;
     });
-    sets = queries.map((q) => wordHits(index, q));
+    // Only the corrected words are looked up again; the others keep what they found.
+    sets = queries.map((q, k) => sets[k] ?? wordHits(index, q));
     corrected = kept.map((w) => fixed.get(w) ?? w).join(' ');
   }
-  if (sets.some((s) => s === null)) return { index, hits: new Uint8Array(index.n), total: 0, words: queries, corrected };
-  const hits = intersect(index, sets as Uint8Array[]);
-  return { index, hits, total: countHits(hits), words: queries, corrected };
+  if (sets.some((s) => s === null)) return { index, hits: new Uint8Array(index.n), words: queries, corrected };
+  return { index, hits: intersect(index, sets as Uint8Array[]), words: queries, corrected };
 }
 
 /** spec §7 search-suggestions: products by popularity (capped by limit), brands and categories named by the text. */
@@ -118,12 +117,7 @@ export async function getSuggestions(text: string, limit: number): Promise<Sugge
     .filter((c) => c.level > 0 && (index.categoryCounts.get(c.id) ?? 0) > 0 && namedBy(index.categoryLexemes.get(c.id) ?? []))
     .sort((a, b) => (index.categoryCounts.get(b.id) ?? 0) - (index.categoryCounts.get(a.id) ?? 0))
     .slice(0, SUGGESTION_CATEGORIES)
-    .map((c) => {
-      // The same name sits under Women, Men and Kids: the top level tells them apart.
-      let root = c;
-      while (root.parentId !== null) root = index.categories.get(root.parentId) ?? { ...root, parentId: null };
-      return { id: c.id, name: root.id === c.id ? c.name : `${c.name} · ${root.name}`, url: categoryUrl(c.id, c.slug) };
-    });
+    .map((c) => ({ id: c.id, name: qualifiedCategoryName(index, c.id), url: categoryUrl(c.id, c.slug) }));
 
   return {
     products: {

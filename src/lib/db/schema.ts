@@ -178,11 +178,8 @@ export const products = pgTable(
     index('products_category_idx').on(t.categoryId),
     index('products_brand_idx').on(t.brandId),
     check('products_price_positive', sql`${t.price} > 0`),
-    // Home-page sections (new arrivals, discounts, popular). Listings, facets and search are answered by the
-    // catalogue index in each process (docs/decisions/007), so no per-filter indexes are kept here.
-    index('products_new_idx').on(t.createdAt.desc(), t.id.desc()),
-    index('products_popular_idx').on(t.popularity.desc(), t.id.desc()),
-    index('products_discount_idx').on(t.discountPercent.desc(), t.id.desc()).where(sql`discount_percent > 0`),
+    // Listings, facets, search and the home sections are ordered by the catalogue index in each process
+    // (docs/decisions/007), so no per-sort or per-filter indexes are kept here.
   ],
 );
 

@@ -31,3 +31,9 @@ export function t(locale: Locale, key: MessageKey, params: Record<string, string
 export function isMessageKey(value: string): value is MessageKey {
   return Object.hasOwn(ru, value);
 }
+
+/** Picks the word form for a count by the language's plural rules (ru: 1 товар, 3 товара, 5 товаров). */
+export function plural(locale: Locale, n: number, forms: { one: MessageKey; few: MessageKey; many: MessageKey }): string {
+  const category = new Intl.PluralRules(locale).select(n);
+  return t(locale, category === 'one' ? forms.one : category === 'few' ? forms.few : forms.many);
+}

@@ -2,19 +2,17 @@
 // (filters of spec §3, sorting, pagination, facet counts). docs/api.md.
 import { z } from 'zod';
 import { brandCrumbs, brandMeta, categoryCrumbs, categoryMeta, getBrandContext, getCategoryContext, getListing, getSearchListing, searchMeta } from '~/features/catalog/listing.server.ts';
-import { listingQuerySchema } from '~/features/catalog/listing.ts';
+import { idSchema, listingQuerySchema } from '~/features/catalog/listing.ts';
 import { SEARCH_MAX_CHARS } from '~/features/search/search.ts';
 import { PUBLIC_CONTENT } from '~/lib/http/cache.ts';
 import { endpoint } from '~/lib/http/endpoint.ts';
 import { ok } from '~/lib/http/envelope.ts';
 import { notFound } from '~/lib/http/errors.ts';
 
-const id = z.coerce.number().int().positive().max(2_147_483_647);
-
 export const GET = endpoint({
   query: listingQuerySchema.extend({
-    category: id.optional(),
-    brand: id.optional(),
+    category: idSchema.optional(),
+    brand: idSchema.optional(),
     search: z.string().trim().min(1).max(SEARCH_MAX_CHARS).optional(),
   }),
   async handler({ query }) {

@@ -1,5 +1,6 @@
 // GET /api/v1/ecommerce-core/product/{id}: the product page's data with related products. docs/api.md.
 import { z } from 'zod';
+import { idSchema } from '~/features/catalog/listing.ts';
 import { getProductPage } from '~/features/catalog/product.server.ts';
 import { PUBLIC_CONTENT } from '~/lib/http/cache.ts';
 import { endpoint } from '~/lib/http/endpoint.ts';
@@ -7,7 +8,7 @@ import { ok } from '~/lib/http/envelope.ts';
 import { notFound } from '~/lib/http/errors.ts';
 
 export const GET = endpoint({
-  params: z.object({ id: z.coerce.number().int().positive().max(2_147_483_647) }),
+  params: z.object({ id: idSchema }),
   async handler({ params }) {
     const page = await getProductPage(params.id);
     if (!page) throw notFound();
