@@ -16,8 +16,12 @@ export function isMobile(page: Page): boolean {
 
 export async function acceptCookies(page: Page): Promise<void> {
   const accept = page.getByRole('button', { name: 'Принять' });
-  if (await accept.isVisible()) await accept.click();
-  await expect(accept).toHaveCount(0);
+  // A click that lands while the idle islands are still starting can go unheard: click again until the
+  // notice is gone.
+  await expect(async () => {
+    if (await accept.isVisible()) await accept.click();
+    await expect(accept).toHaveCount(0, { timeout: 1_000 });
+  }).toPass();
 }
 
 /** Opens the home page with cookies accepted and the footer's newsletter island hydrated. */
