@@ -3,13 +3,18 @@ import { defineConfig } from 'astro/config';
 import node from '@astrojs/node';
 import react from '@astrojs/react';
 import UnoCSS from '@unocss/astro';
+import { env, loadDotEnv } from './src/lib/env.ts';
+
+// `npm run build` alone reads ./.env too, like `npm start` does before it builds.
+loadDotEnv();
+const config = env();
 
 export default defineConfig({
-  site: process.env.SITE_URL ?? 'http://localhost:4321',
+  site: config.SITE_URL,
   output: 'server',
   adapter: node({ mode: 'standalone', bodySizeLimit: 2 * 1024 * 1024 }),
   integrations: [UnoCSS({ injectReset: false }), react()],
-  server: { host: process.env.HOST ?? 'localhost', port: Number(process.env.PORT ?? 4321) },
+  server: { host: config.HOST, port: config.PORT },
   trailingSlash: 'ignore',
   // The API authorises state changes only with a Bearer header, never a cookie alone (DESIGN §4), so there is
   // no CSRF surface for Astro's origin check to guard; left on, it answered API calls with plain-text 403s.

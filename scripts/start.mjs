@@ -5,6 +5,10 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 process.env.ASTRO_TELEMETRY_DISABLED = '1';
+// ./.env first: the build and the server both read it (SITE_URL reaches the canonical links).
+const { env, loadDotEnv } = await import('../src/lib/env.ts');
+loadDotEnv();
+const config = env();
 
 function newestMtime(dir) {
   let newest = 0;
@@ -26,18 +30,13 @@ if (builtAt < changedAt || process.argv.includes('--build')) {
 }
 
 // Migrate and seed before the server opens the port, so the first visitor never waits for it.
-const { env, loadDotEnv } = await import('../src/lib/env.ts');
-loadDotEnv();
 const { openDatabase } = await import('../src/lib/db/client.ts');
 const { prepareDatabase } = await import('../src/lib/db/prepare.ts');
-const config = env();
 const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
 await prepareDatabase(database, { migrate: config.AUTO_MIGRATE, seedProducts: config.SEED_PRODUCTS, seed: config.SEED });
 await database.close();
 
-const host = process.env.HOST ?? 'localhost';
-const port = process.env.PORT ?? '4321';
-console.log(`Starting the shop on http://${host}:${port} (database: ${config.DATABASE_URL ? 'PostgreSQL' : `PGlite in ${config.DATA_DIR}`})`);
-const server = spawn(process.execPath, ['scripts/server.mjs'], { stdio: 'inherit', env: { ...process.env, HOST: host, PORT: port } });
+console.log(`Starting the shop on http://${config.HOST}:${config.PORT} (database: ${config.DATABASE_URL ? 'PostgreSQL' : `PGlite in ${config.DATA_DIR}`})`);
+const server = spawn(process.execPath, ['scripts/server.mjs'], { stdio: 'inherit' });
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.kill(signal));
 server.on('exit', (code) => process.exit(code ?? 0));

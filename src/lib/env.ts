@@ -7,6 +7,8 @@ const schema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
   DATA_DIR: z.string().min(1).default('./data'),
+  HOST: z.string().min(1).default('localhost'),
+  PORT: z.coerce.number().int().min(0).max(65_535).default(4321),
   SEED_PRODUCTS: z.coerce.number().int().min(0).max(1_000_000).default(2000),
   SEED: z.coerce.number().int().default(20261122),
   AUTO_MIGRATE: z.enum(['true', 'false']).default('true').transform((v) => v === 'true'),
@@ -14,8 +16,6 @@ const schema = z.object({
   SMTP_URL: z.url().optional(),
   MAIL_FROM: z.string().default('Brandshop <noreply@brandshop.local>'),
   MANAGERS_EMAIL: z.email().default('managers@brandshop.local'),
-  PAYMENT_SECRET: z.string().min(32).optional(),
-  REDIS_URL: z.url().optional(),
   SUPPORT_CHAT_URL: z.url().default('https://t.me/brandshop_support'),
   METRIKA_ID: z.string().regex(/^\d+$/).optional(),
   // Seconds a rendered public page is reused by this process (0 turns the page cache off).
@@ -32,23 +32,13 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     const lines = result.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
     throw new Error(`Invalid environment configuration:\n${lines.join('\n')}`);
   }
-  const env = result.data;
-  if (env.NODE_ENV === 'production' && !env.PAYMENT_SECRET && source['ALLOW_DEV_SECRETS'] !== '1') {
-    // A missing secret in production stops the server instead of falling back to a default.
-    throw new Error('PAYMENT_SECRET (32+ characters) is required when NODE_ENV=production');
-  }
-  return env;
+  return result.data;
 }
 
 let cached: Env | undefined;
 export function env(): Env {
   cached ??= parseEnv(process.env);
   return cached;
-}
-
-/** The payment secret, or a fixed development value outside production (never used when NODE_ENV=production). */
-export function paymentSecret(): string {
-  return env().PAYMENT_SECRET ?? 'dev-only-payment-secret-not-for-production-use';
 }
 
 /** Reads ./.env into process.env when present (variables already set win), for `npm start` and scripts. */

@@ -4,10 +4,10 @@
 import { writeFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { test } from 'vitest';
-import { getCatalogIndex } from '~/features/catalog/catalog-index.server.ts';
+import { getCatalogIndex } from '~/features/catalog/read-model.server.ts';
 import { getCategoryContext, getListing } from '~/features/catalog/listing.server.ts';
 import { EMPTY_QUERY, SORTS, type ListingQuery } from '~/features/catalog/listing.ts';
-import { getProductPage } from '~/features/catalog/product.server.ts';
+import { productView } from '~/features/catalog/views.server.ts';
 import { getSuggestions } from '~/features/search/search.server.ts';
 import { getDatabase } from '~/lib/db/index.ts';
 
@@ -69,7 +69,7 @@ test('catalogue services', async () => {
   // One warm-up call of each kind: JIT and the first statement plans, not the measurement.
   await getSuggestions('платье', 10);
   await getListing({ categoryId: 1 }, EMPTY_QUERY);
-  await getProductPage(index.ids[0] as number);
+  await productView('ru', index.ids[0] as number);
 
   const suggestions: number[] = [];
   const queries = [...WORDS, ...TYPING];
@@ -100,7 +100,7 @@ test('catalogue services', async () => {
   }
 
   const products: number[] = [];
-  for (let k = 0; k < ROUNDS; k++) await time(products, () => getProductPage(index.ids[Math.floor(random() * index.n)] as number));
+  for (let k = 0; k < ROUNDS; k++) await time(products, () => productView('ru', index.ids[Math.floor(random() * index.n)] as number));
 
   const result = {
     database: database.kind,

@@ -1,17 +1,10 @@
-// Catalogue listings for the category, brand and search pages and GET /api/v1/ecommerce-core/products:
-// ids, totals and facet counts from the catalogue index, cards from the database.
-import { eq } from 'drizzle-orm';
-import { matchText } from '~/features/search/search.server.ts';
-import { getDb } from '~/lib/db/index.ts';
-import { brands } from '~/lib/db/schema.ts';
-import type { Crumb, MetaData } from '~/lib/http/envelope.ts';
-import { getCatalogIndex, type CatalogIndex } from './catalog-index.server.ts';
-import { ancestry, qualifiedCategoryName, queryIndex, type ListingScope } from './catalog-query.server.ts';
-import { cardsByIds } from './catalog.server.ts';
+// Catalogue listings for the category, brand and search routes: ids, totals and facet counts from the
+// catalogue read model, cards from the database, and the category and brand each listing is scoped to.
+import { getBrand, cardsByIds } from './catalog.server.ts';
 import { brandUrl, categoryUrl } from './catalog.ts';
-import { AVERAGE_DELIVERY_DAYS } from './product.ts';
-import { listingQuerySchema, type Listing, type ListingQuery } from './listing.ts';
-import { searchParamsToObject } from '~/lib/http/endpoint.ts';
+import type { Listing, ListingQuery } from './listing.ts';
+import { ancestry, getCatalogIndex, matchText, qualifiedCategoryName, queryIndex, type CatalogIndex, type ListingScope } from './read-model.server.ts';
+import type { PathItem } from './seo.ts';
 
 export interface NavLink {
   id: number;
@@ -26,18 +19,13 @@ export interface BrandCategoryLink extends NavLink {
   categoryName: string;
 }
 
-/** '<category> <brand>', as a brand page within one category is titled ('Платья Gucci'). */
-export function brandCategoryTitle(brand: BrandContext, category?: BrandCategoryLink): string {
-  return category ? `${category.categoryName} ${brand.name}` : brand.name;
-}
-
 export interface CategoryContext {
   id: number;
   name: string;
   slug: string;
   url: string;
   /** Root … this category, for breadcrumbs and the page title. */
-  path: { id: number; name: string; url: string }[];
+  path: PathItem[];
   /** Sub-category navigation: the children, or for a leaf its siblings with itself marked. */
   nav: NavLink[];
 }
@@ -96,8 +84,7 @@ export async function getCategoryContext(id: number): Promise<CategoryContext | 
 export async function getBrandContext(id: number): Promise<BrandContext | null> {
   const index = await getCatalogIndex();
   if (!index.brands.has(id)) return null;
-  const db = await getDb();
-  const [brand] = await db.select().from(brands).where(eq(brands.id, id)).limit(1);
+  const brand = await getBrand(id);
   if (!brand) return null;
   const perCategory = new Map<number, number>();
   for (let i = 0; i < index.n; i++) if (index.brand[i] === id) perCategory.set(index.category[i] as number, (perCategory.get(index.category[i] as number) ?? 0) + 1);
@@ -115,52 +102,17 @@ export async function getBrandContext(id: number): Promise<BrandContext | null> 
   return { id: brand.id, name: brand.name, nameRu: brand.nameRu, slug: brand.slug, url, description: brand.description, country: brand.country, categories };
 }
 
-export function categoryCrumbs(ctx: CategoryContext): Crumb[] {
-  return [{ name: 'Главная', url: '/' }, ...ctx.path.map((p, k) => (k === ctx.path.length - 1 ? { name: p.name } : { name: p.name, url: p.url }))];
-}
-
-export function brandCrumbs(brand: BrandContext, category?: NavLink): Crumb[] {
-  const base: Crumb[] = [{ name: 'Главная', url: '/' }, { name: 'Бренды', url: '/brands' }];
-  return category ? [...base, { name: brand.name, url: brand.url }, { name: category.name }] : [...base, { name: brand.name }];
-}
-
 /**
- * Pages are forgiving where the API is strict: each parameter that fails is dropped on its own, so a
- * hand-edited or outdated link still shows a listing instead of an error.
+ * The brand within one category: a category it stocks, or a wider one whose subtree holds its products
+ * (Gucci in Women); null when the brand has nothing there.
  */
-export function parseListingQueryLenient(params: URLSearchParams): { query: ListingQuery; dropped: string[] } {
-  const raw = searchParamsToObject(params);
-  const dropped: string[] = [];
-  const shape = listingQuerySchema.shape;
-  const out: Record<string, unknown> = {};
-  for (const key of Object.keys(shape) as (keyof typeof shape)[]) {
-    const parsed = shape[key].safeParse(raw[key]);
-    if (parsed.success) out[key] = parsed.data;
-    else {
-      dropped.push(key);
-      out[key] = shape[key].parse(undefined);
-    }
-  }
-  return { query: out as ListingQuery, dropped };
-}
-
-
-export function categoryMeta(ctx: CategoryContext, total: number): MetaData {
-  const place = ctx.path.length > 1 ? ` ${ctx.path[0]?.name.toLowerCase()}` : '';
-  return {
-    title: `${ctx.name}${place} — купить в интернет-магазине Brandshop`,
-    description: `${ctx.name}${place}: ${total.toLocaleString('ru-RU')} товаров от мировых брендов с доставкой по России. Оригинальные вещи, скидки и бонусы.`,
-  };
-}
-
-export function brandMeta(brand: BrandContext, category?: BrandCategoryLink): MetaData {
-  const what = brandCategoryTitle(brand, category);
-  return {
-    title: `${what} — купить оригинал в интернет-магазине Brandshop`,
-    description: `${what}${brand.nameRu ? ` (${brand.nameRu})` : ''}: оригинальные вещи с доставкой по России за ${AVERAGE_DELIVERY_DAYS} дней в среднем.`,
-  };
-}
-
-export function searchMeta(text: string): MetaData {
-  return { title: `«${text}» — поиск по каталогу Brandshop`, description: `Результаты поиска «${text}» в каталоге Brandshop.` };
+export async function getBrandCategory(brand: BrandContext, categoryId: number): Promise<BrandCategoryLink | null> {
+  const direct = brand.categories.find((c) => c.id === categoryId);
+  if (direct) return direct;
+  const index = await getCatalogIndex();
+  const category = index.categories.get(categoryId);
+  if (!category) return null;
+  const within = new Set(index.subtree.get(categoryId) ?? []);
+  const count = brand.categories.reduce((sum, c) => sum + (within.has(c.id) ? c.count : 0), 0);
+  return count > 0 ? { id: categoryId, name: qualifiedCategoryName(index, categoryId), categoryName: category.name, url: `${brand.url}/${categoryId}`, count } : null;
 }

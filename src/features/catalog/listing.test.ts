@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { compareSizes, parsePathId } from './catalog.ts';
-import { foldLexeme, parseTsvector } from './catalog-index.server.ts';
-import { parseListingQueryLenient } from './listing.server.ts';
-import { EMPTY_QUERY, listingQuerySchema, listingSearch } from './listing.ts';
+import { foldLexeme, parseTsvector } from './read-model.ts';
+import { EMPTY_QUERY, listingQuerySchema, listingSearch, parseListingQueryLenient } from './listing.ts';
 
 describe('listing query', () => {
   it('accepts id lists comma separated or repeated, sizes only repeated', () => {

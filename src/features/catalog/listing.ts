@@ -1,6 +1,7 @@
 // The catalogue listing: its query (filters of spec §3, sorting, pagination) as one zod schema shared by
 // the pages and GET /api/v1/ecommerce-core/products, and the URLs that keep filters shareable.
 import { z } from 'zod';
+import { searchParamsToObject } from '~/lib/http/search-params.ts';
 import { MAX_ID, type ProductCard } from './catalog.ts';
 
 export const SORTS = ['popular', 'new', 'price_asc', 'price_desc', 'discount'] as const;
@@ -63,6 +64,26 @@ export function listingSearch(query: Partial<ListingQuery>): string {
   if (q.page > 1) p.set('page', String(q.page));
   const s = p.toString();
   return s ? `?${s}` : '';
+}
+
+/**
+ * Pages are forgiving where the API is strict: each parameter that fails is dropped on its own, so a
+ * hand-edited or outdated link still shows a listing instead of an error.
+ */
+export function parseListingQueryLenient(params: URLSearchParams): { query: ListingQuery; dropped: string[] } {
+  const raw = searchParamsToObject(params);
+  const dropped: string[] = [];
+  const shape = listingQuerySchema.shape;
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(shape) as (keyof typeof shape)[]) {
+    const parsed = shape[key].safeParse(raw[key]);
+    if (parsed.success) out[key] = parsed.data;
+    else {
+      dropped.push(key);
+      out[key] = shape[key].parse(undefined);
+    }
+  }
+  return { query: out as ListingQuery, dropped };
 }
 
 export function hasFilters(q: ListingQuery): boolean {

@@ -1,7 +1,8 @@
 // Editors' content (src/content) for pages and the API. Collections are compiled into the build,
 // so none of this touches the database.
 import { getCollection, getEntry } from 'astro:content';
-import type { Crumb, MetaData } from '~/lib/http/envelope.ts';
+import { trail, type Crumb, type MetaData } from '~/lib/http/envelope.ts';
+import { t, type Locale } from '~/lib/i18n/index.ts';
 import { BLOG_PAGE_SIZE, blogPostUrl, infoPageUrl, type BlogPost, type BlogPostSummary, type FooterData, type FooterMenu, type HeaderTag, type InfoPage, type MenuLink, type MetaType } from './content.ts';
 
 const SITE_NAME = 'Brandshop';
@@ -31,8 +32,8 @@ export function infoPageMeta(page: Pick<InfoPage, 'title' | 'description'>): Met
   return { title: `${page.title} — ${SITE_NAME}`, description: page.description };
 }
 
-export function infoPageCrumbs(page: Pick<InfoPage, 'title'>): Crumb[] {
-  return [{ name: 'Главная', url: '/' }, { name: page.title }];
+export function infoPageCrumbs(locale: Locale, page: Pick<InfoPage, 'title'>): Crumb[] {
+  return trail(locale, { name: page.title });
 }
 
 export async function getTopLeftMenu(): Promise<MenuLink[]> {
@@ -107,6 +108,14 @@ export async function getBlogPost(id: number): Promise<BlogPost | null> {
   return entry ? { ...toSummary(entry), content: entry.rendered?.html ?? '' } : null;
 }
 
-export function blogPostCrumbs(post: Pick<BlogPost, 'title'>): Crumb[] {
-  return [{ name: 'Главная', url: '/' }, { name: 'Блог', url: '/blog' }, { name: post.title }];
+export function blogPostMeta(post: Pick<BlogPost, 'title' | 'description'>): MetaData {
+  return { title: `${post.title} — ${SITE_NAME}`, description: post.description };
+}
+
+export function blogCrumbs(locale: Locale): Crumb[] {
+  return trail(locale, { name: t(locale, 'nav.blog') });
+}
+
+export function blogPostCrumbs(locale: Locale, post: Pick<BlogPost, 'title'>): Crumb[] {
+  return trail(locale, { name: t(locale, 'nav.blog'), url: '/blog' }, { name: post.title });
 }

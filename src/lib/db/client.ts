@@ -3,7 +3,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import * as schema from './schema.ts';
 
 export type Schema = typeof schema;
@@ -37,8 +37,9 @@ export interface DatabaseOptions {
 // Any fixed number: every instance that starts together waits on the same lock.
 const MIGRATION_LOCK_ID = 7_274_201;
 
+/** The SQL migrations, in the project's `drizzle/` folder (the server runs from the project root). */
 export function defaultMigrationsDir(): string {
-  return resolve(process.env['MIGRATIONS_DIR'] ?? 'drizzle');
+  return resolve('drizzle');
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
@@ -108,6 +109,17 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       client.transaction((tx) => fn((text, params) => tx.query<Record<string, unknown>>(text, params))),
     close: () => client.close(),
   };
+}
+
+/**
+ * The rows of one plain SQL statement, typed by the caller as the statement's own column list says:
+ * the single place a hand-written statement's rows get their type. Columns inside should come from the
+ * schema (`${products.price}`) so a renamed column fails to compile instead of failing at run time.
+ */
+export async function selectRows<T extends Record<string, unknown>>(db: Db, query: SQL): Promise<T[]> {
+  // Both drivers answer { rows }; drizzle's types describe only node-postgres's QueryResult.
+  const result = (await db.execute<T>(query)) as unknown as { rows: T[] };
+  return result.rows;
 }
 
 /** Cheap liveness check used by /api/health. */

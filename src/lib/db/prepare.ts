@@ -2,7 +2,8 @@
 import { sql } from 'drizzle-orm';
 import { progressBar } from '../progress.ts';
 import { readSeedState, seedCatalogue } from '../seed/seed.ts';
-import type { Database } from './client.ts';
+import { selectRows, type Database } from './client.ts';
+import { products } from './schema.ts';
 
 export interface PrepareOptions {
   migrate: boolean;
@@ -20,8 +21,8 @@ export async function prepareDatabase(database: Database, options: PrepareOption
     if (state?.status === 'done' || options.seedProducts === 0) return;
     if (!state) {
       // A catalogue loaded some other way (an import) is never overwritten by the seed.
-      const result = await database.db.execute<{ n: number }>(sql`SELECT count(*)::int AS n FROM products`);
-      const existing = (result as unknown as { rows: { n: number }[] }).rows[0]?.n ?? 0;
+      const [row] = await selectRows<{ n: number }>(database.db, sql`SELECT count(*)::int AS n FROM ${products}`);
+      const existing = row?.n ?? 0;
       if (existing > 0) return;
     } else {
       log('A previous seed was interrupted; seeding again.');

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { fieldErrors, searchParamsToObject } from './endpoint.ts';
+import { fieldErrors } from './endpoint.ts';
+import { searchParamsToObject } from './search-params.ts';
 
 describe('fieldErrors', () => {
   it('groups messages by dotted path, with "_" for the root', () => {

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { localeFromHeader, t, type Locale, type MessageKey } from '../i18n/index.ts';
 import { fail, type FieldErrors } from './envelope.ts';
 import { HttpError } from './errors.ts';
+import { searchParamsToObject } from './search-params.ts';
 
 /** Bodies larger than this are refused before parsing: nothing the shop accepts comes close. */
 export const MAX_BODY_BYTES = 1_000_000;
@@ -44,15 +45,6 @@ export function fieldErrors(error: z.ZodError): FieldErrors {
     (errors[key] ??= []).push(issue.message);
   }
   return errors;
-}
-
-export function searchParamsToObject(params: URLSearchParams): Record<string, string | string[]> {
-  const out: Record<string, string | string[]> = {};
-  for (const key of new Set(params.keys())) {
-    const all = params.getAll(key);
-    out[key] = all.length === 1 ? (all[0] as string) : all;
-  }
-  return out;
 }
 
 async function readBody(request: Request): Promise<unknown> {

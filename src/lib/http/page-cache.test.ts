@@ -1,23 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import { isShareable, PageCache } from './page-cache.ts';
+import { isShareable, pageCacheKey } from './page-cache.ts';
 
-const page = (bytes: number, at = 0) => ({ at, status: 200, headers: [] as [string, string][], body: new Uint8Array(bytes) });
-
-describe('page cache', () => {
-  it('serves a page until its time is up', () => {
-    const cache = new PageCache(10_000, 1_000_000);
-    cache.set('/c/1', page(10, 1_000));
-    expect(cache.get('/c/1', 5_000)?.body.byteLength).toBe(10);
-    expect(cache.get('/c/1', 11_001)).toBeUndefined();
-    expect(cache.size).toBe(0);
+describe('page cache rules', () => {
+  it('keys GET requests for pages by path and query', () => {
+    expect(pageCacheKey('GET', '/c/3/platya?sort=new', null)).toBe('/c/3/platya?sort=new');
+    expect(pageCacheKey('GET', '/c/3/platya', 'cookie-accepted=1; lang=ru')).toBe('/c/3/platya');
   });
 
-  it('drops the oldest pages when over its byte budget', () => {
-    const cache = new PageCache(10_000, 800);
-    for (let k = 0; k < 10; k++) cache.set(`/p/${k}`, page(100));
-    expect(cache.size).toBe(8);
-    expect(cache.get('/p/0', 0)).toBeUndefined();
-    expect(cache.get('/p/9', 0)).toBeDefined();
+  it('never answers the API, assets, other methods or English pages from the cache', () => {
+    expect(pageCacheKey('GET', '/api/v1/ecommerce-core/products', null)).toBeUndefined();
+    expect(pageCacheKey('GET', '/_astro/client.js', null)).toBeUndefined();
+    expect(pageCacheKey('POST', '/c/3/platya', null)).toBeUndefined();
+    expect(pageCacheKey('HEAD', '/c/3/platya', null)).toBeUndefined();
+    expect(pageCacheKey('GET', '/c/3/platya', 'a=1; lang=en')).toBeUndefined();
+    expect(pageCacheKey('GET', '/c/3/platya', 'lang=en')).toBeUndefined();
   });
 
   it('keeps only public HTML without cookies', () => {
@@ -27,5 +23,6 @@ describe('page cache', () => {
     expect(isShareable(new Response('x', { headers: { ...html } }))).toBe(false);
     expect(isShareable(new Response('x', { headers: { ...html, 'cache-control': 'public', 'set-cookie': 'a=b' } }))).toBe(false);
     expect(isShareable(new Response('x', { status: 404, headers: { ...html, 'cache-control': 'public' } }))).toBe(false);
+    expect(isShareable(new Response('{}', { headers: { 'content-type': 'application/json', 'cache-control': 'public' } }))).toBe(false);
   });
 });

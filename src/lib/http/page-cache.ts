@@ -1,11 +1,14 @@
 // A short-lived cache of rendered public pages in each process (docs/decisions/007). Catalogue and
 // product pages are the same for every visitor (their cache-control says `public`), yet rendering one
-// costs tens of milliseconds of CPU; keeping the HTML for a few seconds lets a popular page be served
-// at close to static speed while staying as fresh as the CDN policy already allows. Personalised
-// answers (anything not `public`, any page in another language) are never stored.
-
-/** Where the middleware publishes its cache for scripts/server.mjs. */
-export const PAGE_CACHE_GLOBAL = Symbol.for('brandshop.pageCache');
+// costs milliseconds of CPU; keeping the HTML for a few seconds lets a popular page be served at close
+// to static speed while staying as fresh as the CDN policy already allows. Personalised answers
+// (anything not `public`, any page in another language) are never stored.
+//
+// This module is the one place that decides what may be cached and under which key. Both the
+// middleware (which fills the cache) and scripts/server.mjs (which answers hits before Astro runs)
+// import it, so it keeps to relative imports that Node's type stripping can load.
+import { Cache } from '../cache.ts';
+import { env } from '../env.ts';
 
 export interface CachedPage {
   at: number;
@@ -14,53 +17,34 @@ export interface CachedPage {
   body: Uint8Array;
 }
 
-export class PageCache {
-  private readonly entries = new Map<string, CachedPage>();
-  private bytes = 0;
+const MAX_BYTES = 64 * 1024 * 1024;
+// The middleware's copy of this module is bundled into dist/, the front server's is loaded from src/:
+// the cache itself hangs off a global so both see one.
+const GLOBAL = Symbol.for('brandshop.pageCache');
 
-  private readonly ttlMs: number;
-  private readonly maxBytes: number;
-
-  constructor(ttlMs: number, maxBytes: number) {
-    this.ttlMs = ttlMs;
-    this.maxBytes = maxBytes;
+/** This process's page cache, or undefined when PAGE_CACHE_SECONDS is 0. */
+export function pageCache(): Cache<string, CachedPage> | undefined {
+  const holder = globalThis as { [GLOBAL]?: Cache<string, CachedPage> | null };
+  if (holder[GLOBAL] === undefined) {
+    const seconds = env().PAGE_CACHE_SECONDS;
+    holder[GLOBAL] = seconds > 0 ? new Cache<string, CachedPage>({ name: 'page', ttlMs: seconds * 1000, maxBytes: MAX_BYTES, sizeOf: (p) => p.body.byteLength }) : null;
   }
+  return holder[GLOBAL] ?? undefined;
+}
 
-  get enabled(): boolean {
-    return this.ttlMs > 0;
-  }
-
-  get(key: string, now = Date.now()): CachedPage | undefined {
-    const hit = this.entries.get(key);
-    if (!hit) return undefined;
-    if (now - hit.at > this.ttlMs) {
-      this.delete(key);
-      return undefined;
-    }
-    return hit;
-  }
-
-  set(key: string, page: CachedPage): void {
-    if (page.body.byteLength > this.maxBytes / 8) return;
-    this.delete(key);
-    this.entries.set(key, page);
-    this.bytes += page.body.byteLength;
-    // Oldest first: a Map iterates in insertion order.
-    for (const [oldKey] of this.entries) {
-      if (this.bytes <= this.maxBytes) break;
-      this.delete(oldKey);
-    }
-  }
-
-  get size(): number {
-    return this.entries.size;
-  }
-
-  private delete(key: string): void {
-    const old = this.entries.get(key);
-    if (!old) return;
-    this.bytes -= old.body.byteLength;
-    this.entries.delete(key);
+/**
+ * The key a request's page is kept under, or undefined when the request may not be answered from the
+ * cache: only GET of pages (not the API or assets), and not in English (docs/decisions/006: those pages
+ * are personal).
+ */
+export function pageCacheKey(method: string, url: string, cookie: string | null | undefined): string | undefined {
+  if (method !== 'GET' || url.startsWith('/api/') || url.startsWith('/_astro/')) return undefined;
+  if (/(?:^|;\s*)lang=en(?:;|$)/.test(cookie ?? '')) return undefined;
+  try {
+    const parsed = new URL(url, 'http://localhost');
+    return parsed.pathname + parsed.search;
+  } catch {
+    return undefined;
   }
 }
 
@@ -68,4 +52,11 @@ export class PageCache {
 export function isShareable(response: Response): boolean {
   const cc = response.headers.get('cache-control') ?? '';
   return response.status === 200 && /\bpublic\b/.test(cc) && !response.headers.has('set-cookie') && (response.headers.get('content-type') ?? '').startsWith('text/html');
+}
+
+/** The stored page as a response, with its age. */
+export function pageResponseHeaders(page: CachedPage, now = Date.now()): Headers {
+  const headers = new Headers(page.headers);
+  headers.set('age', String(Math.floor((now - page.at) / 1000)));
+  return headers;
 }

@@ -120,6 +120,16 @@ export const ru = {
   'gallery.region': 'Фотографии: {name}. Листайте стрелками',
   'gallery.prev': 'Предыдущее фото',
   'gallery.next': 'Следующее фото',
+  'meta.category.title': '{name} — купить в интернет-магазине Brandshop',
+  'meta.category.description': '{name}: {count} товаров от мировых брендов с доставкой по России. Оригинальные вещи, скидки и бонусы.',
+  'meta.brand.title': '{what} — купить оригинал в интернет-магазине Brandshop',
+  'meta.brand.description': '{what}: оригинальные вещи с доставкой по России за {days} дней в среднем.',
+  'meta.search.title': '«{q}» — поиск по каталогу Brandshop',
+  'meta.search.description': 'Результаты поиска «{q}» в каталоге Brandshop.',
+  'search.crumb': 'Поиск «{q}»',
+  'meta.product.title': '{brand} {name} — купить в интернет-магазине Brandshop',
+  'meta.product.description': '{name} {brand} за {price}{discount}. Оригинал, доставка по России за {days} дней в среднем.',
+  'meta.product.discount': ' (скидка {n}%)',
 } as const;
 
 export type MessageKey = keyof typeof ru;

@@ -1,4 +1,4 @@
-import { getMetaData, listBlogPosts } from '~/features/content/content.server.ts';
+import { blogCrumbs, getMetaData, listBlogPosts } from '~/features/content/content.server.ts';
 import { blogListQuery } from '~/features/content/content.ts';
 import { PUBLIC_CONTENT } from '~/lib/http/cache.ts';
 import { endpoint } from '~/lib/http/endpoint.ts';
@@ -6,8 +6,8 @@ import { ok } from '~/lib/http/envelope.ts';
 
 export const GET = endpoint({
   query: blogListQuery,
-  async handler({ query }) {
+  async handler({ query, locale }) {
     const [list, meta] = await Promise.all([listBlogPosts(query.page), getMetaData('blog')]);
-    return ok(list, { meta_data: meta, breadcrumbs: [{ name: 'Главная', url: '/' }, { name: 'Блог' }], headers: PUBLIC_CONTENT });
+    return ok(list, { meta_data: meta, breadcrumbs: blogCrumbs(locale), headers: PUBLIC_CONTENT });
   },
 });

@@ -1,8 +1,10 @@
 // GET /api/v1/ecommerce-core/products: the catalogue listing behind /c/…, /m/… and /product/search/…
-// (filters of spec §3, sorting, pagination, facet counts). docs/api.md.
+// (filters of spec §3, sorting, pagination, facet counts), from the same view models as those pages.
+// docs/api.md.
 import { z } from 'zod';
-import { brandCrumbs, brandMeta, categoryCrumbs, categoryMeta, getBrandContext, getCategoryContext, getListing, getSearchListing, searchMeta } from '~/features/catalog/listing.server.ts';
 import { idSchema, listingQuerySchema } from '~/features/catalog/listing.ts';
+import { getListing } from '~/features/catalog/listing.server.ts';
+import { brandView, categoryView, searchView } from '~/features/catalog/views.server.ts';
 import { SEARCH_MAX_CHARS } from '~/features/search/search.ts';
 import { PUBLIC_CONTENT } from '~/lib/http/cache.ts';
 import { endpoint } from '~/lib/http/endpoint.ts';
@@ -15,23 +17,19 @@ export const GET = endpoint({
     brand: idSchema.optional(),
     search: z.string().trim().min(1).max(SEARCH_MAX_CHARS).optional(),
   }),
-  async handler({ query }) {
-    const { category: categoryId, brand: brandId, search, ...q } = query;
-    if (search !== undefined) {
-      const listing = await getSearchListing(search, q);
-      return ok(listing, { meta_data: searchMeta(search), breadcrumbs: [{ name: 'Главная', url: '/' }, { name: `Поиск «${search}»` }], headers: PUBLIC_CONTENT });
-    }
-    const [category, brand] = await Promise.all([
-      categoryId === undefined ? undefined : getCategoryContext(categoryId),
-      brandId === undefined ? undefined : getBrandContext(brandId),
-    ]);
-    if (category === null || brand === null) throw notFound();
-    const listing = await getListing({ categoryId, brandId }, q);
-    if (brand) {
-      const inCategory = category ? brand.categories.find((c) => c.id === category.id) : undefined;
-      return ok(listing, { meta_data: brandMeta(brand, inCategory), breadcrumbs: brandCrumbs(brand, inCategory), headers: PUBLIC_CONTENT });
-    }
-    if (category) return ok(listing, { meta_data: categoryMeta(category, listing.total), breadcrumbs: categoryCrumbs(category), headers: PUBLIC_CONTENT });
-    return ok(listing, { headers: PUBLIC_CONTENT });
+  async handler({ query, locale }) {
+    const { category, brand, search, ...q } = query;
+    const view =
+      search !== undefined
+        ? await searchView(locale, search, q)
+        : brand !== undefined
+          ? await brandView(locale, brand, category, q)
+          : category !== undefined
+            ? await categoryView(locale, category, q)
+            : undefined;
+    if (view === null) throw notFound();
+    if (!view) return ok(await getListing({}, q), { headers: PUBLIC_CONTENT });
+    const { listing, meta_data, breadcrumbs } = view;
+    return ok('corrected' in view ? { ...listing, corrected: view.corrected } : listing, { meta_data, breadcrumbs, headers: PUBLIC_CONTENT });
   },
 });

@@ -1,4 +1,4 @@
-import { blogPostCrumbs, getBlogPost } from '~/features/content/content.server.ts';
+import { blogPostCrumbs, blogPostMeta, getBlogPost } from '~/features/content/content.server.ts';
 import { pageIdParams } from '~/features/content/content.ts';
 import { PUBLIC_CONTENT } from '~/lib/http/cache.ts';
 import { endpoint } from '~/lib/http/endpoint.ts';
@@ -7,9 +7,9 @@ import { notFound } from '~/lib/http/errors.ts';
 
 export const GET = endpoint({
   params: pageIdParams,
-  async handler({ params }) {
+  async handler({ params, locale }) {
     const post = await getBlogPost(params.id);
     if (!post) throw notFound();
-    return ok(post, { meta_data: { title: `${post.title} — Brandshop`, description: post.description }, breadcrumbs: blogPostCrumbs(post), headers: PUBLIC_CONTENT });
+    return ok(post, { meta_data: blogPostMeta(post), breadcrumbs: blogPostCrumbs(locale, post), headers: PUBLIC_CONTENT });
   },
 });

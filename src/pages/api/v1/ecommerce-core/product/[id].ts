@@ -1,7 +1,7 @@
 // GET /api/v1/ecommerce-core/product/{id}: the product page's data with related products. docs/api.md.
 import { z } from 'zod';
 import { idSchema } from '~/features/catalog/listing.ts';
-import { getProductPage } from '~/features/catalog/product.server.ts';
+import { productView } from '~/features/catalog/views.server.ts';
 import { PUBLIC_CONTENT } from '~/lib/http/cache.ts';
 import { endpoint } from '~/lib/http/endpoint.ts';
 import { ok } from '~/lib/http/envelope.ts';
@@ -9,10 +9,10 @@ import { notFound } from '~/lib/http/errors.ts';
 
 export const GET = endpoint({
   params: z.object({ id: idSchema }),
-  async handler({ params }) {
-    const page = await getProductPage(params.id);
-    if (!page) throw notFound();
-    const { product, related, meta_data, breadcrumbs } = page;
+  async handler({ params, locale }) {
+    const view = await productView(locale, params.id);
+    if (!view) throw notFound();
+    const { product, related, meta_data, breadcrumbs } = view;
     return ok({ ...product, related }, { meta_data, breadcrumbs, headers: PUBLIC_CONTENT });
   },
 });

@@ -8,9 +8,9 @@ import { notFound } from '~/lib/http/errors.ts';
 export const GET = endpoint({
   params: pageIdParams,
   invalidParams: { status: 404, message: 'error.pageNotFound' },
-  async handler({ params }) {
+  async handler({ params, locale }) {
     const page = await getInfoPage(params.id);
     if (!page) throw notFound('error.pageNotFound');
-    return ok(page, { meta_data: infoPageMeta(page), breadcrumbs: infoPageCrumbs(page), headers: PUBLIC_CONTENT });
+    return ok(page, { meta_data: infoPageMeta(page), breadcrumbs: infoPageCrumbs(locale, page), headers: PUBLIC_CONTENT });
   },
 });

@@ -1,9 +1,201 @@
-// Listing, facet counts and text matching over the catalogue index (pure functions, no I/O).
+// The catalogue read model (docs/decisions/007): every active product's filterable fields, sizes in
+// stock and full-text lexemes in typed arrays, with the listing, facet counting and text matching that
+// run over them. Pure functions, no I/O: read-model.server.ts loads the rows from the database and keeps
+// one index per process; unit tests build indexes from hand-made rows.
 // Facets count the way shoppers expect: each group's counts apply every other selected filter but not
 // its own, so ticking one brand still shows how many the other brands would add.
-import type { CatalogIndex } from './catalog-index.server.ts';
-import type { CategoryRecord } from './catalog.ts';
-import { TOP_RATING, type Facets, type FacetValue, type ListingQuery } from './listing.ts';
+import type { brands, categories, colors, products } from '~/lib/db/schema.ts';
+import { compareSizes } from './catalog.ts';
+import { TOP_RATING, type Facets, type FacetValue, type ListingQuery, type Sort } from './listing.ts';
+
+type Product = typeof products.$inferSelect;
+export type BrandRecord = Pick<typeof brands.$inferSelect, 'id' | 'name' | 'nameRu' | 'slug' | 'isPopular'>;
+export type ColorRecord = Pick<typeof colors.$inferSelect, 'id' | 'name' | 'hex'>;
+export type CategoryRecord = Pick<typeof categories.$inferSelect, 'id' | 'parentId' | 'name' | 'slug' | 'icon' | 'level' | 'sort'>;
+
+/** What an index is built from: the rows read-model.server.ts selects, typed by the schema. */
+export interface IndexSource {
+  /** Where the catalogue stood when the rows were read (the `catalog_version` sequence). */
+  version: string;
+  /** Active products in ascending id; `created` in epoch ms, `lexemes` the search_vector's. */
+  products: (Pick<Product, 'id' | 'categoryId' | 'brandId' | 'colorId' | 'price' | 'rating' | 'freeDelivery' | 'popularity'> & {
+    discountPercent: number;
+    created: number;
+    lexemes: readonly string[];
+  })[];
+  /** Size labels in stock, per product. */
+  sizes: { productId: number; labels: readonly string[] }[];
+  /** With the lexemes of their names (Latin and Cyrillic for brands), for suggestions. */
+  brands: (BrandRecord & { lexemes: readonly string[] })[];
+  colors: ColorRecord[];
+  categories: (CategoryRecord & { lexemes: readonly string[] })[];
+}
+
+export interface CatalogIndex {
+  version: string;
+  /** Number of active products; every per-product array is indexed by position 0…n-1 (ascending id). */
+  n: number;
+  ids: Int32Array;
+  category: Int32Array;
+  brand: Int32Array;
+  /** 0 when the product has no colour. */
+  color: Int32Array;
+  /** Kopecks. */
+  price: Int32Array;
+  discount: Uint8Array;
+  rating: Float32Array;
+  free: Uint8Array;
+  /** Sizes in stock of position i: sizeIds[sizeStart[i] … sizeStart[i+1]). */
+  sizeStart: Int32Array;
+  sizeIds: Uint16Array;
+  /** Size label by size id; ids follow compareSizes, so sorting ids sorts sizes. */
+  sizeLabels: string[];
+  sizeIdByLabel: Map<string, number>;
+  /** Positions in the order of each sort. */
+  orders: Record<Sort, Int32Array>;
+  /** Lexeme → ascending positions of the products whose search_vector holds it. */
+  postings: Map<string, Int32Array>;
+  /** Every lexeme, sorted, for prefix matching of the word being typed. */
+  lexemes: string[];
+  positionOf(id: number): number;
+  brands: Map<number, BrandRecord>;
+  colors: Map<number, ColorRecord>;
+  categories: Map<number, CategoryRecord>;
+  /** Category id → the ids of itself and all its descendants. */
+  subtree: Map<number, number[]>;
+  /** Category id → active products in its subtree. */
+  categoryCounts: Map<number, number>;
+  /** Lexemes of each brand's names (Latin and Cyrillic) and each category's name, for suggestions. */
+  brandLexemes: Map<number, readonly string[]>;
+  categoryLexemes: Map<number, readonly string[]>;
+}
+
+export function buildIndex(source: IndexSource): CatalogIndex {
+  const rows = source.products;
+  const n = rows.length;
+  const ids = new Int32Array(n);
+  const category = new Int32Array(n);
+  const brand = new Int32Array(n);
+  const color = new Int32Array(n);
+  const price = new Int32Array(n);
+  const discount = new Uint8Array(n);
+  const rating = new Float32Array(n);
+  const free = new Uint8Array(n);
+  const popularity = new Int32Array(n);
+  const created = new Float64Array(n);
+  const lists = new Map<string, number[]>();
+  let maxId = 0;
+  rows.forEach((r, i) => {
+    ids[i] = r.id;
+    maxId = Math.max(maxId, r.id);
+    category[i] = r.categoryId;
+    brand[i] = r.brandId;
+    color[i] = r.colorId ?? 0;
+    price[i] = r.price;
+    discount[i] = r.discountPercent;
+    rating[i] = r.rating;
+    free[i] = r.freeDelivery ? 1 : 0;
+    popularity[i] = r.popularity;
+    created[i] = r.created;
+    for (const lexeme of r.lexemes) {
+      const list = lists.get(lexeme);
+      if (list) list.push(i);
+      else lists.set(lexeme, [i]);
+    }
+  });
+  const positions = new Int32Array(maxId + 1).fill(-1);
+  ids.forEach((id, i) => (positions[id] = i));
+  const positionOf = (id: number) => (Number.isInteger(id) && id >= 0 && id <= maxId ? (positions[id] as number) : -1);
+
+  // Sizes: labels get ids in shopper's order.
+  const labelsOf = new Map<number, readonly string[]>();
+  const allLabels = new Set<string>();
+  for (const r of source.sizes) {
+    r.labels.forEach((l) => allLabels.add(l));
+    labelsOf.set(r.productId, r.labels);
+  }
+  const sizeLabels = [...allLabels].sort(compareSizes);
+  const sizeIdByLabel = new Map(sizeLabels.map((l, i) => [l, i]));
+  const sizeStart = new Int32Array(n + 1);
+  const sizeList: number[] = [];
+  for (let i = 0; i < n; i++) {
+    sizeStart[i] = sizeList.length;
+    const labels = labelsOf.get(ids[i] as number);
+    if (labels) sizeList.push(...labels.map((l) => sizeIdByLabel.get(l) as number).sort((a, b) => a - b));
+  }
+  sizeStart[n] = sizeList.length;
+  const order = (cmp: (a: number, b: number) => number) => Int32Array.from({ length: n }, (_, i) => i).sort(cmp);
+  // Ties fall back to the newer id so every order is total and pages never overlap.
+  const orders: Record<Sort, Int32Array> = {
+    popular: order((a, b) => (popularity[b] as number) - (popularity[a] as number) || b - a),
+    new: order((a, b) => (created[b] as number) - (created[a] as number) || b - a),
+    price_asc: order((a, b) => (price[a] as number) - (price[b] as number) || b - a),
+    price_desc: order((a, b) => (price[b] as number) - (price[a] as number) || b - a),
+    discount: order((a, b) => (discount[b] as number) - (discount[a] as number) || (popularity[b] as number) - (popularity[a] as number) || b - a),
+  };
+
+  const postings = new Map<string, Int32Array>();
+  for (const [lexeme, list] of lists) postings.set(lexeme, Int32Array.from(list));
+
+  const categoryRecords: CategoryRecord[] = source.categories.map(({ lexemes: _, ...c }) => c);
+  const categories = new Map(categoryRecords.map((c) => [c.id, c]));
+  const children = new Map<number, number[]>();
+  for (const c of categoryRecords) if (c.parentId !== null) children.set(c.parentId, [...(children.get(c.parentId) ?? []), c.id]);
+  const subtree = new Map<number, number[]>();
+  const collect = (id: number): number[] => {
+    const known = subtree.get(id);
+    if (known) return known;
+    const all = [id, ...(children.get(id) ?? []).flatMap(collect)];
+    subtree.set(id, all);
+    return all;
+  };
+  categoryRecords.forEach((c) => collect(c.id));
+  const perCategory = new Map<number, number>();
+  category.forEach((c) => perCategory.set(c, (perCategory.get(c) ?? 0) + 1));
+  const categoryCounts = new Map([...subtree].map(([id, all]) => [id, all.reduce((sum, c) => sum + (perCategory.get(c) ?? 0), 0)]));
+
+  return {
+    version: source.version,
+    n,
+    ids,
+    category,
+    brand,
+    color,
+    price,
+    discount,
+    rating,
+    free,
+    sizeStart,
+    sizeIds: Uint16Array.from(sizeList),
+    sizeLabels,
+    sizeIdByLabel,
+    orders,
+    postings,
+    lexemes: [...postings.keys()].sort(),
+    positionOf,
+    brands: new Map(source.brands.map(({ lexemes: _, ...b }) => [b.id, b])),
+    colors: new Map(source.colors.map((c) => [c.id, c])),
+    categories,
+    subtree,
+    categoryCounts,
+    brandLexemes: new Map(source.brands.map((b) => [b.id, b.lexemes])),
+    categoryLexemes: new Map(source.categories.map((c) => [c.id, c.lexemes])),
+  };
+}
+
+
+/** Shoppers rarely type 'ё': 'черный' must find 'Чёрный'. Applied to both sides of every match. */
+export function foldLexeme(word: string): string {
+  return word.replaceAll('ё', 'е');
+}
+
+/** Parses PostgreSQL's text form of a tsvector: `'lexeme':1,2 'other':3`. */
+export function parseTsvector(text: string): string[] {
+  const out: string[] = [];
+  const re = /'((?:[^']|'')*)'/g;
+  for (let m = re.exec(text); m; m = re.exec(text)) out.push(foldLexeme((m[1] as string).replaceAll("''", "'")));
+  return out;
+}
 
 export interface ListingScope {
   /** The category page's category: its whole subtree. */
@@ -172,6 +364,14 @@ export function topPositions(order: Int32Array, limit: number, keep: (i: number)
 }
 
 // ---------------------------------------------------------------- text matching
+
+const MAX_WORDS = 8;
+const MAX_WORD_CHARS = 40;
+
+/** Lower-cased words of letters and digits; punctuation and operators are never passed to SQL as syntax. */
+export function queryWords(text: string): string[] {
+  return (text.normalize('NFC').toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).slice(0, MAX_WORDS).map((w) => w.slice(0, MAX_WORD_CHARS));
+}
 
 function lowerBound(sorted: readonly string[], value: string): number {
   let lo = 0;

@@ -1,0 +1,207 @@
+// The catalogue read model's server side (docs/decisions/007): it reads the index's rows from the
+// database, keeps one index per process and rebuilds it whenever the `catalog_version` sequence moves,
+// and turns a shopper's text into index hits with PostgreSQL's linguistics. Search suggestions,
+// listings, the product page and the home page consume the catalogue through this module only.
+// The database stays the source of truth: cards, product pages and everything transactional are read
+// from it, and any instance can rebuild its index at any time.
+import { asc, eq, gt, sql } from 'drizzle-orm';
+import { Cache } from '~/lib/cache.ts';
+import { selectRows, type Database, type Db } from '~/lib/db/client.ts';
+import { getDatabase } from '~/lib/db/index.ts';
+import { brands, categories, colors, products, productVariants, searchWords } from '~/lib/db/schema.ts';
+import { buildIndex, foldLexeme, intersect, parseTsvector, queryWords, wordHits, type CatalogIndex, type IndexSource, type WordQuery } from './read-model.ts';
+
+export {
+  ancestry,
+  qualifiedCategoryName,
+  queryIndex,
+  topPositions,
+  wordMatchesLexemes,
+  type CatalogIndex,
+  type CategoryRecord,
+  type ListingScope,
+  type WordQuery,
+} from './read-model.ts';
+
+/** Where the catalogue stands: moves on every write to what listings show (migration 0003). */
+async function readVersion(db: Db): Promise<string> {
+  const [row] = await selectRows<{ v: string; called: boolean }>(db, sql`SELECT last_value::text AS v, is_called AS called FROM catalog_version`);
+  return `${row?.v}/${row?.called}`;
+}
+
+const lexemesOf = (column: string | null) => parseTsvector(column ?? '');
+
+/** The rows of an index, typed by the schema; the only place the index meets SQL. */
+export async function loadIndexSource(db: Db): Promise<IndexSource> {
+  // The version first: a change landing during the reads below moves it again, so it is never missed.
+  const version = await readVersion(db);
+  const [productRows, sizeRows, brandRows, colorRows, categoryRows] = await Promise.all([
+    db
+      .select({
+        id: products.id,
+        categoryId: products.categoryId,
+        brandId: products.brandId,
+        colorId: products.colorId,
+        price: products.price,
+        discountPercent: sql<number>`${products.discountPercent}`.mapWith(Number),
+        rating: products.rating,
+        freeDelivery: products.freeDelivery,
+        popularity: products.popularity,
+        created: sql<number>`(extract(epoch FROM ${products.createdAt}) * 1000)::float8`.mapWith(Number),
+        lexemes: sql<string[]>`${products.searchVector}::text`.mapWith(lexemesOf),
+      })
+      .from(products)
+      .where(eq(products.isActive, true))
+      .orderBy(asc(products.id)),
+    db
+      .select({
+        productId: productVariants.productId,
+        labels: sql<string[]>`array_agg(${productVariants.label})`,
+      })
+      .from(productVariants)
+      .where(gt(productVariants.stock, 0))
+      .groupBy(productVariants.productId),
+    db
+      .select({
+        id: brands.id,
+        name: brands.name,
+        nameRu: brands.nameRu,
+        slug: brands.slug,
+        isPopular: brands.isPopular,
+        lexemes: sql<string[]>`to_tsvector('russian', ${brands.name} || ' ' || ${brands.nameRu})::text`.mapWith(lexemesOf),
+      })
+      .from(brands),
+    db.select({ id: colors.id, name: colors.name, hex: colors.hex }).from(colors),
+    db
+      .select({
+        id: categories.id,
+        parentId: categories.parentId,
+        name: categories.name,
+        slug: categories.slug,
+        icon: categories.icon,
+        level: categories.level,
+        sort: categories.sort,
+        lexemes: sql<string[]>`to_tsvector('russian', ${categories.name})::text`.mapWith(lexemesOf),
+      })
+      .from(categories),
+  ]);
+  return { version, products: productRows, sizes: sizeRows, brands: brandRows, colors: colorRows, categories: categoryRows };
+}
+
+export async function buildCatalogIndex(database: Database): Promise<CatalogIndex> {
+  return buildIndex(await loadIndexSource(database.db));
+}
+
+// How often a process asks the database whether the catalogue changed: a sequence read, cheap enough
+// to do every couple of seconds, so an edit or a sold-out size shows in listings within about that.
+// Shoppers keep the current index while the next one is built in the background; only the very first
+// request of a process waits for a build.
+const indexCache = new Cache<'index', CatalogIndex>({ name: 'index', ttlMs: 2_000, staleWhileRevalidate: true });
+
+/** The server's catalogue index, over the server's database. */
+export async function getCatalogIndex(): Promise<CatalogIndex> {
+  const index = await indexCache.getOrLoad('index', async (previous) => {
+    const database = await getDatabase();
+    if (previous && (await readVersion(database.db)) === previous.version) return previous;
+    return buildCatalogIndex(database);
+  });
+  if (!index) throw new Error('the catalogue index did not build');
+  return index;
+}
+
+// ---------------------------------------------------------------- text matching
+// PostgreSQL does the linguistics — the russian text-search configuration stems each query word
+// ('платья' → 'плат', 'кроссовки' → 'кроссовк') and pg_trgm corrects words the catalogue does not know
+// ('кросовки' → 'кроссовки', 'гучи' → 'гуччи') — and the index matches the resulting lexemes.
+
+// Keyed by the word only: stems never change, and a correction can only go stale by pointing at a word
+// that then finds nothing.
+const stems = new Cache<string, string[]>({ name: 'stems', ttlMs: 0, maxEntries: 20_000 });
+const fixes = new Cache<string, { word: string | null }>({ name: 'fixes', ttlMs: 0, maxEntries: 20_000 });
+
+/** The cached answer for every word, looking the missing ones up in one query. */
+async function lookUp<V>(cache: Cache<string, V>, words: readonly string[], query: (missing: string[]) => Promise<[string, V][]>): Promise<Map<string, V>> {
+  const found = new Map<string, V>();
+  const missing: string[] = [];
+  for (const w of new Set(words)) {
+    const hit = cache.get(w);
+    if (hit === undefined) missing.push(w);
+    else found.set(w, hit);
+  }
+  if (missing.length) {
+    for (const [w, v] of await query(missing)) {
+      cache.set(w, v);
+      found.set(w, v);
+    }
+  }
+  return found;
+}
+
+function stemsOf(words: readonly string[]): Promise<Map<string, string[]>> {
+  return lookUp(stems, words, async (missing) => {
+    const db = (await getDatabase()).db;
+    const rows = await selectRows<{ w: string; lex: string }>(db, sql`SELECT w, to_tsvector('russian', w)::text AS lex FROM unnest(${sql.param(missing)}::text[]) AS w`);
+    return rows.map((r) => [r.w, parseTsvector(r.lex)]);
+  });
+}
+
+function correctionsOf(words: readonly string[]): Promise<Map<string, { word: string | null }>> {
+  return lookUp(fixes, words, async (missing) => {
+    const db = (await getDatabase()).db;
+    // `%` is pg_trgm's similarity at its default threshold (0.3), served by the GIN trigram index.
+    const rows = await selectRows<{ w: string; fix: string | null }>(
+      db,
+      sql`SELECT w, (SELECT ${searchWords.word} FROM ${searchWords} WHERE ${searchWords.word} % w ORDER BY similarity(${searchWords.word}, w) DESC, ${searchWords.word} LIMIT 1) AS fix
+            FROM unnest(${sql.param(missing)}::text[]) AS w`,
+    );
+    return rows.map((r) => [r.w, { word: r.fix }]);
+  });
+}
+
+export interface TextMatch {
+  index: CatalogIndex;
+  /** One flag per index position; null when the text has no searchable word. */
+  hits: Uint8Array | null;
+  words: WordQuery[];
+  /** The query as corrected, when a misspelt word was replaced ('кросовки' → 'кроссовки'). */
+  corrected: string | null;
+}
+
+/**
+ * Finds the products whose name, brand or category hold every word of the text. The last word counts
+ * as a prefix (the shopper may still be typing it). Words the catalogue does not know are corrected
+ * to the closest known word by trigram similarity, once, and only when the text found nothing as typed.
+ */
+export async function matchText(text: string): Promise<TextMatch> {
+  const index = await getCatalogIndex();
+  const words = queryWords(text);
+  if (words.length === 0) return { index, hits: null, words: [], corrected: null };
+  const stemmed = await stemsOf(words);
+  let queries: WordQuery[] = words.map((w, k) => {
+    const prefix = k === words.length - 1 && w.length >= 3 ? foldLexeme(w) : null;
+    return { lexemes: stemmed.get(w) ?? [], prefix };
+  });
+  // Stop words ('и', 'для') have no stems and narrow nothing.
+  const useful = (q: WordQuery) => q.lexemes.length > 0 || q.prefix !== null;
+  const kept = words.filter((_, k) => useful(queries[k] as WordQuery));
+  queries = queries.filter(useful);
+  if (queries.length === 0) return { index, hits: null, words: [], corrected: null };
+
+  let sets = queries.map((q) => wordHits(index, q));
+  let corrected: string | null = null;
+  const unknown = kept.filter((_, k) => sets[k] === null);
+  if (unknown.length) {
+    const fixed = await correctionsOf(unknown);
+    const fixOf = (w: string) => fixed.get(w)?.word ?? null;
+    const fixedStems = await stemsOf(unknown.map(fixOf).filter((f): f is string => f !== null));
+    queries = queries.map((q, k) => {
+      const fix = sets[k] === null ? fixOf(kept[k] as string) : null;
+      return fix ? { lexemes: fixedStems.get(fix)?.length ? (fixedStems.get(fix) as string[]) : [foldLexeme(fix)], prefix: null } : q;
+    });
+    // Only the corrected words are looked up again; the others keep what they found.
+    sets = queries.map((q, k) => sets[k] ?? wordHits(index, q));
+    corrected = kept.map((w) => fixOf(w) ?? w).join(' ');
+  }
+  if (sets.some((s) => s === null)) return { index, hits: new Uint8Array(index.n), words: queries, corrected };
+  return { index, hits: intersect(index, sets as Uint8Array[]), words: queries, corrected };
+}
