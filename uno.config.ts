@@ -21,7 +21,7 @@ export default defineConfig({
   },
   shortcuts: {
     container: 'mx-auto w-full max-w-[1360px] px-4 md:px-8',
-    'btn': 'inline-flex items-center justify-center gap-2 h-11 px-6 text-sm font-600 tracking-wide uppercase transition-colors duration-150 cursor-pointer disabled:opacity-50 disabled:cursor-not-allowed',
+    btn: 'inline-flex items-center justify-center gap-2 h-11 px-6 text-sm font-600 tracking-wide uppercase transition-colors duration-150 cursor-pointer disabled:opacity-50 disabled:cursor-not-allowed',
     'btn-primary': 'btn bg-ink text-white hover:bg-accent',
     'btn-outline': 'btn border border-ink text-ink hover:bg-ink hover:text-white',
     'link-quiet': 'text-ink-soft hover:text-ink transition-colors',

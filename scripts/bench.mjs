@@ -84,9 +84,10 @@ async function waitFor(url, timeoutMs = 300_000) {
 
 function load(url, paths) {
   return new Promise((resolve, reject) => {
-    autocannon(
-      { url, connections, duration, requests: paths.map((path) => ({ method: 'GET', path })) },
-      (error, result) => (error ? reject(error) : resolve({ rps: Math.round(result.requests.average), p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.non2xx })),
+    autocannon({ url, connections, duration, requests: paths.map((path) => ({ method: 'GET', path })) }, (error, result) =>
+      error
+        ? reject(error)
+        : resolve({ rps: Math.round(result.requests.average), p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.non2xx }),
     );
   });
 }
@@ -104,7 +105,11 @@ http.createServer((req, res) => {
 
 async function httpBench(target, extraEnv = {}) {
   const port = await freePort();
-  const server = spawn('node', ['scripts/server.mjs'], { env: { ...process.env, ...target.env, ...extraEnv, HOST: '127.0.0.1', PORT: String(port) }, stdio: process.env.BENCH_VERBOSE ? 'inherit' : 'ignore', detached: true });
+  const server = spawn('node', ['scripts/server.mjs'], {
+    env: { ...process.env, ...target.env, ...extraEnv, HOST: '127.0.0.1', PORT: String(port) },
+    stdio: process.env.BENCH_VERBOSE ? 'inherit' : 'ignore',
+    detached: true,
+  });
   const base = `http://127.0.0.1:${port}`;
   try {
     await waitFor(`${base}/api/health`);
@@ -125,7 +130,10 @@ async function httpBench(target, extraEnv = {}) {
     };
     const barePort = await freePort();
     writeFileSync(`${outDir}/pages.json`, JSON.stringify(pages));
-    const bare = spawn('node', ['-e', BARE], { env: { ...process.env, PAGES: `${outDir}/pages.json`, PORT: String(barePort) }, stdio: ['ignore', 'pipe', 'inherit'] });
+    const bare = spawn('node', ['-e', BARE], {
+      env: { ...process.env, PAGES: `${outDir}/pages.json`, PORT: String(barePort) },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     await new Promise((r) => bare.stdout.once('data', r));
     try {
       // Steady state, as under real traffic: every page of the rotation has been seen once, so each is
@@ -178,8 +186,15 @@ for (const target of targets) {
   summary.push([target.kind, result]);
 }
 
-console.log('\nWith PAGE_CACHE_SECONDS=0: ' + summary.map(([k, r]) => (r.httpUncached ? `${k} product ${r.httpUncached.productPage.rps} rps, category ${r.httpUncached.categoryPage.rps} rps` : k)).join('; '));
-console.log('\n| database | suggestions p50 / p95 | listing p50 / p95 | product p50 / p95 | SSR product rps (bare) | SSR category rps (bare) | ratio product / category |');
+console.log(
+  '\nWith PAGE_CACHE_SECONDS=0: ' +
+    summary
+      .map(([k, r]) => (r.httpUncached ? `${k} product ${r.httpUncached.productPage.rps} rps, category ${r.httpUncached.categoryPage.rps} rps` : k))
+      .join('; '),
+);
+console.log(
+  '\n| database | suggestions p50 / p95 | listing p50 / p95 | product p50 / p95 | SSR product rps (bare) | SSR category rps (bare) | ratio product / category |',
+);
 console.log('|---|---|---|---|---|---|---|');
 for (const [kind, r] of summary) {
   const s = r.services;

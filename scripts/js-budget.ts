@@ -29,10 +29,15 @@ async function measure(page: Page, path: string) {
 }
 
 for (const path of paths.length > 0 ? paths : ['/']) {
-  for (const [label, viewport] of [['desktop', { width: 1440, height: 900 }], ['mobile', { width: 390, height: 844 }]] as const) {
+  for (const [label, viewport] of [
+    ['desktop', { width: 1440, height: 900 }],
+    ['mobile', { width: 390, height: 844 }],
+  ] as const) {
     const page = await browser.newPage({ viewport });
     const r = await measure(page, path);
-    console.log(`${path} ${label}: ${(r.atLoad / 1024).toFixed(1)} KB gzip JS at load, ${(r.afterScroll / 1024).toFixed(1)} KB after scrolling to the footer (${r.files} files, ${r.inlineChars} chars inline)`);
+    console.log(
+      `${path} ${label}: ${(r.atLoad / 1024).toFixed(1)} KB gzip JS at load, ${(r.afterScroll / 1024).toFixed(1)} KB after scrolling to the footer (${r.files} files, ${r.inlineChars} chars inline)`,
+    );
     await page.close();
   }
 }

@@ -9,7 +9,10 @@ const base = process.argv[2] ?? 'http://127.0.0.1:4321';
 const out = process.env['SCREENSHOT_DIR'] ?? 'screenshots';
 mkdirSync(out, { recursive: true });
 const browser = await chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_ARGS });
-for (const [label, viewport] of [['desktop', { width: 1440, height: 900 }], ['mobile', { width: 390, height: 844 }]] as const) {
+for (const [label, viewport] of [
+  ['desktop', { width: 1440, height: 900 }],
+  ['mobile', { width: 390, height: 844 }],
+] as const) {
   const context = await browser.newContext({ viewport });
   // The cookie notice would cover what these pictures are for.
   await context.addInitScript(() => localStorage.setItem('cookie-accepted', '1'));

@@ -8,7 +8,10 @@ const base = process.argv[2] ?? 'http://127.0.0.1:4321';
 const out = process.env['SCREENSHOT_DIR'] ?? 'screenshots';
 mkdirSync(out, { recursive: true });
 const browser = await chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_ARGS });
-for (const [label, viewport] of [['desktop', { width: 1440, height: 900 }], ['mobile', { width: 390, height: 844 }]] as const) {
+for (const [label, viewport] of [
+  ['desktop', { width: 1440, height: 900 }],
+  ['mobile', { width: 390, height: 844 }],
+] as const) {
   const page = await browser.newPage({ viewport });
   const hydrated = () => page.waitForFunction(() => document.querySelectorAll('astro-island[ssr]:not([client="visible"])').length === 0);
   await page.goto(base, { waitUntil: 'networkidle' });
@@ -18,7 +21,10 @@ for (const [label, viewport] of [['desktop', { width: 1440, height: 900 }], ['mo
   await page.waitForTimeout(300);
   await page.screenshot({ path: `${out}/mega-menu-${label}.png` });
   await page.keyboard.press('Escape');
-  await page.getByRole('button', { name: label === 'desktop' ? 'Заявка на выкуп' : 'Выкуп', exact: true }).first().click();
+  await page
+    .getByRole('button', { name: label === 'desktop' ? 'Заявка на выкуп' : 'Выкуп', exact: true })
+    .first()
+    .click();
   await page.getByRole('dialog', { name: 'Заявка на поиск и выкуп товара' }).waitFor();
   await page.waitForTimeout(300);
   await page.screenshot({ path: `${out}/buyout-info-${label}.png` });

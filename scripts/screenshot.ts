@@ -10,7 +10,10 @@ mkdirSync(outDir, { recursive: true });
 const browser = await chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_ARGS });
 for (const path of paths.length > 0 ? paths : ['/']) {
   const name = path === '/' ? 'home' : path.replace(/^\/|\/$/g, '').replace(/[^a-z0-9]+/gi, '-');
-  for (const [label, viewport] of [['desktop', { width: 1440, height: 900 }], ['mobile', { width: 390, height: 844 }]] as const) {
+  for (const [label, viewport] of [
+    ['desktop', { width: 1440, height: 900 }],
+    ['mobile', { width: 390, height: 844 }],
+  ] as const) {
     const page = await browser.newPage({ viewport, deviceScaleFactor: 1 });
     await page.goto(new URL(path, base).href, { waitUntil: 'networkidle' });
     await page.screenshot({ path: `${outDir}/${name}-${label}.png`, fullPage: true });

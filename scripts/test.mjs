@@ -1,6 +1,6 @@
 // `npm test`: build the production server, then run unit + integration tests (vitest) and end-to-end
 // tests (Playwright in Debian's Chromium) against it, and print one closing line with the totals.
-// Flags: --no-check (skip astro check), --no-build (reuse dist/), --no-e2e, --only=unit|integration|e2e
+// Flags: --no-check (skip type checks and linters), --no-build (reuse dist/), --no-e2e, --only=unit|integration|e2e
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 
@@ -19,9 +19,11 @@ function run(command, commandArgs, env = {}) {
 const totals = { passed: 0, failed: 0, skipped: 0 };
 let failedSteps = 0;
 
-// Strict TypeScript over pages, islands, scripts and tests: a type error fails the run like a test.
+// Strict TypeScript over pages, islands, scripts and tests, then the linters (the language rule, the
+// import boundaries, formatting): a finding fails the run like a test.
 if (!args.has('--no-check') && !only) {
-  if (run('npx', ['astro', 'check']) !== 0) failedSteps++;
+  if (run('npm', ['run', 'check']) !== 0) failedSteps++;
+  if (run('npm', ['run', 'lint']) !== 0) failedSteps++;
 }
 
 if (!args.has('--no-build') && only !== 'unit') {
@@ -34,7 +36,14 @@ if (!args.has('--no-build') && only !== 'unit') {
 const projects = only === 'unit' || only === 'integration' ? [only] : only === 'e2e' ? [] : ['unit', 'integration'];
 if (projects.length > 0) {
   const out = `${reportDir}/vitest.json`;
-  const status = run('npx', ['vitest', 'run', ...projects.flatMap((p) => ['--project', p]), '--reporter=default', '--reporter=json', `--outputFile.json=${out}`]);
+  const status = run('npx', [
+    'vitest',
+    'run',
+    ...projects.flatMap((p) => ['--project', p]),
+    '--reporter=default',
+    '--reporter=json',
+    `--outputFile.json=${out}`,
+  ]);
   if (status !== 0) failedSteps++;
   if (existsSync(out)) {
     const report = JSON.parse(readFileSync(out, 'utf8'));

@@ -18,7 +18,11 @@ export const onRequest = defineMiddleware(async (context, next) => {
     // API calls follow accept-language (spec §7). Pages are Russian unless the visitor chose English
     // (lang=en cookie): a browser merely set to English would otherwise mix English chrome with Russian
     // products (docs/decisions/006).
-    context.locals.locale = isApi ? localeFromHeader(context.request.headers.get('accept-language')) : context.cookies.get(LOCALE_COOKIE)?.value === 'en' ? 'en' : 'ru';
+    context.locals.locale = isApi
+      ? localeFromHeader(context.request.headers.get('accept-language'))
+      : context.cookies.get(LOCALE_COOKIE)?.value === 'en'
+        ? 'en'
+        : 'ru';
     const cache = pageCache();
     const key = cache && pageCacheKey(context.request.method, context.url.pathname + context.url.search, context.request.headers.get('cookie'));
     if (!cache || key === undefined) return finish(await next(), context.url, isApi, context.locals.locale);
@@ -29,7 +33,12 @@ export const onRequest = defineMiddleware(async (context, next) => {
       own = await next();
       if (!isShareable(own)) return undefined;
       const rendered = finish(new Response(new Uint8Array(await own.arrayBuffer()), own), context.url, isApi, context.locals.locale);
-      return { at: Date.now(), status: rendered.status, headers: [...rendered.headers], body: new Uint8Array(await rendered.arrayBuffer()) } satisfies CachedPage;
+      return {
+        at: Date.now(),
+        status: rendered.status,
+        headers: [...rendered.headers],
+        body: new Uint8Array(await rendered.arrayBuffer()),
+      } satisfies CachedPage;
     });
     if (page) return new Response(page.body.slice(), { status: page.status, headers: pageResponseHeaders(page) });
     // Rendered here but personal, or someone else's render turned out personal: this visitor's own.
@@ -43,7 +52,14 @@ function finish(response: Response, url: URL, isApi: boolean, locale: Locale): R
   if (isApi && response.status >= 400 && !isJson(response)) {
     // Whatever answered outside our endpoints (a method with no handler, the framework itself),
     // API clients still get the envelope.
-    const key = response.status === 404 ? 'error.unknownApi' : response.status === 405 ? 'error.methodNotAllowed' : response.status >= 500 ? 'error.internal' : 'error.badRequest';
+    const key =
+      response.status === 404
+        ? 'error.unknownApi'
+        : response.status === 405
+          ? 'error.methodNotAllowed'
+          : response.status >= 500
+            ? 'error.internal'
+            : 'error.badRequest';
     response = fail(response.status, t(locale, key));
   }
   withSecurityHeaders(response, url);

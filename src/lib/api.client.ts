@@ -1,5 +1,7 @@
-// The browser's API client (spec §7): Bearer token when held, accept-language ru, envelope handling.
+// The browser's API client (spec §7): Bearer token when held, accept-language in the page's language
+// (Russian unless the visitor chose English), envelope handling.
 import { ofetch, FetchError } from 'ofetch';
+import { bt, pageLocale } from './i18n/browser.ts';
 
 export interface ApiFailure {
   status: number;
@@ -18,8 +20,6 @@ export class ApiError extends Error {
   }
 }
 
-export const NETWORK_MESSAGE = 'Нет связи с сервером. Проверьте подключение и попробуйте ещё раз';
-
 let token: string | null = null;
 export function setAccessToken(value: string | null): void {
   token = value;
@@ -33,14 +33,17 @@ interface Envelope<T> {
 }
 
 /** Calls the API and returns `data`; a failure (success false or an HTTP error) becomes an ApiError with the server's message. */
-export async function api<T>(path: string, options: { method?: 'GET' | 'POST'; body?: unknown; query?: Record<string, string | number>; signal?: AbortSignal } = {}): Promise<T> {
+export async function api<T>(
+  path: string,
+  options: { method?: 'GET' | 'POST'; body?: unknown; query?: Record<string, string | number>; signal?: AbortSignal } = {},
+): Promise<T> {
   try {
     const res = await ofetch<Envelope<T>>(path, {
       method: options.method ?? 'GET',
       ...(options.body === undefined ? {} : { body: options.body as Record<string, unknown> }),
       ...(options.query ? { query: options.query } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
-      headers: { 'accept-language': 'ru', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      headers: { 'accept-language': pageLocale(), ...(token ? { authorization: `Bearer ${token}` } : {}) },
     });
     if (!res.success) throw new ApiError({ status: 200, message: res.message ?? '', errors: res.errors ?? {}, data: res.data });
     return res.data;
@@ -48,10 +51,15 @@ export async function api<T>(path: string, options: { method?: 'GET' | 'POST'; b
     if (error instanceof FetchError) {
       if (!error.response) {
         // No answer at all (offline, connection dropped): status 0 and words a person can act on.
-        throw new ApiError({ status: 0, message: NETWORK_MESSAGE, errors: {}, data: undefined });
+        throw new ApiError({ status: 0, message: bt('error.network'), errors: {}, data: undefined });
       }
       const body = (error.data ?? {}) as Partial<Envelope<unknown>>;
-      throw new ApiError({ status: error.statusCode ?? error.response.status, message: body.message ?? error.message, errors: body.errors ?? {}, data: body.data });
+      throw new ApiError({
+        status: error.statusCode ?? error.response.status,
+        message: body.message ?? error.message,
+        errors: body.errors ?? {},
+        data: body.data,
+      });
     }
     throw error;
   }

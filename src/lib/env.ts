@@ -11,7 +11,10 @@ const schema = z.object({
   PORT: z.coerce.number().int().min(0).max(65_535).default(4321),
   SEED_PRODUCTS: z.coerce.number().int().min(0).max(1_000_000).default(2000),
   SEED: z.coerce.number().int().default(20261122),
-  AUTO_MIGRATE: z.enum(['true', 'false']).default('true').transform((v) => v === 'true'),
+  AUTO_MIGRATE: z
+    .enum(['true', 'false'])
+    .default('true')
+    .transform((v) => v === 'true'),
   SITE_URL: z.url().default('http://localhost:4321'),
   SMTP_URL: z.url().optional(),
   MAIL_FROM: z.string().default('Brandshop <noreply@brandshop.local>'),

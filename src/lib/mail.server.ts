@@ -48,7 +48,10 @@ export async function sendMail(mail: Mail): Promise<number> {
     await db.update(mailOutbox).set({ sentAt: new Date() }).where(eq(mailOutbox.id, id));
   } catch (error) {
     console.error('[mail] delivery failed', error);
-    await db.update(mailOutbox).set({ error: String(error).slice(0, 1000) }).where(eq(mailOutbox.id, id));
+    await db
+      .update(mailOutbox)
+      .set({ error: String(error).slice(0, 1000) })
+      .where(eq(mailOutbox.id, id));
   }
   return id;
 }

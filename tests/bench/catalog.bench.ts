@@ -37,7 +37,14 @@ function stats(samples: number[]): Stats {
   const s = [...samples].sort((a, b) => a - b);
   const at = (q: number) => s[Math.min(s.length - 1, Math.floor(q * s.length))] as number;
   const round = (x: number) => Math.round(x * 100) / 100;
-  return { n: s.length, mean: round(s.reduce((a, b) => a + b, 0) / s.length), p50: round(at(0.5)), p95: round(at(0.95)), p99: round(at(0.99)), max: round(s.at(-1) as number) };
+  return {
+    n: s.length,
+    mean: round(s.reduce((a, b) => a + b, 0) / s.length),
+    p50: round(at(0.5)),
+    p95: round(at(0.95)),
+    p99: round(at(0.99)),
+    max: round(s.at(-1) as number),
+  };
 }
 
 async function time<T>(samples: number[], fn: () => Promise<T>): Promise<T> {
@@ -48,9 +55,48 @@ async function time<T>(samples: number[], fn: () => Promise<T>): Promise<T> {
 }
 
 // What shoppers type: brands in both alphabets, plural and singular, typos, words being typed.
-const WORDS = ['gucci', 'гуччи', 'гучи', 'кросовки', 'кроссовки', 'платье', 'черное платье', 'сумка', 'сумки prada', 'джинсы', 'куртка', 'пальто',
-  'рубашка', 'лоферы', 'ботинки', 'кольцо', 'серьги', 'часы', 'шарф', 'balenciaga', 'баленсиага', 'prada', 'прада', 'max mara', 'футболка', 'свитер',
-  'кеды', 'туфли', 'сапоги', 'рюкзак', 'клатч', 'ремень', 'очки', 'платье миди', 'кожаная куртка', 'шёлк', 'кашемир', 'zzzz', 'dior', 'белые кеды'];
+const WORDS = [
+  'gucci',
+  'гуччи',
+  'гучи',
+  'кросовки',
+  'кроссовки',
+  'платье',
+  'черное платье',
+  'сумка',
+  'сумки prada',
+  'джинсы',
+  'куртка',
+  'пальто',
+  'рубашка',
+  'лоферы',
+  'ботинки',
+  'кольцо',
+  'серьги',
+  'часы',
+  'шарф',
+  'balenciaga',
+  'баленсиага',
+  'prada',
+  'прада',
+  'max mara',
+  'футболка',
+  'свитер',
+  'кеды',
+  'туфли',
+  'сапоги',
+  'рюкзак',
+  'клатч',
+  'ремень',
+  'очки',
+  'платье миди',
+  'кожаная куртка',
+  'шёлк',
+  'кашемир',
+  'zzzz',
+  'dior',
+  'белые кеды',
+];
 const TYPING = WORDS.flatMap((w) => [w.slice(0, 3), w.slice(0, 5)]).filter((w) => w.length >= 3);
 
 test('catalogue services', async () => {
@@ -105,7 +151,11 @@ test('catalogue services', async () => {
   const result = {
     database: database.kind,
     products: index.n,
-    index: { buildMs: Math.round(buildMs), heapMB: Math.round((memoryAfter.heapUsed - memoryBefore.heapUsed) / 1e5) / 10, rssMB: Math.round(memoryAfter.rss / 1e5) / 10 },
+    index: {
+      buildMs: Math.round(buildMs),
+      heapMB: Math.round((memoryAfter.heapUsed - memoryBefore.heapUsed) / 1e5) / 10,
+      rssMB: Math.round(memoryAfter.rss / 1e5) / 10,
+    },
     suggestions: stats(suggestions),
     listing: stats(listings),
     product: stats(products),

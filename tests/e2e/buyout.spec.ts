@@ -8,7 +8,10 @@ import { acceptCookies, isMobile, open } from './helpers.ts';
 test('a visitor sends a buyout request; a server field error keeps the modal open', async ({ page }) => {
   await open(page, '/');
   await acceptCookies(page);
-  await page.getByRole('button', { name: isMobile(page) ? 'Выкуп' : 'Заявка на выкуп', exact: true }).first().click();
+  await page
+    .getByRole('button', { name: isMobile(page) ? 'Выкуп' : 'Заявка на выкуп', exact: true })
+    .first()
+    .click();
 
   const modal = page.getByRole('dialog', { name: 'Заявка на поиск и выкуп товара' });
   await expect(modal).toBeVisible();
@@ -58,10 +61,14 @@ test('a visitor sends a buyout request; a server field error keeps the modal ope
   }
 
   // A server field error: the request is altered on its way so the real server rejects the name.
-  await page.route('**/redemption-request/', async (route) => {
-    const body = JSON.parse(route.request().postData() ?? '{}');
-    await route.continue({ postData: JSON.stringify({ ...body, name: 'Я' }) });
-  }, { times: 1 });
+  await page.route(
+    '**/redemption-request/',
+    async (route) => {
+      const body = JSON.parse(route.request().postData() ?? '{}');
+      await route.continue({ postData: JSON.stringify({ ...body, name: 'Я' }) });
+    },
+    { times: 1 },
+  );
   await submit.click();
   await expect(modal.getByText('Имя должно содержать минимум 2 буквы')).toBeVisible();
   await expect(modal).toBeVisible();

@@ -111,7 +111,10 @@ test.describe('product page', () => {
     await acceptCookies(page);
     await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
     const ld = JSON.parse((await page.locator('script[type="application/ld+json"]').textContent()) as string);
-    expect(ld).toMatchObject({ '@type': 'Product', offers: { '@type': 'Offer', priceCurrency: 'RUB', availability: expect.stringMatching(/InStock|OutOfStock/) } });
+    expect(ld).toMatchObject({
+      '@type': 'Product',
+      offers: { '@type': 'Offer', priceCurrency: 'RUB', availability: expect.stringMatching(/InStock|OutOfStock/) },
+    });
     await expect(page.getByRole('link', { name: 'Таблица размеров' })).toHaveAttribute('href', '/i/12/razmery');
     await expect(page.getByText('Доставка в среднем 14 дней')).toBeVisible();
 

@@ -3,12 +3,15 @@ import { describe, expect, inject, it } from 'vitest';
 import { api, baseUrl } from '../support/api.ts';
 
 describe('envelope for what no endpoint handles', () => {
-  it.each(['/api/nope', '/api/v1/ecommerce-core/does-not-exist', '/api/v1/', '/api/theme/tlcommerce/v1/page'])('unknown path %s is a 404 envelope, not HTML', async (path) => {
-    const { status, body, headers } = await api(path);
-    expect(status).toBe(404);
-    expect(headers.get('content-type')).toContain('application/json');
-    expect(body).toEqual({ success: false, message: 'Такого метода API нет' });
-  });
+  it.each(['/api/nope', '/api/v1/ecommerce-core/does-not-exist', '/api/v1/', '/api/theme/tlcommerce/v1/page'])(
+    'unknown path %s is a 404 envelope, not HTML',
+    async (path) => {
+      const { status, body, headers } = await api(path);
+      expect(status).toBe(404);
+      expect(headers.get('content-type')).toContain('application/json');
+      expect(body).toEqual({ success: false, message: 'Такого метода API нет' });
+    },
+  );
 
   it('a method an endpoint does not support answers in the envelope', async () => {
     for (const method of ['POST', 'PUT', 'DELETE']) {

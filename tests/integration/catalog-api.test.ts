@@ -3,19 +3,62 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { api, baseUrl } from '../support/api.ts';
 
-interface Card { id: number; name: string; brand: string; brand_id: number; price: number; price_old: number | null; discount_percent: number; url: string; free_delivery: boolean; rating: number; image: { src: string; srcset: string; width: number; height: number } | null }
-interface FacetValue { id: number | string; name: string; count: number }
+interface Card {
+  id: number;
+  name: string;
+  brand: string;
+  brand_id: number;
+  price: number;
+  price_old: number | null;
+  discount_percent: number;
+  url: string;
+  free_delivery: boolean;
+  rating: number;
+  image: { src: string; srcset: string; width: number; height: number } | null;
+}
+interface FacetValue {
+  id: number | string;
+  name: string;
+  count: number;
+}
 interface Listing {
   products: Card[];
   total: number;
   page: number;
   pages: number;
   per_page: number;
-  facets: { brands: FacetValue[]; categories: FacetValue[]; color: FacetValue[]; attr: FacetValue[]; free_delivery: number; with_discount: number; top_rating: number; price: { min: number; max: number } | null };
+  facets: {
+    brands: FacetValue[];
+    categories: FacetValue[];
+    color: FacetValue[];
+    attr: FacetValue[];
+    free_delivery: number;
+    with_discount: number;
+    top_rating: number;
+    price: { min: number; max: number } | null;
+  };
 }
-interface Variant { code: string; label: string; available: boolean; max_item: number; min_item: number }
-interface Product extends Omit<Card, 'image'> { images: { src: string }[]; variants: Variant[]; attributes: { name: string; value: string }[]; category: { id: number; name: string; url: string }; color: { id: number; name: string } | null; related: Card[]; in_stock: boolean }
-interface Suggestions { products: { data: (Card & { image: string })[] }; brands: { data: { id: number; name: string; url: string }[] }; categories: { data: { id: number; name: string; url: string }[] } }
+interface Variant {
+  code: string;
+  label: string;
+  available: boolean;
+  max_item: number;
+  min_item: number;
+}
+interface Product extends Omit<Card, 'image'> {
+  images: { src: string }[];
+  variants: Variant[];
+  attributes: { name: string; value: string }[];
+  category: { id: number; name: string; url: string };
+  color: { id: number; name: string } | null;
+  related: Card[];
+  in_stock: boolean;
+}
+interface Suggestions {
+  products: { data: (Card & { image: string })[] };
+  brands: { data: { id: number; name: string; url: string }[] };
+  categories: { data: { id: number; name: string; url: string }[] };
+}
 
 const listing = async (query: string) => {
   const res = await api<Listing>(`/api/v1/ecommerce-core/products?${query}`);
@@ -256,7 +299,10 @@ describe('POST /api/v1/ecommerce-core/search-suggestions', () => {
     for (const key of ['платья', 'платье']) {
       const s = await suggest(key);
       expect(s.products.data.length).toBeGreaterThan(0);
-      expect(s.products.data.every((p) => /плать/i.test(p.name)), key).toBe(true);
+      expect(
+        s.products.data.every((p) => /плать/i.test(p.name)),
+        key,
+      ).toBe(true);
       expect(s.categories.data[0]?.name).toMatch(/^Платья/);
     }
   });
@@ -282,7 +328,14 @@ describe('POST /api/v1/ecommerce-core/search-suggestions', () => {
 
   it('product previews carry image, brand, name, url and prices', async () => {
     const [p] = (await suggest('сумка', 1)).products.data;
-    expect(p).toMatchObject({ id: expect.any(Number), url: expect.stringMatching(/^\/p\//), image: expect.stringMatching(/^\/img\/p\/.+\.webp$/), brand: expect.any(String), price: expect.any(Number), currency_symbol: '₽' });
+    expect(p).toMatchObject({
+      id: expect.any(Number),
+      url: expect.stringMatching(/^\/p\//),
+      image: expect.stringMatching(/^\/img\/p\/.+\.webp$/),
+      brand: expect.any(String),
+      price: expect.any(Number),
+      currency_symbol: '₽',
+    });
   });
 
   it.each(['xyzzyq', "'; DROP TABLE products; --", '&&&', 'платье & | !'])('returns empty lists, not an error, for %j', async (key) => {
@@ -330,7 +383,10 @@ describe('catalogue pages', () => {
     const url = (await listing('category=3&per_page=1')).products[0]?.url as string;
     const { html } = await page(url);
     const json = /<script type="application\/ld\+json">(.*?)<\/script>/s.exec(html)?.[1] as string;
-    expect(JSON.parse(json)).toMatchObject({ '@type': 'Product', offers: { '@type': 'Offer', priceCurrency: 'RUB', price: expect.stringMatching(/^\d+\.\d{2}$/) } });
+    expect(JSON.parse(json)).toMatchObject({
+      '@type': 'Product',
+      offers: { '@type': 'Offer', priceCurrency: 'RUB', price: expect.stringMatching(/^\d+\.\d{2}$/) },
+    });
   });
 
   it.each([

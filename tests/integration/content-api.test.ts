@@ -2,10 +2,26 @@
 import { describe, expect, it } from 'vitest';
 import { api, baseUrl } from '../support/api.ts';
 
-interface Page { id: number; slug: string; url: string; title: string; content: string }
+interface Page {
+  id: number;
+  slug: string;
+  url: string;
+  title: string;
+  content: string;
+}
 const INFO_PAGES: Record<number, string> = {
-  4: 'contacts', 5: 'personal-data', 6: 'terms', 7: 'support', 9: 'o-dostavke', 10: 'refund-exchange',
-  12: 'razmery', 14: 'o-nashej-kompanii', 19: 'privacy-policy', 22: 'become-seller', 25: 'concierge', 27: 'review-bonuses',
+  4: 'contacts',
+  5: 'personal-data',
+  6: 'terms',
+  7: 'support',
+  9: 'o-dostavke',
+  10: 'refund-exchange',
+  12: 'razmery',
+  14: 'o-nashej-kompanii',
+  19: 'privacy-policy',
+  22: 'become-seller',
+  25: 'concierge',
+  27: 'review-bonuses',
 };
 
 describe('GET /api/theme/tlcommerce/v1/page/{id}', () => {
@@ -91,7 +107,9 @@ describe('header and footer widgets', () => {
   });
 
   it('menus return header_top_left_menus.menus', async () => {
-    const { body } = await api<{ header_top_left_menus: { menus: { name: string; url: string }[] } }>('/api/theme/tlcommerce/v1/get-all-menus-for-ecommerce-home');
+    const { body } = await api<{ header_top_left_menus: { menus: { name: string; url: string }[] } }>(
+      '/api/theme/tlcommerce/v1/get-all-menus-for-ecommerce-home',
+    );
     expect(body.data?.header_top_left_menus.menus).toContainEqual({ name: 'Контакты', url: '/i/4/contacts' });
   });
 
@@ -112,7 +130,14 @@ describe('header and footer widgets', () => {
 });
 
 describe('GET /api/v1/ecommerce-core/mega-categories', () => {
-  interface Cat { id: number; name: string; url: string; icon: string | null; level: number; childs: { data: Cat[] } }
+  interface Cat {
+    id: number;
+    name: string;
+    url: string;
+    icon: string | null;
+    level: number;
+    childs: { data: Cat[] };
+  }
   it('returns the three-level tree with icons and nested childs.data', async () => {
     const { status, body } = await api<Cat[]>('/api/v1/ecommerce-core/mega-categories');
     expect(status).toBe(200);

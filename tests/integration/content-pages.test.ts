@@ -20,7 +20,11 @@ describe('info pages /i/{id}/{slug?}', () => {
     expect(headers.get('cache-control')).toContain('s-maxage');
   });
 
-  it.each([['/i/12', '/i/12/razmery'], ['/i/12/wrong-slug', '/i/12/razmery'], ['/i/4/', '/i/4/contacts']])('%s redirects to the canonical %s', async (from, to) => {
+  it.each([
+    ['/i/12', '/i/12/razmery'],
+    ['/i/12/wrong-slug', '/i/12/razmery'],
+    ['/i/4/', '/i/4/contacts'],
+  ])('%s redirects to the canonical %s', async (from, to) => {
     const { status, location } = await get(from);
     expect(status).toBe(301);
     expect(pathOf(location)).toBe(to);
@@ -85,7 +89,9 @@ describe('blog', () => {
     const { status, html } = await get('/b/5/uhod-za-kashemirom');
     expect(status).toBe(200);
     expect(html).toContain('Как ухаживать за кашемиром');
-    expect(html).toMatch(/<a href="\/" class="link-quiet">Главная<\/a>.*<a href="\/blog" class="link-quiet">Блог<\/a>.*aria-current="page"[^>]*>Как ухаживать/s);
+    expect(html).toMatch(
+      /<a href="\/" class="link-quiet">Главная<\/a>.*<a href="\/blog" class="link-quiet">Блог<\/a>.*aria-current="page"[^>]*>Как ухаживать/s,
+    );
   });
 
   it('a post with a wrong permalink redirects, an unknown post goes to /404', async () => {

@@ -59,7 +59,9 @@ describe('first start', () => {
   });
 
   it('stores money as kopecks and computes discount_percent as spec §3 says', async () => {
-    const products = await rows<{ price: number; price_old: number | null; discount_percent: number }>('SELECT price, price_old, discount_percent FROM products');
+    const products = await rows<{ price: number; price_old: number | null; discount_percent: number }>(
+      'SELECT price, price_old, discount_percent FROM products',
+    );
     for (const p of products) {
       expect(Number.isInteger(p.price)).toBe(true);
       expect(p.discount_percent).toBe(discountPercent(p.price, p.price_old));
@@ -99,7 +101,11 @@ describe('later starts', () => {
 describe('determinism', () => {
   it('the same seed gives the same catalogue, another seed a different one', async () => {
     const fingerprint = async () =>
-      (await rows<{ f: string }>(`SELECT md5(string_agg(id || name || price || coalesce(price_old, 0) || category_id || brand_id, ',' ORDER BY id)) f FROM products`))[0]!.f;
+      (
+        await rows<{ f: string }>(
+          `SELECT md5(string_agg(id || name || price || coalesce(price_old, 0) || category_id || brand_id, ',' ORDER BY id)) f FROM products`,
+        )
+      )[0]!.f;
     const first = await fingerprint();
     await seedCatalogue(database, { products: PRODUCTS, seed: 7 });
     expect(await fingerprint()).toBe(first);
@@ -111,7 +117,9 @@ describe('determinism', () => {
 
 describe('data rules', () => {
   it('stock can never go negative', async () => {
-    await expect(rows(`UPDATE product_variants SET stock = -1 WHERE id = (SELECT min(id) FROM product_variants)`)).rejects.toThrow(/product_variants_stock_nonneg/);
+    await expect(rows(`UPDATE product_variants SET stock = -1 WHERE id = (SELECT min(id) FROM product_variants)`)).rejects.toThrow(
+      /product_variants_stock_nonneg/,
+    );
   });
 
   it('customer e-mails are unique regardless of case', async () => {

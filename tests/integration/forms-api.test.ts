@@ -19,7 +19,9 @@ const json = (body: unknown) => ({ method: 'POST', body: JSON.stringify(body), h
 function outbox(): { name: string; text: string }[] {
   const dir = join(inject('dataDir'), 'outbox');
   try {
-    return readdirSync(dir).sort().map((name) => ({ name, text: readFileSync(join(dir, name), 'utf8') }));
+    return readdirSync(dir)
+      .sort()
+      .map((name) => ({ name, text: readFileSync(join(dir, name), 'utf8') }));
   } catch {
     return [];
   }

@@ -43,7 +43,9 @@ async function waitForHealth(baseUrl: string, child: ChildProcess, timeoutMs: nu
   throw new Error(`server at ${baseUrl} did not become healthy in ${timeoutMs} ms`);
 }
 
-export async function startTestServer(options: { seedProducts?: number; env?: Record<string, string>; label?: string; port?: number } = {}): Promise<TestServer> {
+export async function startTestServer(
+  options: { seedProducts?: number; env?: Record<string, string>; label?: string; port?: number } = {},
+): Promise<TestServer> {
   if (!existsSync('dist/server/entry.mjs')) throw new Error('No build found: run `npm run build` first (npm test does it for you).');
   const database = await createFreshDatabase(options.label ?? 'it');
   const port = options.port ?? (await freePort());

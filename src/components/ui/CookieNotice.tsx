@@ -14,9 +14,16 @@ export default function CookieNotice({ text, accept, moreLabel }: { text: string
   }, []);
   if (!show) return null;
   return (
-    <div role="region" aria-label="Cookie" className="fixed inset-x-3 bottom-20 z-[46] flex flex-col gap-3 border border-line bg-paper p-4 text-sm shadow-xl sm:flex-row sm:items-center lg:bottom-6 lg:left-6 lg:right-auto lg:max-w-xl">
+    <div
+      role="region"
+      aria-label="Cookie"
+      className="fixed inset-x-3 bottom-20 z-[46] flex flex-col gap-3 border border-line bg-paper p-4 text-sm shadow-xl sm:flex-row sm:items-center lg:bottom-6 lg:left-6 lg:right-auto lg:max-w-xl"
+    >
       <p className="text-ink-soft">
-        {text} <a href="/info/cookies" className="underline underline-offset-2">{moreLabel}</a>
+        {text}{' '}
+        <a href="/info/cookies" className="underline underline-offset-2">
+          {moreLabel}
+        </a>
       </p>
       <button
         type="button"

@@ -9,10 +9,11 @@ export interface ModalProps {
   title: string;
   children: ReactNode;
   maxWidth?: number;
-  closeLabel?: string;
+  /** The close button's accessible name, in the page's language. */
+  closeLabel: string;
 }
 
-export function Modal({ open, onClose, title, children, maxWidth = 440, closeLabel = 'Закрыть' }: ModalProps) {
+export function Modal({ open, onClose, title, children, maxWidth = 440, closeLabel }: ModalProps) {
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
 
@@ -39,8 +40,15 @@ export function Modal({ open, onClose, title, children, maxWidth = 440, closeLab
       {open && (
         <div className="flex max-h-[90vh] flex-col">
           <div className="flex items-start justify-between gap-4 border-b border-line px-6 py-4">
-            <h2 id={titleId} className="font-display text-2xl font-600 leading-tight">{title}</h2>
-            <button type="button" onClick={onClose} aria-label={closeLabel} className="-mr-2 grid h-9 w-9 shrink-0 place-items-center text-ink-soft hover:text-ink cursor-pointer">
+            <h2 id={titleId} className="font-display text-2xl font-600 leading-tight">
+              {title}
+            </h2>
+            <button
+              type="button"
+              onClick={onClose}
+              aria-label={closeLabel}
+              className="-mr-2 grid h-9 w-9 shrink-0 place-items-center text-ink-soft hover:text-ink cursor-pointer"
+            >
               <Icon name="close" />
             </button>
           </div>

@@ -19,8 +19,12 @@ export default function ScrollToTop({ label, multiplier = 1 }: { label: string; 
   }, [multiplier]);
   if (!visible) return null;
   return (
-    <button type="button" aria-label={label} onClick={() => window.scrollTo({ top: 0, behavior: 'smooth' })}
-      className="fixed bottom-20 right-4 z-[44] grid h-11 w-11 cursor-pointer place-items-center border border-line bg-paper shadow-lg hover:border-ink lg:bottom-24 lg:right-6">
+    <button
+      type="button"
+      aria-label={label}
+      onClick={() => window.scrollTo({ top: 0, behavior: 'smooth' })}
+      className="fixed bottom-20 right-4 z-[44] grid h-11 w-11 cursor-pointer place-items-center border border-line bg-paper shadow-lg hover:border-ink lg:bottom-24 lg:right-6"
+    >
       <Icon name="arrowUp" />
     </button>
   );

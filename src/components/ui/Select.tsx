@@ -15,9 +15,11 @@ export interface SelectProps<V extends string> {
   options: readonly SelectOption<V>[];
   onChange: (value: V) => void;
   name?: string;
+  /** The phone modal's close button, in the page's language. */
+  closeLabel: string;
 }
 
-export function Select<V extends string>({ label, value, options, onChange, name }: SelectProps<V>) {
+export function Select<V extends string>({ label, value, options, onChange, name, closeLabel }: SelectProps<V>) {
   const [open, setOpen] = useState(false);
   const mobile = useMediaQuery(MOBILE_QUERY);
   const root = useRef<HTMLDivElement>(null);
@@ -62,7 +64,9 @@ export function Select<V extends string>({ label, value, options, onChange, name
 
   return (
     <div ref={root} className="relative">
-      <span id={labelId} className="mb-1.5 block text-xs font-600 uppercase tracking-wider text-ink-soft">{label}</span>
+      <span id={labelId} className="mb-1.5 block text-xs font-600 uppercase tracking-wider text-ink-soft">
+        {label}
+      </span>
       {name && <input type="hidden" name={name} value={value} />}
       <button
         type="button"
@@ -77,7 +81,7 @@ export function Select<V extends string>({ label, value, options, onChange, name
       </button>
       {open && !mobile && <div className="absolute left-0 right-0 top-full z-30 mt-1 border border-line bg-paper shadow-lg">{list}</div>}
       {mobile && (
-        <Modal open={open} onClose={() => setOpen(false)} title={label}>
+        <Modal open={open} onClose={() => setOpen(false)} title={label} closeLabel={closeLabel}>
           {list}
         </Modal>
       )}

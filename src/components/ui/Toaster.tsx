@@ -16,7 +16,11 @@ function ToastItem({ toast }: { toast: Toast }) {
     return () => clearTimeout(timer);
   }, [toast]);
   return (
-    <li role={toast.type === 'error' ? 'alert' : 'status'} data-type={toast.type} className={`pointer-events-auto border border-line border-l-4 bg-paper px-4 py-3 text-sm shadow-lg ${TONE[toast.type]}`}>
+    <li
+      role={toast.type === 'error' ? 'alert' : 'status'}
+      data-type={toast.type}
+      className={`pointer-events-auto border border-line border-l-4 bg-paper px-4 py-3 text-sm shadow-lg ${TONE[toast.type]}`}
+    >
       {toast.message}
     </li>
   );

@@ -7,7 +7,7 @@ import { MOBILE_QUERY, useMediaQuery } from './useMediaQuery.ts';
 export const TOOLTIP_DELAY_MS = 200;
 export const TOOLTIP_OFFSET_PX = 8;
 
-export function Tooltip({ trigger, title, children }: { trigger: ReactNode; title: string; children: ReactNode }) {
+export function Tooltip({ trigger, title, children, closeLabel }: { trigger: ReactNode; title: string; children: ReactNode; closeLabel: string }) {
   const [open, setOpen] = useState(false);
   const mobile = useMediaQuery(MOBILE_QUERY);
   const root = useRef<HTMLSpanElement>(null);
@@ -35,18 +35,34 @@ export function Tooltip({ trigger, title, children }: { trigger: ReactNode; titl
   if (mobile) {
     return (
       <>
-        <button type="button" onClick={() => setOpen(true)} className="cursor-pointer">{trigger}</button>
-        <Modal open={open} onClose={() => setOpen(false)} title={title}>{children}</Modal>
+        <button type="button" onClick={() => setOpen(true)} className="cursor-pointer">
+          {trigger}
+        </button>
+        <Modal open={open} onClose={() => setOpen(false)} title={title} closeLabel={closeLabel}>
+          {children}
+        </Modal>
       </>
     );
   }
   return (
     <span ref={root} className="relative inline-flex" onMouseEnter={() => later(true)} onMouseLeave={() => later(false)}>
-      <button type="button" aria-describedby={open ? id : undefined} onClick={() => setOpen((o) => !o)} onFocus={() => later(true)} onBlur={() => later(false)} className="cursor-pointer">
+      <button
+        type="button"
+        aria-describedby={open ? id : undefined}
+        onClick={() => setOpen((o) => !o)}
+        onFocus={() => later(true)}
+        onBlur={() => later(false)}
+        className="cursor-pointer"
+      >
         {trigger}
       </button>
       {open && (
-        <span role="tooltip" id={id} className="absolute right-0 top-full z-40 block w-max max-w-[300px] border border-line bg-paper p-4 text-left text-sm text-ink shadow-xl" style={{ marginTop: TOOLTIP_OFFSET_PX }}>
+        <span
+          role="tooltip"
+          id={id}
+          className="absolute right-0 top-full z-40 block w-max max-w-[300px] border border-line bg-paper p-4 text-left text-sm text-ink shadow-xl"
+          style={{ marginTop: TOOLTIP_OFFSET_PX }}
+        >
           {children}
         </span>
       )}

@@ -21,7 +21,15 @@ declare global {
 
 /** Prices travel in kopecks inside the shop; the data layer wants roubles. */
 export function ecommerceEvent(action: Action, products: EcommerceProduct[], orderId?: string) {
-  const items = products.map((p) => ({ id: String(p.id), name: p.name, brand: p.brand, price: p.price / 100, ...(p.category ? { category: p.category } : {}), ...(p.variant ? { variant: p.variant } : {}), ...(p.quantity ? { quantity: p.quantity } : {}) }));
+  const items = products.map((p) => ({
+    id: String(p.id),
+    name: p.name,
+    brand: p.brand,
+    price: p.price / 100,
+    ...(p.category ? { category: p.category } : {}),
+    ...(p.variant ? { variant: p.variant } : {}),
+    ...(p.quantity ? { quantity: p.quantity } : {}),
+  }));
   return { ecommerce: { currencyCode: 'RUB', [action]: { ...(orderId ? { actionField: { id: orderId } } : {}), products: items } } };
 }
 

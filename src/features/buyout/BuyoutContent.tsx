@@ -7,44 +7,56 @@ import { Select } from '~/components/ui/Select.tsx';
 import { Tooltip } from '~/components/ui/Tooltip.tsx';
 import { api, ApiError } from '~/lib/api.client.ts';
 import { closeModal, openModal } from '~/features/layout/layout.store.ts';
-import { BUYOUT_DEFAULTS, buyoutSchema, maskPhone, MESSENGER_LABELS, MESSENGERS, PHONE_PLACEHOLDER, type BuyoutInput, type BuyoutRequest, type Messenger } from './buyout.ts';
+import type { ModalMessages } from '~/features/layout/Modals.tsx';
+import { fill } from '~/lib/i18n/index.ts';
+import { AVERAGE_DELIVERY_DAYS } from '~/lib/shop.ts';
+import {
+  BUYOUT_DEFAULTS,
+  buyoutSchema,
+  maskPhone,
+  MESSENGER_LABELS,
+  MESSENGERS,
+  PHONE_PLACEHOLDER,
+  type BuyoutInput,
+  type BuyoutRequest,
+  type Messenger,
+} from './buyout.ts';
 
-const POINTS = [
-  'Можно купить вещи люксовых брендов, даже если их нет в нашем каталоге.',
-  'Оплата проходит через приложение — это безопасная сделка.',
-  'Выкупаем только новые вещи с бирками и в полной комплектации.',
-  'В среднем от оплаты до доставки проходит 14 дней, редкие вещи могут ехать дольше.',
-];
+/** A message of the form's schema is a key (buyout.ts): shown in the page's language. */
+const shown = (m: ModalMessages, message: string | undefined) => (message && message in m ? m[message as keyof ModalMessages] : message);
 
-function Info({ onNext }: { onNext: () => void }) {
+function Info({ onNext, m }: { onNext: () => void; m: ModalMessages }) {
   const [more, setMore] = useState(false);
+  const points = [m['buyout.point1'], m['buyout.point2'], m['buyout.point3'], fill(m['buyout.point4'], { days: AVERAGE_DELIVERY_DAYS })];
   return (
     <div>
       <ol className="space-y-3 text-sm">
-        {POINTS.map((p, i) => (
+        {points.map((p, i) => (
           <li key={p} className="flex gap-3">
             <span className="grid h-6 w-6 shrink-0 place-items-center rounded-full bg-paper-stone text-xs font-700">{i + 1}</span>
             <span className="text-ink-soft">{p}</span>
           </li>
         ))}
       </ol>
-      <button type="button" aria-expanded={more} onClick={() => setMore((m) => !m)} className="mt-4 cursor-pointer text-sm font-600 underline underline-offset-4">
-        Подробнее
+      <button
+        type="button"
+        aria-expanded={more}
+        onClick={() => setMore((m) => !m)}
+        className="mt-4 cursor-pointer text-sm font-600 underline underline-offset-4"
+      >
+        {m['buyout.more']}
       </button>
-      {more && (
-        <p className="mt-3 text-sm text-ink-soft">
-          Опишите вещь или пришлите ссылку на неё. Менеджер свяжется с вами в выбранном мессенджере, уточнит размер и цвет, найдёт вещь в бутиках наших партнёров
-          и назовёт цену с учётом пошлин и доставки. Вы оплачиваете заказ на сайте только после согласования.
-        </p>
-      )}
-      <button type="button" onClick={onNext} className="btn-primary mt-6 w-full">К созданию заявки</button>
+      {more && <p className="mt-3 text-sm text-ink-soft">{m['buyout.moreText']}</p>}
+      <button type="button" onClick={onNext} className="btn-primary mt-6 w-full">
+        {m['buyout.next']}
+      </button>
     </div>
   );
 }
 
 const FIELD_NAMES = ['name', 'phone', 'messenger', 'description', 'product_url', 'agreementPersonal', 'agreementPromo'] as const;
 
-function Form() {
+function Form({ m }: { m: ModalMessages }) {
   const {
     register,
     handleSubmit,
@@ -60,6 +72,7 @@ function Form() {
     reValidateMode: 'onChange',
   });
   const [personal, promo] = watch(['agreementPersonal', 'agreementPromo']);
+  const [agreeBefore, agreeAfter] = m['buyout.agreePersonal'].split('{link}');
 
   const submit = handleSubmit(async (values) => {
     try {
@@ -77,30 +90,50 @@ function Form() {
           matched = true;
         }
       }
-      if (!matched) setError('root', { type: 'server', message: error instanceof ApiError ? error.message : 'Не удалось отправить заявку' });
+      if (!matched) setError('root', { type: 'server', message: error instanceof ApiError ? error.message : m['buyout.sendFailed'] });
     }
   });
 
   const input = 'h-11 w-full border bg-paper px-3 text-sm outline-none focus:border-ink';
   const tone = (name: 'name' | 'phone') => (errors[name] ? 'border-danger' : touchedFields[name] ? 'border-success' : 'border-line');
-  const error = (message?: string) => (message ? <p role="alert" className="mt-1 text-xs text-danger">{message}</p> : null);
+  const error = (message?: string) =>
+    message ? (
+      <p role="alert" className="mt-1 text-xs text-danger">
+        {shown(m, message)}
+      </p>
+    ) : null;
 
   return (
     <form onSubmit={submit} noValidate className="space-y-4">
       <div>
-        <label htmlFor="buyout-name" className="mb-1.5 block text-xs font-600 uppercase tracking-wider text-ink-soft">Имя *</label>
+        <label htmlFor="buyout-name" className="mb-1.5 block text-xs font-600 uppercase tracking-wider text-ink-soft">
+          {m['buyout.name']} *
+        </label>
         <input id="buyout-name" autoComplete="name" {...register('name')} aria-invalid={Boolean(errors.name)} className={`${input} ${tone('name')}`} />
         {error(errors.name?.message)}
       </div>
       <div>
-        <label htmlFor="buyout-phone" className="mb-1.5 block text-xs font-600 uppercase tracking-wider text-ink-soft">Телефон *</label>
+        <label htmlFor="buyout-phone" className="mb-1.5 block text-xs font-600 uppercase tracking-wider text-ink-soft">
+          {m['buyout.phone']} *
+        </label>
         <Controller
           control={control}
           name="phone"
           render={({ field }) => (
-            <input id="buyout-phone" type="tel" inputMode="tel" autoComplete="tel" placeholder={PHONE_PLACEHOLDER} name={field.name} ref={field.ref}
-              value={field.value} onBlur={field.onBlur} onChange={(e) => field.onChange(maskPhone(e.target.value))}
-              aria-invalid={Boolean(errors.phone)} className={`${input} ${tone('phone')}`} />
+            <input
+              id="buyout-phone"
+              type="tel"
+              inputMode="tel"
+              autoComplete="tel"
+              placeholder={PHONE_PLACEHOLDER}
+              name={field.name}
+              ref={field.ref}
+              value={field.value}
+              onBlur={field.onBlur}
+              onChange={(e) => field.onChange(maskPhone(e.target.value))}
+              aria-invalid={Boolean(errors.phone)}
+              className={`${input} ${tone('phone')}`}
+            />
           )}
         />
         {error(errors.phone?.message)}
@@ -109,44 +142,74 @@ function Form() {
         control={control}
         name="messenger"
         render={({ field }) => (
-          <Select<Messenger> label="Мессенджер для связи" name={field.name} value={(field.value ?? 'telegram') as Messenger}
-            options={MESSENGERS.map((m) => ({ value: m, label: MESSENGER_LABELS[m] }))} onChange={field.onChange} />
+          <Select<Messenger>
+            label={m['buyout.messenger']}
+            closeLabel={m['nav.close']}
+            name={field.name}
+            value={(field.value ?? 'telegram') as Messenger}
+            options={MESSENGERS.map((m) => ({ value: m, label: MESSENGER_LABELS[m] }))}
+            onChange={field.onChange}
+          />
         )}
       />
       <div>
         <div className="mb-1.5 flex items-center gap-2">
-          <label htmlFor="buyout-url" className="block text-xs font-600 uppercase tracking-wider text-ink-soft">Ссылка на товар *</label>
-          <Tooltip title="Зачем нужна ссылка" trigger={<span aria-label="Зачем нужна ссылка" className="grid h-5 w-5 place-items-center rounded-full border border-line text-[11px] text-ink-soft">?</span>}>
-            Ссылка на страницу вещи в любом магазине помогает менеджеру найти именно эту модель. Если ссылки нет, опишите вещь ниже.
+          <label htmlFor="buyout-url" className="block text-xs font-600 uppercase tracking-wider text-ink-soft">
+            {m['buyout.productUrl']} *
+          </label>
+          <Tooltip
+            title={m['buyout.urlWhy']}
+            closeLabel={m['nav.close']}
+            trigger={
+              <span aria-label={m['buyout.urlWhy']} className="grid h-5 w-5 place-items-center rounded-full border border-line text-[11px] text-ink-soft">
+                ?
+              </span>
+            }
+          >
+            {m['buyout.urlWhyText']}
           </Tooltip>
         </div>
         <input id="buyout-url" type="url" inputMode="url" placeholder="https://" {...register('product_url')} className={`${input} border-line`} />
         {error(errors.product_url?.message)}
       </div>
       <div>
-        <label htmlFor="buyout-description" className="mb-1.5 block text-xs font-600 uppercase tracking-wider text-ink-soft">Описание товара</label>
-        <textarea id="buyout-description" rows={3} {...register('description')} placeholder="Бренд, модель, размер, цвет" className="w-full border border-line bg-paper px-3 py-2 text-sm outline-none focus:border-ink" />
+        <label htmlFor="buyout-description" className="mb-1.5 block text-xs font-600 uppercase tracking-wider text-ink-soft">
+          {m['buyout.description']}
+        </label>
+        <textarea
+          id="buyout-description"
+          rows={3}
+          {...register('description')}
+          placeholder={m['buyout.descriptionPlaceholder']}
+          className="w-full border border-line bg-paper px-3 py-2 text-sm outline-none focus:border-ink"
+        />
         {error(errors.description?.message)}
       </div>
       <input type="text" tabIndex={-1} autoComplete="off" aria-hidden="true" {...register('website')} className="hidden" />
       <label className="flex items-start gap-3 text-xs text-ink-soft">
         <input type="checkbox" {...register('agreementPersonal')} className="mt-0.5 h-4 w-4 accent-[#1d1d1f]" />
-        <span>Согласен на обработку персональных данных в соответствии с <a href="/i/5/personal-data" target="_blank" className="underline">политикой</a></span>
+        <span>
+          {agreeBefore}
+          <a href="/i/5/personal-data" target="_blank" className="underline">
+            {m['buyout.agreePersonalLink']}
+          </a>
+          {agreeAfter}
+        </span>
       </label>
       <label className="flex items-start gap-3 text-xs text-ink-soft">
         <input type="checkbox" {...register('agreementPromo')} className="mt-0.5 h-4 w-4 accent-[#1d1d1f]" />
-        <span>Согласен получать информацию о заказе и специальных предложениях</span>
+        <span>{m['buyout.agreePromo']}</span>
       </label>
       {error(errors.agreementPersonal?.message ?? errors.agreementPromo?.message)}
       {error(errors.root?.message)}
       <button type="submit" disabled={!personal || !promo || isSubmitting} className="btn-primary w-full">
-        {isSubmitting ? 'Отправляем…' : 'Отправить заявку'}
+        {isSubmitting ? m['buyout.sending'] : m['buyout.send']}
       </button>
     </form>
   );
 }
 
-export default function BuyoutContent() {
+export default function BuyoutContent({ m }: { m: ModalMessages }) {
   const [step, setStep] = useState<'info' | 'form'>('info');
-  return step === 'info' ? <Info onNext={() => setStep('form')} /> : <Form />;
+  return step === 'info' ? <Info onNext={() => setStep('form')} m={m} /> : <Form m={m} />;
 }

@@ -3,6 +3,7 @@ import { getDb } from '~/lib/db/index.ts';
 import { buyoutRequests } from '~/lib/db/schema.ts';
 import { env } from '~/lib/env.ts';
 import { escapeHtml, sendMail } from '~/lib/mail.server.ts';
+import { t } from '~/lib/i18n/index.ts';
 import { MESSENGER_LABELS, type BuyoutRequest } from './buyout.ts';
 
 export const BUYOUT_LIMIT = { max: 5, windowSeconds: 600 } as const;
@@ -25,20 +26,22 @@ export async function createBuyoutRequest(input: BuyoutRequest, meta: { ip: stri
     })
     .returning({ id: buyoutRequests.id });
   const id = row?.id ?? 0;
+  // The shop's managers read Russian, whatever the visitor's language.
+  const l = (key: Parameters<typeof t>[1], params?: Parameters<typeof t>[2]) => t('ru', key, params);
   const lines: [string, string][] = [
-    ['Имя', input.name],
-    ['Телефон', input.phone],
-    ['Мессенджер', MESSENGER_LABELS[input.messenger]],
-    ['Ссылка на товар', input.product_url || '—'],
-    ['Описание', input.description || '—'],
-    ['Согласие на рассылку', input.agreementPromo ? 'да' : 'нет'],
+    [l('buyout.name'), input.name],
+    [l('buyout.phone'), input.phone],
+    [l('buyout.messenger'), MESSENGER_LABELS[input.messenger]],
+    [l('buyout.productUrl'), input.product_url || '—'],
+    [l('buyout.mail.description'), input.description || '—'],
+    [l('buyout.mail.promo'), input.agreementPromo ? l('ui.yes') : l('ui.no')],
   ];
   await sendMail({
     to: env().MANAGERS_EMAIL,
-    subject: `Заявка на выкуп №${id}: ${input.name}`,
+    subject: l('buyout.mail.subject', { id, name: input.name }),
     text: lines.map(([k, v]) => `${k}: ${v}`).join('\n'),
     // What the visitor typed is escaped: the request may contain HTML or script.
-    html: `<h2>Заявка на выкуп №${id}</h2><table>${lines.map(([k, v]) => `<tr><th align="left">${k}</th><td>${escapeHtml(v).replace(/\n/g, '<br>')}</td></tr>`).join('')}</table>`,
+    html: `<h2>${l('buyout.mail.title', { id })}</h2><table>${lines.map(([k, v]) => `<tr><th align="left">${k}</th><td>${escapeHtml(v).replace(/\n/g, '<br>')}</td></tr>`).join('')}</table>`,
   });
   return id;
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { t } from '~/lib/i18n/index.ts';
 import { buyoutSchema, isCompletePhone, maskPhone } from './buyout.ts';
 
 describe('maskPhone (+7 (###) ###-##-##)', () => {
@@ -31,7 +32,8 @@ describe('buyoutSchema (spec §5)', () => {
   it('names the field and the spec message for a short name', () => {
     const r = buyoutSchema.safeParse({ ...valid, name: 'А' });
     expect(r.success).toBe(false);
-    expect(r.error?.issues[0]).toMatchObject({ path: ['name'], message: 'Имя должно содержать минимум 2 буквы' });
+    expect(r.error?.issues[0]).toMatchObject({ path: ['name'], message: 'validation.nameMin' });
+    expect(t('ru', 'validation.nameMin')).toBe('Имя должно содержать минимум 2 буквы');
   });
   it('requires a complete phone and the two agreements', () => {
     const r = buyoutSchema.safeParse({ ...valid, phone: '+7 (999) 12', agreementPromo: 'false' });

@@ -1,5 +1,6 @@
 // The buyout request (spec §3, §5): one schema for the form and the endpoint.
 import { z } from 'zod';
+import type { MessageKey } from '~/lib/i18n/index.ts';
 
 export const MESSENGERS = ['telegram', 'whatsApp', 'viber'] as const;
 export type Messenger = (typeof MESSENGERS)[number];
@@ -27,13 +28,14 @@ export function isCompletePhone(value: string): boolean {
   return PHONE_RE.test(value);
 }
 
+// Messages are i18n keys: the endpoint answers them in the caller's language, the form in the page's.
 export const BUYOUT_TEXT = {
-  required: 'Обязательное поле',
-  nameMin: 'Имя должно содержать минимум 2 буквы',
-  phone: 'Введите номер телефона полностью',
-  agreement: 'Необходимо ваше согласие',
-  tooLong: 'Слишком длинный текст',
-} as const;
+  required: 'validation.required',
+  nameMin: 'validation.nameMin',
+  phone: 'validation.phone',
+  agreement: 'validation.agreement',
+  tooLong: 'validation.tooLong',
+} as const satisfies Record<string, MessageKey>;
 
 // Checkboxes arrive as booleans from JSON and as strings from a form post.
 const flag = z.union([z.boolean(), z.enum(['true', 'false', '1', '0', 'on'])]).transform((v) => v === true || v === 'true' || v === '1' || v === 'on');
@@ -54,7 +56,10 @@ export const buyoutSchema = z.object({
   // The submit button is disabled unless both are ticked (spec §5); the server holds the same line.
   agreementPersonal: flag.refine((v) => v, BUYOUT_TEXT.agreement),
   agreementPromo: flag.refine((v) => v, BUYOUT_TEXT.agreement),
-  images: z.array(z.object({ url: z.url({ protocol: /^https?$/ }).max(2000) })).max(10).default([]),
+  images: z
+    .array(z.object({ url: z.url({ protocol: /^https?$/ }).max(2000) }))
+    .max(10)
+    .default([]),
   // Honeypot: people leave it empty; bots fill every field.
   website: z.string().max(500).default(''),
 });

@@ -1,10 +1,24 @@
 import { cleanStores } from 'nanostores';
 import { afterEach, describe, expect, it } from 'vitest';
+import { browserMessages } from '~/lib/i18n/index.ts';
+import { setBrowserMessages } from '~/lib/i18n/browser.ts';
 import { $cartCount, $cartLines, addToGuestCart, GUEST_CART_KEY } from './cart.store.ts';
+
+// What DefaultLayout embeds in a Russian page.
+setBrowserMessages(browserMessages('ru'));
 
 function memoryStorage(): Storage {
   const data = new Map<string, string>();
-  return { getItem: (k) => data.get(k) ?? null, setItem: (k, v) => void data.set(k, v), removeItem: (k) => void data.delete(k), clear: () => data.clear(), key: () => null, get length() { return data.size; } };
+  return {
+    getItem: (k) => data.get(k) ?? null,
+    setItem: (k, v) => void data.set(k, v),
+    removeItem: (k) => void data.delete(k),
+    clear: () => data.clear(),
+    key: () => null,
+    get length() {
+      return data.size;
+    },
+  };
 }
 
 describe('guest cart add (spec §5)', () => {
@@ -29,7 +43,10 @@ describe('guest cart add (spec §5)', () => {
   it('refuses past the line maximum with the spec message and adds nothing', () => {
     const storage = memoryStorage();
     addToGuestCart({ id: 7, variant_code: '7-M', quantity: 2, max_item: 2 }, storage);
-    expect(addToGuestCart({ id: 7, variant_code: '7-M', quantity: 1, max_item: 2 }, storage)).toEqual({ ok: false, message: 'Вы не можете добавить в корзину больше 2 товаров' });
+    expect(addToGuestCart({ id: 7, variant_code: '7-M', quantity: 1, max_item: 2 }, storage)).toEqual({
+      ok: false,
+      message: 'Вы не можете добавить в корзину больше 2 товаров',
+    });
     expect($cartCount.get()).toBe(2);
   });
 });

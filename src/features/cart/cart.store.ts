@@ -1,6 +1,7 @@
 // The guest cart kept in the browser under the spec's guest-products key (spec §3). The cart issue adds
 // the server cart and the actions; the header badges already read the count from here.
 import { atom, computed } from 'nanostores';
+import { bt } from '~/lib/i18n/browser.ts';
 
 export const GUEST_CART_KEY = 'guest-products';
 
@@ -22,7 +23,8 @@ export function loadGuestCart(storage: Storage | undefined = globalThis.localSto
   loaded = true;
   try {
     const parsed: unknown = JSON.parse(storage.getItem(GUEST_CART_KEY) ?? '[]');
-    if (Array.isArray(parsed)) $cartLines.set(parsed.filter((l): l is GuestCartLine => typeof l === 'object' && l !== null && typeof (l as GuestCartLine).quantity === 'number'));
+    if (Array.isArray(parsed))
+      $cartLines.set(parsed.filter((l): l is GuestCartLine => typeof l === 'object' && l !== null && typeof (l as GuestCartLine).quantity === 'number'));
   } catch {
     // A damaged entry is treated as an empty cart rather than breaking the page.
   }
@@ -30,7 +32,7 @@ export function loadGuestCart(storage: Storage | undefined = globalThis.localSto
 
 /** spec §5/§8: what the guest sees when a line would exceed its maximum. */
 export function cartLimitMessage(max: number): string {
-  return `Вы не можете добавить в корзину больше ${max} товаров`;
+  return bt('cart.limit', { max });
 }
 
 export interface AddToCart {

@@ -56,8 +56,13 @@ export default function ProductBuy({ product, variants, sizeChartUrl, labels }: 
     <div className="space-y-5">
       <fieldset>
         <div className="flex items-baseline justify-between">
-          <legend className="text-sm font-700">{labels.size}{chosen ? `: ${chosen.label}` : ''}</legend>
-          <a href={sizeChartUrl} className="text-sm underline underline-offset-4 link-quiet">{labels.sizeChart}</a>
+          <legend className="text-sm font-700">
+            {labels.size}
+            {chosen ? `: ${chosen.label}` : ''}
+          </legend>
+          <a href={sizeChartUrl} className="text-sm underline underline-offset-4 link-quiet">
+            {labels.sizeChart}
+          </a>
         </div>
         <div role="radiogroup" aria-label={labels.size} className="mt-3 flex flex-wrap gap-2">
           {variants.map((v) => (
@@ -73,7 +78,11 @@ export default function ProductBuy({ product, variants, sizeChartUrl, labels }: 
                 setError('');
               }}
               className={`min-w-12 border px-3 py-2.5 text-sm transition-colors ${
-                v.code === code ? 'border-ink bg-ink text-white' : v.available ? 'cursor-pointer border-line hover:border-ink' : 'cursor-not-allowed border-line text-ink-muted line-through'
+                v.code === code
+                  ? 'border-ink bg-ink text-white'
+                  : v.available
+                    ? 'cursor-pointer border-line hover:border-ink'
+                    : 'cursor-not-allowed border-line text-ink-muted line-through'
               }`}
             >
               {v.label}

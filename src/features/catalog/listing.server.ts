@@ -87,7 +87,8 @@ export async function getBrandContext(id: number): Promise<BrandContext | null> 
   const brand = await getBrand(id);
   if (!brand) return null;
   const perCategory = new Map<number, number>();
-  for (let i = 0; i < index.n; i++) if (index.brand[i] === id) perCategory.set(index.category[i] as number, (perCategory.get(index.category[i] as number) ?? 0) + 1);
+  for (let i = 0; i < index.n; i++)
+    if (index.brand[i] === id) perCategory.set(index.category[i] as number, (perCategory.get(index.category[i] as number) ?? 0) + 1);
   const url = brandUrl(brand.id, brand.slug);
   const categories = [...perCategory]
     .map(([categoryId, count]) => ({
@@ -114,5 +115,7 @@ export async function getBrandCategory(brand: BrandContext, categoryId: number):
   if (!category) return null;
   const within = new Set(index.subtree.get(categoryId) ?? []);
   const count = brand.categories.reduce((sum, c) => sum + (within.has(c.id) ? c.count : 0), 0);
-  return count > 0 ? { id: categoryId, name: qualifiedCategoryName(index, categoryId), categoryName: category.name, url: `${brand.url}/${categoryId}`, count } : null;
+  return count > 0
+    ? { id: categoryId, name: qualifiedCategoryName(index, categoryId), categoryName: category.name, url: `${brand.url}/${categoryId}`, count }
+    : null;
 }

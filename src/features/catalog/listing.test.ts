@@ -28,10 +28,28 @@ describe('listing query', () => {
 
 describe('sizes and ids', () => {
   it('orders sizes as shoppers read them', () => {
-    expect(['XL', '40', 'S', 'Единый размер', '16,5', 'M', '104', 'XS', '16'].sort(compareSizes)).toEqual(['XS', 'S', 'M', 'XL', '16', '16,5', '40', '104', 'Единый размер']);
+    expect(['XL', '40', 'S', 'Единый размер', '16,5', 'M', '104', 'XS', '16'].sort(compareSizes)).toEqual([
+      'XS',
+      'S',
+      'M',
+      'XL',
+      '16',
+      '16,5',
+      '40',
+      '104',
+      'Единый размер',
+    ]);
   });
 
-  it.each([['12', 12], ['0', null], ['012', null], ['-1', null], ['1e3', null], ['2147483648', null], [undefined, null]])('path id %j → %j', (raw, id) => {
+  it.each([
+    ['12', 12],
+    ['0', null],
+    ['012', null],
+    ['-1', null],
+    ['1e3', null],
+    ['2147483648', null],
+    [undefined, null],
+  ])('path id %j → %j', (raw, id) => {
     expect(parsePathId(raw)).toBe(id);
   });
 });

@@ -18,13 +18,23 @@ const list = <T extends z.ZodType>(item: T, max: number, split = true) =>
     (v) =>
       v === undefined
         ? []
-        : [...new Set((Array.isArray(v) ? v : [v]).flatMap((x) => (split ? String(x).split(',') : [String(x)])).map((x) => x.trim()).filter(Boolean))],
+        : [
+            ...new Set(
+              (Array.isArray(v) ? v : [v])
+                .flatMap((x) => (split ? String(x).split(',') : [String(x)]))
+                .map((x) => x.trim())
+                .filter(Boolean),
+            ),
+          ],
     z.array(item).max(max),
   );
 
 /** An id in a query string or path: a positive PostgreSQL integer. */
 export const idSchema = z.coerce.number().int().positive().max(MAX_ID);
-const flag = z.enum(['1', 'true', '0', 'false']).optional().transform((v) => v === '1' || v === 'true');
+const flag = z
+  .enum(['1', 'true', '0', 'false'])
+  .optional()
+  .transform((v) => v === '1' || v === 'true');
 const roubles = z.coerce.number().int().min(0).max(100_000_000).optional();
 
 export const listingQuerySchema = z.object({
@@ -87,7 +97,17 @@ export function parseListingQueryLenient(params: URLSearchParams): { query: List
 }
 
 export function hasFilters(q: ListingQuery): boolean {
-  return Boolean(q.brands.length || q.categories.length || q.color.length || q.attr.length || q.free_delivery || q.with_discount || q.top_rating || q.price_min !== undefined || q.price_max !== undefined);
+  return Boolean(
+    q.brands.length ||
+    q.categories.length ||
+    q.color.length ||
+    q.attr.length ||
+    q.free_delivery ||
+    q.with_discount ||
+    q.top_rating ||
+    q.price_min !== undefined ||
+    q.price_max !== undefined,
+  );
 }
 
 export interface FacetValue {

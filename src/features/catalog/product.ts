@@ -3,8 +3,6 @@ import type { ProductCard, ProductImage } from './catalog.ts';
 
 /** Sizes with this many or fewer left say so. */
 export const LOW_STOCK = 3;
-/** spec §9: average delivery 14 days. */
-export const AVERAGE_DELIVERY_DAYS = 14;
 export const SIZE_CHART_URL = '/i/12/razmery';
 export const DELIVERY_INFO_URL = '/i/9/o-dostavke';
 
@@ -63,9 +61,4 @@ export function productJsonLd(p: ProductDetail, origin: string): Record<string, 
       itemCondition: 'https://schema.org/NewCondition',
     },
   };
-}
-
-/** JSON for a <script type="application/ld+json">: '<' escaped so no text can close the element. */
-export function jsonForScript(value: unknown): string {
-  return JSON.stringify(value).replaceAll('<', '\\u003c');
 }

@@ -140,7 +140,10 @@ async function lookUp<V>(cache: Cache<string, V>, words: readonly string[], quer
 function stemsOf(words: readonly string[]): Promise<Map<string, string[]>> {
   return lookUp(stems, words, async (missing) => {
     const db = (await getDatabase()).db;
-    const rows = await selectRows<{ w: string; lex: string }>(db, sql`SELECT w, to_tsvector('russian', w)::text AS lex FROM unnest(${sql.param(missing)}::text[]) AS w`);
+    const rows = await selectRows<{ w: string; lex: string }>(
+      db,
+      sql`SELECT w, to_tsvector('russian', w)::text AS lex FROM unnest(${sql.param(missing)}::text[]) AS w`,
+    );
     return rows.map((r) => [r.w, parseTsvector(r.lex)]);
   });
 }

@@ -183,9 +183,9 @@ export function buildIndex(source: IndexSource): CatalogIndex {
   };
 }
 
-
 /** Shoppers rarely type 'ё': 'черный' must find 'Чёрный'. Applied to both sides of every match. */
 export function foldLexeme(word: string): string {
+  // eslint-disable-next-line shop/no-cyrillic-literal -- letters of the language being searched, not interface text
   return word.replaceAll('ё', 'е');
 }
 
@@ -235,9 +235,19 @@ export function queryIndex(index: CatalogIndex, scope: ListingScope, q: ListingQ
   const matches = scope.matches ?? null;
 
   const fBrand = q.brands.length ? mask(brandSize, q.brands) : null;
-  const fCat = q.categories.length ? mask(catSize, q.categories.flatMap((id) => index.subtree.get(id) ?? [])) : null;
+  const fCat = q.categories.length
+    ? mask(
+        catSize,
+        q.categories.flatMap((id) => index.subtree.get(id) ?? []),
+      )
+    : null;
   const fColor = q.color.length ? mask(colorSize, q.color) : null;
-  const fSize = q.attr.length ? mask(index.sizeLabels.length, q.attr.map((l) => index.sizeIdByLabel.get(l) ?? -1)) : null;
+  const fSize = q.attr.length
+    ? mask(
+        index.sizeLabels.length,
+        q.attr.map((l) => index.sizeIdByLabel.get(l) ?? -1),
+      )
+    : null;
   const minPrice = q.price_min === undefined ? -Infinity : q.price_min * 100;
   const maxPrice = q.price_max === undefined ? Infinity : q.price_max * 100;
   const hasPrice = q.price_min !== undefined || q.price_max !== undefined;
@@ -264,9 +274,18 @@ export function queryIndex(index: CatalogIndex, scope: ListingScope, q: ListingQ
 
     let fails = 0;
     let failed = -1;
-    if (fBrand && !fBrand[brand[i] as number]) { fails++; failed = BRAND; }
-    if (fCat && !fCat[category[i] as number]) { fails++; failed = CATEGORY; }
-    if (fColor && !fColor[color[i] as number]) { fails++; failed = COLOR; }
+    if (fBrand && !fBrand[brand[i] as number]) {
+      fails++;
+      failed = BRAND;
+    }
+    if (fCat && !fCat[category[i] as number]) {
+      fails++;
+      failed = CATEGORY;
+    }
+    if (fColor && !fColor[color[i] as number]) {
+      fails++;
+      failed = COLOR;
+    }
     if (fails > 1) continue;
     if (fSize) {
       let has = false;
@@ -276,11 +295,23 @@ export function queryIndex(index: CatalogIndex, scope: ListingScope, q: ListingQ
         failed = SIZE;
       }
     }
-    if (q.free_delivery && !free[i]) { fails++; failed = FREE; }
-    if (q.with_discount && !discount[i]) { fails++; failed = DISCOUNT; }
-    if (q.top_rating && (rating[i] as number) < TOP_RATING) { fails++; failed = TOP; }
+    if (q.free_delivery && !free[i]) {
+      fails++;
+      failed = FREE;
+    }
+    if (q.with_discount && !discount[i]) {
+      fails++;
+      failed = DISCOUNT;
+    }
+    if (q.top_rating && (rating[i] as number) < TOP_RATING) {
+      fails++;
+      failed = TOP;
+    }
     const p = price[i] as number;
-    if (hasPrice && (p < minPrice || p > maxPrice)) { fails++; failed = PRICE; }
+    if (hasPrice && (p < minPrice || p > maxPrice)) {
+      fails++;
+      failed = PRICE;
+    }
     if (fails > 1) continue;
 
     const all = fails === 0;
@@ -370,7 +401,14 @@ const MAX_WORD_CHARS = 40;
 
 /** Lower-cased words of letters and digits; punctuation and operators are never passed to SQL as syntax. */
 export function queryWords(text: string): string[] {
-  return (text.normalize('NFC').toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).slice(0, MAX_WORDS).map((w) => w.slice(0, MAX_WORD_CHARS));
+  return (
+    text
+      .normalize('NFC')
+      .toLowerCase()
+      .match(/[\p{L}\p{N}]+/gu) ?? []
+  )
+    .slice(0, MAX_WORDS)
+    .map((w) => w.slice(0, MAX_WORD_CHARS));
 }
 
 function lowerBound(sorted: readonly string[], value: string): number {

@@ -4,7 +4,8 @@
 import { formatPrice } from '~/lib/format.ts';
 import { trail, type Crumb, type MetaData } from '~/lib/http/envelope.ts';
 import { t, type Locale } from '~/lib/i18n/index.ts';
-import { AVERAGE_DELIVERY_DAYS, type ProductDetail } from './product.ts';
+import { AVERAGE_DELIVERY_DAYS } from '~/lib/shop.ts';
+import type { ProductDetail } from './product.ts';
 
 export interface PathItem {
   id: number;
@@ -68,7 +69,13 @@ export function productMeta(locale: Locale, product: ProductDetail): MetaData {
   const discount = product.discount_percent > 0 ? t(locale, 'meta.product.discount', { n: product.discount_percent }) : '';
   return {
     title: t(locale, 'meta.product.title', { brand: product.brand, name: product.name }),
-    description: t(locale, 'meta.product.description', { brand: product.brand, name: product.name, price: formatPrice(product.price), discount, days: AVERAGE_DELIVERY_DAYS }),
+    description: t(locale, 'meta.product.description', {
+      brand: product.brand,
+      name: product.name,
+      price: formatPrice(product.price),
+      discount,
+      days: AVERAGE_DELIVERY_DAYS,
+    }),
   };
 }
 

@@ -5,7 +5,16 @@ import { t, type Locale } from '~/lib/i18n/index.ts';
 import { searchUrl } from '~/features/search/search.ts';
 import { cardsByIds, getProduct } from './catalog.server.ts';
 import { brandUrl, type ProductCard } from './catalog.ts';
-import { getBrandCategory, getBrandContext, getCategoryContext, getListing, getSearchListing, type BrandContext, type CategoryContext, type NavLink } from './listing.server.ts';
+import {
+  getBrandCategory,
+  getBrandContext,
+  getCategoryContext,
+  getListing,
+  getSearchListing,
+  type BrandContext,
+  type CategoryContext,
+  type NavLink,
+} from './listing.server.ts';
 import { listingSearch, type Listing, type ListingQuery } from './listing.ts';
 import type { ProductDetail } from './product.ts';
 import { getCatalogIndex, topPositions, type CatalogIndex } from './read-model.server.ts';
@@ -34,7 +43,9 @@ export interface ListingView extends RouteView {
   hide: ('brands' | 'categories')[];
 }
 
-function listingView(base: Omit<ListingView, 'canonical' | 'outOfRange' | 'nav' | 'navLabel' | 'hide'> & Partial<Pick<ListingView, 'nav' | 'navLabel' | 'hide'>>): ListingView {
+function listingView(
+  base: Omit<ListingView, 'canonical' | 'outOfRange' | 'nav' | 'navLabel' | 'hide'> & Partial<Pick<ListingView, 'nav' | 'navLabel' | 'hide'>>,
+): ListingView {
   const { listing, query, url } = base;
   return {
     nav: [],
@@ -60,7 +71,13 @@ export async function categoryView(locale: Locale, id: number, query: ListingQue
       meta_data: categoryMeta(locale, category, listing.total),
       breadcrumbs: categoryCrumbs(locale, category),
       title: category.name,
-      subtitle: category.path.length > 1 ? category.path.slice(0, -1).map((p) => p.name).join(' / ') : undefined,
+      subtitle:
+        category.path.length > 1
+          ? category.path
+              .slice(0, -1)
+              .map((p) => p.name)
+              .join(' / ')
+          : undefined,
       nav: category.nav,
     }),
     category,
@@ -71,7 +88,12 @@ export async function categoryView(locale: Locale, id: number, query: ListingQue
  * /m/{id}/{slug?}/{categoryId?} and GET …/products?brand={id}[&category={id}]: a brand's catalogue,
  * optionally within one of its categories (null when the brand has no products there).
  */
-export async function brandView(locale: Locale, id: number, categoryId: number | undefined, query: ListingQuery): Promise<(ListingView & { brand: BrandContext }) | null> {
+export async function brandView(
+  locale: Locale,
+  id: number,
+  categoryId: number | undefined,
+  query: ListingQuery,
+): Promise<(ListingView & { brand: BrandContext }) | null> {
   const brand = await getBrandContext(id);
   if (!brand) return null;
   const inCategory = categoryId === undefined ? undefined : await getBrandCategory(brand, categoryId);

@@ -3,7 +3,19 @@
 import { getCollection, getEntry } from 'astro:content';
 import { trail, type Crumb, type MetaData } from '~/lib/http/envelope.ts';
 import { t, type Locale } from '~/lib/i18n/index.ts';
-import { BLOG_PAGE_SIZE, blogPostUrl, infoPageUrl, type BlogPost, type BlogPostSummary, type FooterData, type FooterMenu, type HeaderTag, type InfoPage, type MenuLink, type MetaType } from './content.ts';
+import {
+  BLOG_PAGE_SIZE,
+  blogPostUrl,
+  infoPageUrl,
+  type BlogPost,
+  type BlogPostSummary,
+  type FooterData,
+  type FooterMenu,
+  type HeaderTag,
+  type InfoPage,
+  type MenuLink,
+  type MetaType,
+} from './content.ts';
 
 const SITE_NAME = 'Brandshop';
 

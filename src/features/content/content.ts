@@ -37,13 +37,31 @@ export type MetaType = (typeof META_TYPES)[number];
 
 export const metaDataQuery = z.object({ type: z.enum(META_TYPES) });
 
-export const pageIdParams = z.object({ id: z.string().regex(/^[1-9]\d{0,5}$/).transform(Number) });
+export const pageIdParams = z.object({
+  id: z
+    .string()
+    .regex(/^[1-9]\d{0,5}$/)
+    .transform(Number),
+});
 
 export function infoPageUrl(id: number, slug: string): string {
   return `/i/${id}/${slug}`;
 }
 
-export const INFO_PAGE_IDS = { contacts: 4, personalData: 5, terms: 6, support: 7, delivery: 9, refund: 10, sizes: 12, about: 14, privacy: 19, sellers: 22, concierge: 25, reviewBonuses: 27 } as const;
+export const INFO_PAGE_IDS = {
+  contacts: 4,
+  personalData: 5,
+  terms: 6,
+  support: 7,
+  delivery: 9,
+  refund: 10,
+  sizes: 12,
+  about: 14,
+  privacy: 19,
+  sellers: 22,
+  concierge: 25,
+  reviewBonuses: 27,
+} as const;
 
 /** Named info routes and the info page each shows. */
 export const NAMED_INFO_ROUTES = {

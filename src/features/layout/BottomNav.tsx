@@ -13,7 +13,8 @@ export type BottomNavItem = 'home' | 'catalog' | 'wishlist' | 'cart' | 'account'
 export interface BottomNavProps {
   path: string;
   loggedIn: boolean;
-  labels: Record<BottomNavItem, string>;
+  /** One label per item, and `nav` for the navigation itself. */
+  labels: Record<BottomNavItem | 'nav', string>;
 }
 
 /** The item a route belongs to, when no overlay is open. */
@@ -45,7 +46,12 @@ export default function BottomNav({ path, loggedIn, labels }: BottomNavProps) {
       <span className="relative">
         <Icon name={icon} size={22} />
         {badgeText(count) && (
-          <span aria-label={`${labels[key]}: ${count}`} className="absolute -right-2.5 -top-1.5 grid h-4 min-w-4 place-items-center rounded-full bg-accent px-1 text-[9px] font-700 text-white">{badgeText(count)}</span>
+          <span
+            aria-label={`${labels[key]}: ${count}`}
+            className="absolute -right-2.5 -top-1.5 grid h-4 min-w-4 place-items-center rounded-full bg-accent px-1 text-[9px] font-700 text-white"
+          >
+            {badgeText(count)}
+          </span>
         )}
       </span>
       <span className="text-[10px]">{labels[key]}</span>
@@ -55,12 +61,33 @@ export default function BottomNav({ path, loggedIn, labels }: BottomNavProps) {
   const current = (key: BottomNavItem) => (active === key ? ('page' as const) : undefined);
 
   return (
-    <nav aria-label={labels.home === 'Главная' ? 'Мобильная навигация' : 'Mobile navigation'} className="fixed inset-x-0 bottom-0 z-[45] flex border-t border-line bg-paper pb-[env(safe-area-inset-bottom)] lg:hidden">
-      <a href="/" aria-current={current('home')} className={cls('home')}>{item('home', 'home')}</a>
-      <button type="button" aria-current={current('catalog')} aria-expanded={panel === 'catalog'} onClick={() => togglePanel('catalog')} className={cls('catalog')}>{item('catalog', 'grid')}</button>
-      <a href="/dashboard/wishlist" aria-current={current('wishlist')} onClick={gate} className={cls('wishlist')}>{item('wishlist', 'heart', wishlist)}</a>
-      <a href="/cart" aria-current={current('cart')} className={cls('cart')}>{item('cart', 'cart', cart)}</a>
-      <button type="button" aria-current={current('account')} onClick={() => (loggedIn ? togglePanel('account') : openModal('auth'))} className={cls('account')}>{item('account', 'user')}</button>
+    <nav aria-label={labels.nav} className="fixed inset-x-0 bottom-0 z-[45] flex border-t border-line bg-paper pb-[env(safe-area-inset-bottom)] lg:hidden">
+      <a href="/" aria-current={current('home')} className={cls('home')}>
+        {item('home', 'home')}
+      </a>
+      <button
+        type="button"
+        aria-current={current('catalog')}
+        aria-expanded={panel === 'catalog'}
+        onClick={() => togglePanel('catalog')}
+        className={cls('catalog')}
+      >
+        {item('catalog', 'grid')}
+      </button>
+      <a href="/dashboard/wishlist" aria-current={current('wishlist')} onClick={gate} className={cls('wishlist')}>
+        {item('wishlist', 'heart', wishlist)}
+      </a>
+      <a href="/cart" aria-current={current('cart')} className={cls('cart')}>
+        {item('cart', 'cart', cart)}
+      </a>
+      <button
+        type="button"
+        aria-current={current('account')}
+        onClick={() => (loggedIn ? togglePanel('account') : openModal('auth'))}
+        className={cls('account')}
+      >
+        {item('account', 'user')}
+      </button>
     </nav>
   );
 }

@@ -61,7 +61,9 @@ export function CatalogPanel({ tree, title, allLabel, closeLabel, onClose }: Cat
               <ul className="mt-3 space-y-2 pl-8 text-sm text-ink-soft lg:pl-0">
                 {dep.childs.data.map((leaf) => (
                   <li key={leaf.id}>
-                    <a href={leaf.url} className="hover:text-ink">{leaf.name}</a>
+                    <a href={leaf.url} className="hover:text-ink">
+                      {leaf.name}
+                    </a>
                   </li>
                 ))}
               </ul>

@@ -28,6 +28,8 @@ export interface HeaderLabels {
   close: string;
   search: string;
   home: string;
+  info: string;
+  collections: string;
   search_: SearchLabels;
 }
 
@@ -48,7 +50,10 @@ function Badge({ count, label }: { count: number; label: string }) {
   const text = badgeText(count);
   if (!text) return null;
   return (
-    <span aria-label={`${label}: ${count}`} className="absolute -right-2 -top-1.5 grid h-[18px] min-w-[18px] place-items-center rounded-full bg-accent px-1 text-[10px] font-700 leading-none text-white">
+    <span
+      aria-label={`${label}: ${count}`}
+      className="absolute -right-2 -top-1.5 grid h-[18px] min-w-[18px] place-items-center rounded-full bg-accent px-1 text-[10px] font-700 leading-none text-white"
+    >
       {text}
     </span>
   );
@@ -108,18 +113,22 @@ export default function Header({ labels, topLeft, tags, treeJson, supportUrl, lo
       >
         <div className="hidden bg-paper-warm text-xs lg:block">
           <div className="container flex h-9 items-center justify-between">
-            <nav aria-label="Информация">
+            <nav aria-label={labels.info}>
               <ul className="flex gap-6">
                 {topLeft.map((l) => (
                   <li key={l.url}>
-                    <a href={l.url} className="link-quiet">{l.name}</a>
+                    <a href={l.url} className="link-quiet">
+                      {l.name}
+                    </a>
                   </li>
                 ))}
               </ul>
             </nav>
             <div className="flex items-center gap-4">
               <span className="text-ink-muted">{labels.buyoutHint}</span>
-              <button type="button" onClick={buyout} className="cursor-pointer font-700 text-accent hover:text-accent-hover">{labels.buyout}</button>
+              <button type="button" onClick={buyout} className="cursor-pointer font-700 text-accent hover:text-accent-hover">
+                {labels.buyout}
+              </button>
               <a href={supportUrl} target="_blank" rel="noopener" className="flex items-center gap-1.5 link-quiet">
                 <Icon name="chat" size={16} />
                 {labels.support}
@@ -129,13 +138,31 @@ export default function Header({ labels, topLeft, tags, treeJson, supportUrl, lo
         </div>
 
         <div className="container relative flex h-16 items-center gap-3 lg:gap-6">
-          <button type="button" onClick={() => togglePanel('menu')} aria-expanded={panel === 'menu'} aria-label={labels.menu} className="grid h-10 w-10 cursor-pointer place-items-center lg:hidden">
+          <button
+            type="button"
+            onClick={() => togglePanel('menu')}
+            aria-expanded={panel === 'menu'}
+            aria-label={labels.menu}
+            className="grid h-10 w-10 cursor-pointer place-items-center lg:hidden"
+          >
             <Icon name={panel === 'menu' ? 'close' : 'menu'} />
           </button>
-          <button type="button" onClick={() => togglePanel('search')} aria-expanded={panel === 'search'} aria-label={labels.search} className="grid h-10 w-10 cursor-pointer place-items-center lg:hidden">
+          <button
+            type="button"
+            onClick={() => togglePanel('search')}
+            aria-expanded={panel === 'search'}
+            aria-label={labels.search}
+            className="grid h-10 w-10 cursor-pointer place-items-center lg:hidden"
+          >
             <Icon name="search" />
           </button>
-          <a href="/" aria-label={`Brandshop — ${labels.home}`} className="mx-auto font-display text-xl font-600 uppercase tracking-[0.2em] sm:text-2xl lg:mx-0">Brandshop</a>
+          <a
+            href="/"
+            aria-label={`Brandshop — ${labels.home}`}
+            className="mx-auto font-display text-xl font-600 uppercase tracking-[0.2em] sm:text-2xl lg:mx-0"
+          >
+            Brandshop
+          </a>
           <button
             type="button"
             onClick={() => togglePanel('catalog')}
@@ -149,7 +176,9 @@ export default function Header({ labels, topLeft, tags, treeJson, supportUrl, lo
           <div className="hidden flex-1 lg:block">
             <SearchBox labels={labels.search_} id="header-search" />
           </div>
-          <button type="button" onClick={buyout} className="h-9 cursor-pointer border border-accent px-3 text-xs font-700 uppercase text-accent lg:hidden">{labels.buyoutShort}</button>
+          <button type="button" onClick={buyout} className="h-9 cursor-pointer border border-accent px-3 text-xs font-700 uppercase text-accent lg:hidden">
+            {labels.buyoutShort}
+          </button>
           <a href={supportUrl} target="_blank" rel="noopener" aria-label={labels.support} className="grid h-10 w-10 place-items-center lg:hidden">
             <Icon name="chat" />
           </a>
@@ -185,21 +214,27 @@ export default function Header({ labels, topLeft, tags, treeJson, supportUrl, lo
           </div>
         )}
 
-        <nav aria-label="Подборки" className="container hidden lg:block">
+        <nav aria-label={labels.collections} className="container hidden lg:block">
           <ul className="flex gap-6 overflow-x-auto pb-3 text-sm">
             {tags.map((t) => (
               <li key={t.url} className="shrink-0">
-                <a href={t.url} className="link-quiet">{t.title}</a>
+                <a href={t.url} className="link-quiet">
+                  {t.title}
+                </a>
               </li>
             ))}
           </ul>
         </nav>
 
-        {panel === 'catalog' && <CatalogPanel tree={tree} title={labels.catalog} allLabel={labels.catalogAll} closeLabel={labels.close} onClose={closePanels} />}
+        {panel === 'catalog' && (
+          <CatalogPanel tree={tree} title={labels.catalog} allLabel={labels.catalogAll} closeLabel={labels.close} onClose={closePanels} />
+        )}
 
         {panel === 'menu' && (
           <div role="dialog" aria-label={labels.menu} className="fixed inset-x-0 bottom-0 top-16 z-50 overflow-y-auto bg-paper px-4 py-6 lg:hidden">
-            <button type="button" onClick={buyout} className="btn-primary w-full">{labels.buyout}</button>
+            <button type="button" onClick={buyout} className="btn-primary w-full">
+              {labels.buyout}
+            </button>
             <p className="mt-2 text-center text-xs text-ink-muted">{labels.buyoutHint}</p>
             <ul className="mt-6 divide-y divide-line border-y border-line">
               {tags.map((t) => (
@@ -214,7 +249,9 @@ export default function Header({ labels, topLeft, tags, treeJson, supportUrl, lo
             <ul className="mt-6 space-y-3 text-sm">
               {topLeft.map((l) => (
                 <li key={l.url}>
-                  <a href={l.url} className="link-quiet">{l.name}</a>
+                  <a href={l.url} className="link-quiet">
+                    {l.name}
+                  </a>
                 </li>
               ))}
             </ul>

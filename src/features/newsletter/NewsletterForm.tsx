@@ -4,20 +4,27 @@ import { useState } from 'react';
 import { Modal } from '~/components/ui/Modal.tsx';
 import { showToast } from '~/components/ui/toast.store.ts';
 import { api, ApiError } from '~/lib/api.client.ts';
+import { fill, type KeysWith } from '~/lib/i18n/index.ts';
 import { validateEmail } from './newsletter.ts';
 
-export default function NewsletterForm() {
+/** messagesFor(locale, 'newsletter.', 'validation.', 'nav.close') in the footer. */
+export type NewsletterMessages = Record<KeysWith<'newsletter.' | 'validation.' | 'nav.close'>, string>;
+
+export default function NewsletterForm({ messages: m }: { messages: NewsletterMessages }) {
   const [email, setEmail] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [validated, setValidated] = useState(false);
   const [busy, setBusy] = useState(false);
   const [subscribed, setSubscribed] = useState<string | null>(null);
+  // The address is shown in bold inside the sentence, wherever the language puts it.
+  const [before, after] = fill(m['newsletter.doneText'], { email: '\u0000' }).split('\u0000');
 
   const check = (value: string) => {
-    const message = validateEmail(value);
+    const key = validateEmail(value);
+    const message = key && m[key];
     setError(message);
     setValidated(true);
-    return message === null;
+    return key === null;
   };
 
   return (
@@ -37,33 +44,54 @@ export default function NewsletterForm() {
             const fieldError = err instanceof ApiError ? err.failure.errors['email']?.[0] : undefined;
             // A problem with the address goes under the field; anything else (rate limit, network) is a toast.
             if (fieldError) setError(fieldError);
-            else showToast(err instanceof ApiError && err.failure.status > 0 ? err.message : 'Не удалось подписаться, попробуйте позже', 'error');
+            else showToast(err instanceof ApiError && err.failure.status > 0 ? err.message : m['newsletter.failed'], 'error');
           } finally {
             setBusy(false);
           }
         }}
       >
-        <h2 className="text-xs font-700 uppercase tracking-widest">Подписка на рассылку</h2>
+        <h2 className="text-xs font-700 uppercase tracking-widest">{m['newsletter.title']}</h2>
         <div className="mt-4 flex">
-          <label htmlFor="newsletter-email" className="sr-only">Ваш email</label>
-          <input id="newsletter-email" type="email" autoComplete="email" placeholder="Ваш email" value={email}
-            aria-invalid={Boolean(error)} aria-describedby="newsletter-hint"
+          <label htmlFor="newsletter-email" className="sr-only">
+            {m['newsletter.email']}
+          </label>
+          <input
+            id="newsletter-email"
+            type="email"
+            autoComplete="email"
+            placeholder={m['newsletter.email']}
+            value={email}
+            aria-invalid={Boolean(error)}
+            aria-describedby="newsletter-hint"
             onChange={(e) => {
               setEmail(e.target.value);
               if (validated) check(e.target.value);
             }}
             onBlur={() => email && check(email)}
-            className={`h-11 min-w-0 flex-1 border bg-paper px-3 text-sm outline-none focus:border-ink ${error ? 'border-danger' : validated ? 'border-success' : 'border-line'}`} />
-          <button type="submit" disabled={busy} className="btn-primary h-11 shrink-0 px-4">Подписаться</button>
+            className={`h-11 min-w-0 flex-1 border bg-paper px-3 text-sm outline-none focus:border-ink ${error ? 'border-danger' : validated ? 'border-success' : 'border-line'}`}
+          />
+          <button type="submit" disabled={busy} className="btn-primary h-11 shrink-0 px-4">
+            {m['newsletter.submit']}
+          </button>
         </div>
-        {error && <p role="alert" className="mt-1.5 text-xs text-danger">{error}</p>}
-        <p id="newsletter-hint" className="mt-2 text-xs text-ink-muted">Без спама — только новинки и скидки.</p>
-      </form>
-      <Modal open={subscribed !== null} onClose={() => setSubscribed(null)} title="Вы подписаны">
-        <p className="text-sm text-ink-soft">
-          Вы подписаны на рассылку как <strong className="text-ink">{subscribed}</strong>. Мы будем присылать новинки и скидки — без спама.
+        {error && (
+          <p role="alert" className="mt-1.5 text-xs text-danger">
+            {error}
+          </p>
+        )}
+        <p id="newsletter-hint" className="mt-2 text-xs text-ink-muted">
+          {m['newsletter.hint']}
         </p>
-        <button type="button" onClick={() => setSubscribed(null)} className="btn-primary mt-6 w-full">Отлично</button>
+      </form>
+      <Modal open={subscribed !== null} onClose={() => setSubscribed(null)} title={m['newsletter.doneTitle']} closeLabel={m['nav.close']}>
+        <p className="text-sm text-ink-soft">
+          {before}
+          <strong className="text-ink">{subscribed}</strong>
+          {after}
+        </p>
+        <button type="button" onClick={() => setSubscribed(null)} className="btn-primary mt-6 w-full">
+          {m['newsletter.ok']}
+        </button>
       </Modal>
     </>
   );

@@ -70,7 +70,9 @@ export function SearchBox({ labels, id }: { labels: SearchLabels; id: string }) 
         if (text.trim()) window.location.href = searchUrl(text);
       }}
     >
-      <label htmlFor={id} className="sr-only">{labels.placeholder}</label>
+      <label htmlFor={id} className="sr-only">
+        {labels.placeholder}
+      </label>
       <input
         id={id}
         ref={input}
@@ -88,11 +90,18 @@ export function SearchBox({ labels, id }: { labels: SearchLabels; id: string }) 
         aria-expanded={open}
         className="h-11 w-full border border-line bg-paper-warm pl-4 pr-12 text-sm outline-none focus:border-ink"
       />
-      <button type="submit" aria-label={labels.submit} className="absolute right-0 top-0 grid h-11 w-11 cursor-pointer place-items-center text-ink-soft hover:text-ink">
+      <button
+        type="submit"
+        aria-label={labels.submit}
+        className="absolute right-0 top-0 grid h-11 w-11 cursor-pointer place-items-center text-ink-soft hover:text-ink"
+      >
         <Icon name="search" size={20} />
       </button>
       {open && result && (
-        <div id={`${id}-suggestions`} className="absolute left-0 right-0 top-full z-50 mt-1 max-h-[300px] overflow-y-auto border border-line bg-paper p-4 text-sm shadow-xl">
+        <div
+          id={`${id}-suggestions`}
+          className="absolute left-0 right-0 top-full z-50 mt-1 max-h-[300px] overflow-y-auto border border-line bg-paper p-4 text-sm shadow-xl"
+        >
           {isEmpty(result) ? (
             <div className="py-4 text-center">
               <p className="font-600">{labels.noMatch}</p>
@@ -103,7 +112,9 @@ export function SearchBox({ labels, id }: { labels: SearchLabels; id: string }) 
               {result.categories.data.length > 0 && (
                 <div className="flex flex-wrap gap-2">
                   {result.categories.data.map((c) => (
-                    <a key={c.id} href={c.url} onClick={closePanels} className="border border-line px-3 py-1.5 hover:border-ink">{c.name}</a>
+                    <a key={c.id} href={c.url} onClick={closePanels} className="border border-line px-3 py-1.5 hover:border-ink">
+                      {c.name}
+                    </a>
                   ))}
                 </div>
               )}
@@ -140,7 +151,8 @@ export function SearchBox({ labels, id }: { labels: SearchLabels; id: string }) 
                       {p.discount_percent > 0 && p.price_old && (
                         <>
                           {' '}
-                          <s className="text-xs text-ink-muted">{formatPrice(p.price_old)}</s> <span className="text-xs text-accent">-{p.discount_percent}%</span>
+                          <s className="text-xs text-ink-muted">{formatPrice(p.price_old)}</s>{' '}
+                          <span className="text-xs text-accent">-{p.discount_percent}%</span>
                         </>
                       )}
                     </li>
@@ -148,7 +160,9 @@ export function SearchBox({ labels, id }: { labels: SearchLabels; id: string }) 
                 </ul>
               )}
               {result.products.data.length > 0 && (
-                <a href={searchUrl(text)} onClick={closePanels} className="btn-outline mt-4 w-full">{labels.allResults}</a>
+                <a href={searchUrl(text)} onClick={closePanels} className="btn-outline mt-4 w-full">
+                  {labels.allResults}
+                </a>
               )}
             </>
           )}

@@ -3,10 +3,15 @@ import { isEmpty, searchUrl, shouldSuggest, suggestionLimit } from './search.ts'
 
 describe('suggestionLimit (spec §7)', () => {
   it.each([
-    [1440, false, 10], [1440, true, 8], [1280, false, 10],
-    [1100, false, 8], [1024, true, 6],
-    [800, false, 6], [768, true, 4],
-    [390, false, 4], [390, true, 4],
+    [1440, false, 10],
+    [1440, true, 8],
+    [1280, false, 10],
+    [1100, false, 8],
+    [1024, true, 6],
+    [800, false, 6],
+    [768, true, 4],
+    [390, false, 4],
+    [390, true, 4],
   ])('width %i, brands %s → %i', (width, brands, limit) => {
     expect(suggestionLimit(width, brands)).toBe(limit);
   });

@@ -4,7 +4,9 @@ import { $wishlistIds, toggleWishlist } from './wishlist.store.ts';
 
 function paint(): void {
   const ids = new Set($wishlistIds.get());
-  document.querySelectorAll<HTMLButtonElement>('[data-wishlist]').forEach((b) => b.setAttribute('aria-pressed', String(ids.has(Number(b.dataset['wishlist'])))));
+  document
+    .querySelectorAll<HTMLButtonElement>('[data-wishlist]')
+    .forEach((b) => b.setAttribute('aria-pressed', String(ids.has(Number(b.dataset['wishlist'])))));
 }
 
 document.addEventListener('click', (event) => {

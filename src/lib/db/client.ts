@@ -105,8 +105,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     },
     // PGlite is one connection in one process: there is nobody to race with.
     exclusive: (fn) => fn(),
-    rawTransaction: (fn) =>
-      client.transaction((tx) => fn((text, params) => tx.query<Record<string, unknown>>(text, params))),
+    rawTransaction: (fn) => client.transaction((tx) => fn((text, params) => tx.query<Record<string, unknown>>(text, params))),
     close: () => client.close(),
   };
 }

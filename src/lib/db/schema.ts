@@ -185,11 +185,9 @@ export const products = pgTable(
 
 // Every word shoppers can find products by (kept by a trigger, migration 0003): the vocabulary that
 // misspelt query words are corrected against with pg_trgm ('кросовки' → 'кроссовки', 'гучи' → 'гуччи').
-export const searchWords = pgTable(
-  'search_words',
-  { word: text('word').primaryKey() },
-  (t) => [index('search_words_trgm_idx').using('gin', t.word.op('gin_trgm_ops'))],
-);
+export const searchWords = pgTable('search_words', { word: text('word').primaryKey() }, (t) => [
+  index('search_words_trgm_idx').using('gin', t.word.op('gin_trgm_ops')),
+]);
 
 export const productImages = pgTable(
   'product_images',
@@ -278,10 +276,7 @@ export const cartLines = pgTable(
     isSelected: boolean('is_selected').notNull().default(true),
     createdAt: createdAt(),
   },
-  (t) => [
-    uniqueIndex('cart_lines_cart_uid_uq').on(t.cartId, t.uid),
-    check('cart_lines_quantity_positive', sql`${t.quantity} > 0`),
-  ],
+  (t) => [uniqueIndex('cart_lines_cart_uid_uq').on(t.cartId, t.uid), check('cart_lines_quantity_positive', sql`${t.quantity} > 0`)],
 );
 
 export const wishlistItems = pgTable(
@@ -437,7 +432,9 @@ export const buyoutRequests = pgTable(
     messenger: text('messenger').notNull(),
     description: text('description').notNull().default(''),
     productUrl: text('product_url').notNull().default(''),
-    images: jsonb('images').notNull().default(sql`'[]'::jsonb`),
+    images: jsonb('images')
+      .notNull()
+      .default(sql`'[]'::jsonb`),
     agreementPersonal: boolean('agreement_personal').notNull(),
     agreementPromo: boolean('agreement_promo').notNull(),
     customerId: integer('customer_id').references(() => customers.id),
@@ -528,7 +525,11 @@ export const mailOutbox = pgTable(
     sentAt: timestamp('sent_at', { withTimezone: true }),
     error: text('error'),
   },
-  (t) => [index('mail_outbox_unsent_idx').on(t.createdAt).where(sql`${t.sentAt} IS NULL`)],
+  (t) => [
+    index('mail_outbox_unsent_idx')
+      .on(t.createdAt)
+      .where(sql`${t.sentAt} IS NULL`),
+  ],
 );
 
 // Bookkeeping for the seed so a second start never reseeds.
@@ -537,4 +538,3 @@ export const appMeta = pgTable('app_meta', {
   value: jsonb('value').notNull(),
   updatedAt: updatedAt(),
 });
-

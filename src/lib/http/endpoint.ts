@@ -2,7 +2,7 @@
 // body with zod before any other work, picks the language, and writes the envelope for every outcome.
 import type { APIContext, APIRoute } from 'astro';
 import { z } from 'zod';
-import { localeFromHeader, t, type Locale, type MessageKey } from '../i18n/index.ts';
+import { localeFromHeader, t, translateMessage, type Locale, type MessageKey } from '../i18n/index.ts';
 import { fail, type FieldErrors } from './envelope.ts';
 import { HttpError } from './errors.ts';
 import { searchParamsToObject } from './search-params.ts';
@@ -38,11 +38,12 @@ export function zodLocale(locale: Locale) {
 }
 
 /** Flattens zod issues into the envelope's `errors`: one list of messages per dotted field path. */
-export function fieldErrors(error: z.ZodError): FieldErrors {
+export function fieldErrors(error: z.ZodError, locale: Locale = 'ru'): FieldErrors {
   const errors: FieldErrors = {};
   for (const issue of error.issues) {
     const key = issue.path.length > 0 ? issue.path.map(String).join('.') : '_';
-    (errors[key] ??= []).push(issue.message);
+    // Shared schemas name their messages by key (validation.required); zod's own arrive translated.
+    (errors[key] ??= []).push(translateMessage(locale, issue.message));
   }
   return errors;
 }
@@ -103,8 +104,8 @@ export function endpoint<P extends z.ZodType = typeof EMPTY, Q extends z.ZodType
       const body = (spec.body ?? EMPTY).safeParse(rawBody, { error });
       if (!query.success || !body.success) {
         const errors = {
-          ...(query.success ? {} : fieldErrors(query.error)),
-          ...(body.success ? {} : fieldErrors(body.error)),
+          ...(query.success ? {} : fieldErrors(query.error, locale)),
+          ...(body.success ? {} : fieldErrors(body.error, locale)),
         };
         const message = translate('error.validation');
         return spec.onInvalid ? spec.onInvalid(errors, message) : fail(422, message, { errors });

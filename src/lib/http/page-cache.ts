@@ -27,7 +27,8 @@ export function pageCache(): Cache<string, CachedPage> | undefined {
   const holder = globalThis as { [GLOBAL]?: Cache<string, CachedPage> | null };
   if (holder[GLOBAL] === undefined) {
     const seconds = env().PAGE_CACHE_SECONDS;
-    holder[GLOBAL] = seconds > 0 ? new Cache<string, CachedPage>({ name: 'page', ttlMs: seconds * 1000, maxBytes: MAX_BYTES, sizeOf: (p) => p.body.byteLength }) : null;
+    holder[GLOBAL] =
+      seconds > 0 ? new Cache<string, CachedPage>({ name: 'page', ttlMs: seconds * 1000, maxBytes: MAX_BYTES, sizeOf: (p) => p.body.byteLength }) : null;
   }
   return holder[GLOBAL] ?? undefined;
 }
@@ -51,7 +52,12 @@ export function pageCacheKey(method: string, url: string, cookie: string | null 
 /** Whether a rendered response may be shared with every visitor. */
 export function isShareable(response: Response): boolean {
   const cc = response.headers.get('cache-control') ?? '';
-  return response.status === 200 && /\bpublic\b/.test(cc) && !response.headers.has('set-cookie') && (response.headers.get('content-type') ?? '').startsWith('text/html');
+  return (
+    response.status === 200 &&
+    /\bpublic\b/.test(cc) &&
+    !response.headers.has('set-cookie') &&
+    (response.headers.get('content-type') ?? '').startsWith('text/html')
+  );
 }
 
 /** The stored page as a response, with its age. */

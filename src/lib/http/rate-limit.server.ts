@@ -14,12 +14,15 @@ export interface Limit {
 
 export async function hit(limit: Limit): Promise<{ allowed: boolean; retryAfterSeconds: number }> {
   const db = await getDb();
-  const [row] = await selectRows<{ count: number; retry: number }>(db, sql`
+  const [row] = await selectRows<{ count: number; retry: number }>(
+    db,
+    sql`
     INSERT INTO throttles (key, count, reset_at) VALUES (${limit.key}, 1, now() + make_interval(secs => ${limit.windowSeconds}))
     ON CONFLICT (key) DO UPDATE SET
       count = CASE WHEN throttles.reset_at <= now() THEN 1 ELSE throttles.count + 1 END,
       reset_at = CASE WHEN throttles.reset_at <= now() THEN now() + make_interval(secs => ${limit.windowSeconds}) ELSE throttles.reset_at END
-    RETURNING count, ceil(extract(epoch FROM reset_at - now()))::int AS retry`);
+    RETURNING count, ceil(extract(epoch FROM reset_at - now()))::int AS retry`,
+  );
   const count = Number(row?.count ?? 0);
   return { allowed: count <= limit.max, retryAfterSeconds: Math.max(1, Number(row?.retry ?? limit.windowSeconds)) };
 }

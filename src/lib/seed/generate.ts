@@ -1,5 +1,6 @@
 // Builds the seeded catalogue as plain rows. Every product is generated from its own index and the
 // seed, so the same seed always gives the same catalogue, whatever the batch size.
+import type { brands, categories, colors, productAttributes, productImages, products, productVariants } from '../db/schema.ts';
 import { slugify } from '../slug.ts';
 import { colorsFor, IMAGE_SIZE, IMAGE_VIEWS, IMAGE_WIDTHS, imageUrlTemplate } from './images.ts';
 import { Random } from './random.ts';
@@ -18,32 +19,11 @@ import {
   type LeafDef,
 } from './vocabulary.ts';
 
-export interface BrandRow {
-  id: number;
-  name: string;
-  slug: string;
-  nameRu: string;
-  country: string;
-  description: string;
-  isPopular: boolean;
-}
-
-export interface CategoryRow {
-  id: number;
-  parentId: number | null;
-  name: string;
-  slug: string;
-  icon: string | null;
-  level: number;
-  sort: number;
-}
-
-export interface ColorRow {
-  id: number;
-  name: string;
-  slug: string;
-  hex: string;
-}
+// Rows as the schema types them: a renamed or retyped column breaks the generator at compile time.
+type Of<T extends { $inferSelect: unknown }> = T['$inferSelect'];
+export type BrandRow = Omit<Of<typeof brands>, 'createdAt'>;
+export type CategoryRow = Of<typeof categories>;
+export type ColorRow = Of<typeof colors>;
 
 export interface LeafInfo {
   id: number;
@@ -52,25 +32,13 @@ export interface LeafInfo {
   audienceName: string;
 }
 
-export interface ProductRow {
-  id: number;
-  brandId: number;
-  categoryId: number;
+type Child<T extends { $inferSelect: unknown }> = Omit<Of<T>, 'id' | 'productId'>;
+export type ProductRow = Omit<Of<typeof products>, 'colorId' | 'discountPercent' | 'isActive' | 'searchText' | 'searchVector'> & {
   colorId: number;
-  name: string;
-  slug: string;
-  description: string;
-  price: number;
-  priceOld: number | null;
-  rating: number;
-  reviewsCount: number;
-  popularity: number;
-  freeDelivery: boolean;
-  createdAt: Date;
-  variants: { code: string; label: string; sort: number; stock: number; minItem: number; maxItem: number }[];
-  images: { position: number; urlTemplate: string; widths: number[]; width: number; height: number; alt: string }[];
-  attributes: { name: string; value: string; position: number }[];
-}
+  variants: Child<typeof productVariants>[];
+  images: Child<typeof productImages>[];
+  attributes: Child<typeof productAttributes>[];
+};
 
 export interface Skeleton {
   brands: BrandRow[];
@@ -202,7 +170,6 @@ export function makeProductGenerator(seed: number, skeleton: Skeleton) {
 
     const attributes: { name: string; value: string }[] = [
       { name: 'Материал', value: material.charAt(0).toUpperCase() + material.slice(1) },
-      { name: 'Цвет', value: color.name },
       { name: 'Страна производства', value: madeIn },
       { name: 'Артикул', value: article },
     ];

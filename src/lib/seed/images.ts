@@ -37,7 +37,5 @@ export interface PoolImage {
 }
 
 export function imagePool(): PoolImage[] {
-  return IMAGE_KINDS.flatMap((kind) =>
-    colorsFor(kind).flatMap((color) => IMAGE_VIEWS.map((view) => ({ kind, color, view }))),
-  );
+  return IMAGE_KINDS.flatMap((kind) => colorsFor(kind).flatMap((color) => IMAGE_VIEWS.map((view) => ({ kind, color, view }))));
 }

@@ -25,8 +25,19 @@ async function insertProducts(query: RawQuery, rows: ProductRow[]): Promise<void
     `INSERT INTO products (id, brand_id, category_id, color_id, name, slug, description, price, price_old, rating, reviews_count, popularity, free_delivery, created_at)
      SELECT * FROM unnest($1::int[], $2::int[], $3::int[], $4::int[], $5::text[], $6::text[], $7::text[], $8::int[], $9::int[], $10::real[], $11::int[], $12::int[], $13::bool[], $14::timestamptz[])`,
     [
-      col('id'), col('brandId'), col('categoryId'), col('colorId'), col('name'), col('slug'), col('description'),
-      col('price'), col('priceOld'), col('rating'), col('reviewsCount'), col('popularity'), col('freeDelivery'),
+      col('id'),
+      col('brandId'),
+      col('categoryId'),
+      col('colorId'),
+      col('name'),
+      col('slug'),
+      col('description'),
+      col('price'),
+      col('priceOld'),
+      col('rating'),
+      col('reviewsCount'),
+      col('popularity'),
+      col('freeDelivery'),
       rows.map((r) => r.createdAt.toISOString()),
     ],
   );
@@ -35,8 +46,13 @@ async function insertProducts(query: RawQuery, rows: ProductRow[]): Promise<void
     `INSERT INTO product_variants (product_id, code, label, sort, stock, min_item, max_item)
      SELECT * FROM unnest($1::int[], $2::text[], $3::text[], $4::smallint[], $5::int[], $6::int[], $7::int[])`,
     [
-      variants.map((v) => v.productId), variants.map((v) => v.code), variants.map((v) => v.label),
-      variants.map((v) => v.sort), variants.map((v) => v.stock), variants.map((v) => v.minItem), variants.map((v) => v.maxItem),
+      variants.map((v) => v.productId),
+      variants.map((v) => v.code),
+      variants.map((v) => v.label),
+      variants.map((v) => v.sort),
+      variants.map((v) => v.stock),
+      variants.map((v) => v.minItem),
+      variants.map((v) => v.maxItem),
     ],
   );
   const images = rows.flatMap((r) => r.images.map((i) => ({ ...i, productId: r.id })));
@@ -45,8 +61,13 @@ async function insertProducts(query: RawQuery, rows: ProductRow[]): Promise<void
     `INSERT INTO product_images (product_id, position, url_template, widths, width, height, alt)
      SELECT p, pos, url, w::int[], wd, ht, alt FROM unnest($1::int[], $2::smallint[], $3::text[], $4::text[], $5::int[], $6::int[], $7::text[]) AS t(p, pos, url, w, wd, ht, alt)`,
     [
-      images.map((i) => i.productId), images.map((i) => i.position), images.map((i) => i.urlTemplate),
-      images.map((i) => `{${i.widths.join(',')}}`), images.map((i) => i.width), images.map((i) => i.height), images.map((i) => i.alt),
+      images.map((i) => i.productId),
+      images.map((i) => i.position),
+      images.map((i) => i.urlTemplate),
+      images.map((i) => `{${i.widths.join(',')}}`),
+      images.map((i) => i.width),
+      images.map((i) => i.height),
+      images.map((i) => i.alt),
     ],
   );
   const attrs = rows.flatMap((r) => r.attributes.map((a) => ({ ...a, productId: r.id })));
@@ -85,19 +106,35 @@ export async function seedCatalogue(database: Database, options: SeedOptions): P
     await query(
       `INSERT INTO brands (id, name, slug, name_ru, country, description, is_popular)
        SELECT * FROM unnest($1::int[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::bool[])`,
-      [brands.map((b) => b.id), brands.map((b) => b.name), brands.map((b) => b.slug), brands.map((b) => b.nameRu),
-        brands.map((b) => b.country), brands.map((b) => b.description), brands.map((b) => b.isPopular)],
+      [
+        brands.map((b) => b.id),
+        brands.map((b) => b.name),
+        brands.map((b) => b.slug),
+        brands.map((b) => b.nameRu),
+        brands.map((b) => b.country),
+        brands.map((b) => b.description),
+        brands.map((b) => b.isPopular),
+      ],
     );
     await query(
       `INSERT INTO categories (id, parent_id, name, slug, icon, level, sort)
        SELECT * FROM unnest($1::int[], $2::int[], $3::text[], $4::text[], $5::text[], $6::smallint[], $7::int[])`,
-      [categories.map((c) => c.id), categories.map((c) => c.parentId), categories.map((c) => c.name), categories.map((c) => c.slug),
-        categories.map((c) => c.icon), categories.map((c) => c.level), categories.map((c) => c.sort)],
+      [
+        categories.map((c) => c.id),
+        categories.map((c) => c.parentId),
+        categories.map((c) => c.name),
+        categories.map((c) => c.slug),
+        categories.map((c) => c.icon),
+        categories.map((c) => c.level),
+        categories.map((c) => c.sort),
+      ],
     );
-    await query(
-      `INSERT INTO colors (id, name, slug, hex) SELECT * FROM unnest($1::int[], $2::text[], $3::text[], $4::text[])`,
-      [colors.map((c) => c.id), colors.map((c) => c.name), colors.map((c) => c.slug), colors.map((c) => c.hex)],
-    );
+    await query(`INSERT INTO colors (id, name, slug, hex) SELECT * FROM unnest($1::int[], $2::text[], $3::text[], $4::text[])`, [
+      colors.map((c) => c.id),
+      colors.map((c) => c.name),
+      colors.map((c) => c.slug),
+      colors.map((c) => c.hex),
+    ]);
   });
 
   const generate = makeProductGenerator(seed, skeleton);

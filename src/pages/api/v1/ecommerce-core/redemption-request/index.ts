@@ -8,11 +8,11 @@ import { enforce } from '~/lib/http/rate-limit.server.ts';
 export const POST = endpoint({
   body: buyoutSchema,
   onInvalid: (errors, message) => fail(422, message, { errors, data: { data: errors } }),
-  async handler({ body, context }) {
+  async handler({ body, context, t }) {
     await enforce({ key: `buyout:${context.clientAddress}`, ...BUYOUT_LIMIT });
     // A filled honeypot looks like success to the bot and stores nothing.
     if (body.website) return ok({ id: null }, { status: 201 });
     const id = await createBuyoutRequest(body, { ip: context.clientAddress });
-    return ok({ id }, { status: 201, message: 'Ваша заявка успешно отправлена' });
+    return ok({ id }, { status: 201, message: t('buyout.thanksTitle') });
   },
 });

@@ -1,0 +1,35 @@
+// `npm run lint` (inside `npm test`): the recommended rules of ESLint, typescript-eslint and Astro, and
+// the shop's own rules (eslint/rules.js): every interface string in the i18n modules, imports only
+// downwards (pages → features → lib) and never server code in a browser file.
+import js from '@eslint/js';
+import astro from 'eslint-plugin-astro';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+import shop from './eslint/rules.js';
+
+export default tseslint.config(
+  {
+    ignores: ['dist/', 'node_modules/', 'data/', 'data-*/', '.astro/', 'public/', 'test-results/', 'playwright-report/', 'screenshots/', 'bench-results/'],
+  },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  ...astro.configs.recommended,
+  {
+    languageOptions: { globals: { ...globals.node, ...globals.browser } },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' }],
+      '@typescript-eslint/no-explicit-any': 'error',
+    },
+  },
+  {
+    files: ['src/**/*.{ts,tsx,astro}'],
+    plugins: { shop },
+    rules: { 'shop/import-boundaries': 'error' },
+  },
+  {
+    files: ['src/**/*.{ts,tsx,astro}'],
+    ignores: ['src/lib/i18n/**', 'src/content/**', 'src/lib/seed/**', 'src/**/*.test.ts'],
+    plugins: { shop },
+    rules: { 'shop/no-cyrillic-literal': 'error' },
+  },
+);
