@@ -1,9 +1,12 @@
 import { defineConfig } from '@playwright/test';
 import { CHROMIUM_ARGS, chromiumPath } from './tests/e2e/chromium.ts';
+import { freePort } from './tests/support/server.ts';
 
-const port = Number(process.env['E2E_PORT'] ?? 4611);
+// A free port unless one is given, so two runs on one machine never collide. Set in the environment so
+// the workers and the web server (tests/support/serve-e2e.ts) read the same one.
+process.env['E2E_PORT'] ??= String(await freePort());
+const port = Number(process.env['E2E_PORT']);
 const baseURL = `http://127.0.0.1:${port}`;
-process.env['E2E_PORT'] = String(port);
 
 // End-to-end tests run against the production build in Debian's Chromium (never a downloaded browser).
 export default defineConfig({

@@ -83,7 +83,7 @@ test('a visitor sends a buyout request; a server field error keeps the modal ope
   await expect(thanks).toBeHidden();
 
   // The managers' e-mail landed in the outbox of the test server.
-  const { dataDir } = JSON.parse(readFileSync(e2eInfoFile(Number(process.env['E2E_PORT'] ?? 4611)), 'utf8')) as { dataDir: string };
+  const { dataDir } = JSON.parse(readFileSync(e2eInfoFile(Number(process.env['E2E_PORT'])), 'utf8')) as { dataDir: string };
   const outbox = join(dataDir, 'outbox');
   await expect.poll(() => readdirSync(outbox).some((f) => readFileSync(join(outbox, f), 'utf8').includes('Viber'))).toBe(true);
 });

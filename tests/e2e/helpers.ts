@@ -14,14 +14,12 @@ export function isMobile(page: Page): boolean {
   return (page.viewportSize()?.width ?? 1440) < 1024;
 }
 
+/** Accepts the cookie notice: it is in the page from the start, and live once its script has run. */
 export async function acceptCookies(page: Page): Promise<void> {
-  const accept = page.getByRole('button', { name: 'Принять' });
-  // A click that lands while the idle islands are still starting can go unheard: click again until the
-  // notice is gone.
-  await expect(async () => {
-    if (await accept.isVisible()) await accept.click();
-    await expect(accept).toHaveCount(0, { timeout: 1_000 });
-  }).toPass();
+  const notice = page.getByRole('region', { name: 'Cookie' });
+  await expect(notice).toHaveAttribute('data-ready', '');
+  await notice.getByRole('button', { name: 'Принять' }).click();
+  await expect(notice).toBeHidden();
 }
 
 /** Opens the home page with cookies accepted and the footer's newsletter island hydrated. */

@@ -2,7 +2,8 @@
 import { writeFileSync } from 'node:fs';
 import { e2eInfoFile, startTestServer } from './server.ts';
 
-const port = Number(process.env['E2E_PORT'] ?? 4611);
+// playwright.config.ts picks the port.
+const port = Number(process.env['E2E_PORT']);
 // A counter id, so the analytics tag is rendered and can be tested.
 const server = await startTestServer({ port, label: 'e2e', seedProducts: 400, env: { METRIKA_ID: '12345678' } });
 console.log(`[e2e] shop ready on ${server.baseUrl}, data in ${server.database.dataDir}`);

@@ -1,0 +1,180 @@
+// The catalogue read model over a hand-made catalogue: facet counting (each group counted with every
+// other group's filter applied, not its own), scopes, flags, price, sizes, sorting, paging, and the
+// text matching primitives. No database: the rows are what read-model.server.ts would select.
+import { describe, expect, it } from 'vitest';
+import { EMPTY_QUERY, type ListingQuery } from './listing.ts';
+import { buildIndex, intersect, queryIndex, queryWords, wordHits, wordMatchesLexemes, type IndexSource, type ListingScope } from './read-model.ts';
+
+const DAY = 86_400_000;
+const product = (
+  id: number,
+  categoryId: number,
+  brandId: number,
+  colorId: number | null,
+  roubles: number,
+  discountPercent: number,
+  rating: number,
+  freeDelivery: boolean,
+  lexemes: string[],
+) => ({
+  id,
+  categoryId,
+  brandId,
+  colorId,
+  price: roubles * 100,
+  discountPercent,
+  rating,
+  freeDelivery,
+  popularity: 100 - id,
+  created: id * DAY,
+  lexemes,
+});
+
+// Women (1) → Clothes (2) → Dresses (3); Women → Shoes (4); Men (5) is empty.
+const source: IndexSource = {
+  version: 'test',
+  products: [
+    product(1, 3, 1, 1, 10_000, 0, 4.8, true, ['плат', 'gucci', 'черн']),
+    product(2, 3, 2, 2, 20_000, 20, 4.0, false, ['плат', 'prada', 'бел']),
+    product(3, 4, 1, 2, 30_000, 10, 4.6, false, ['кроссовк', 'gucci', 'бел']),
+    product(4, 4, 2, 1, 5_000, 0, 3.0, true, ['туфл', 'prada', 'черн']),
+    product(5, 4, 2, null, 7_000, 0, 5.0, false, ['туфл', 'prada']),
+  ],
+  sizes: [
+    { productId: 1, labels: ['M', 'S'] },
+    { productId: 2, labels: ['M'] },
+    { productId: 3, labels: ['41', '40'] },
+    { productId: 4, labels: ['40'] },
+  ],
+  brands: [
+    { id: 1, name: 'Gucci', nameRu: 'Гуччи', slug: 'gucci', isPopular: true, lexemes: ['gucci', 'гучч'] },
+    { id: 2, name: 'Prada', nameRu: 'Прада', slug: 'prada', isPopular: false, lexemes: ['prada', 'прад'] },
+  ],
+  colors: [
+    { id: 1, name: 'Чёрный', hex: '#000000' },
+    { id: 2, name: 'Белый', hex: '#ffffff' },
+  ],
+  categories: [
+    { id: 1, parentId: null, name: 'Женщинам', slug: 'zhenshchinam', icon: null, level: 0, sort: 0, lexemes: ['женщин'] },
+    { id: 2, parentId: 1, name: 'Одежда', slug: 'odezhda', icon: null, level: 1, sort: 0, lexemes: ['одежд'] },
+    { id: 3, parentId: 2, name: 'Платья', slug: 'platya', icon: null, level: 2, sort: 0, lexemes: ['плат'] },
+    { id: 4, parentId: 1, name: 'Обувь', slug: 'obuv', icon: null, level: 1, sort: 1, lexemes: ['обув'] },
+    { id: 5, parentId: null, name: 'Мужчинам', slug: 'muzhchinam', icon: null, level: 0, sort: 1, lexemes: ['мужчин'] },
+  ],
+};
+const index = buildIndex(source);
+
+const list = (scope: ListingScope, q: Partial<ListingQuery> = {}) => {
+  const result = queryIndex(index, scope, { ...EMPTY_QUERY, ...q });
+  return { ...result, ids: result.positions.map((i) => index.ids[i]) };
+};
+const counts = (values: { id: number | string; count: number }[]) => Object.fromEntries(values.map((v) => [v.id, v.count]));
+
+describe('facet counting', () => {
+  it('counts every value of every group over the scope when nothing is chosen', () => {
+    const { total, facets } = list({ categoryId: 1 });
+    expect(total).toBe(5);
+    expect(counts(facets.brands)).toEqual({ 1: 2, 2: 3 });
+    expect(counts(facets.categories)).toEqual({ 3: 2, 4: 3 });
+    expect(counts(facets.color)).toEqual({ 1: 2, 2: 2 });
+    expect(counts(facets.attr)).toEqual({ S: 1, M: 2, 40: 2, 41: 1 });
+    expect(facets).toMatchObject({ free_delivery: 2, with_discount: 2, top_rating: 3, price: { min: 5_000, max: 30_000 } });
+  });
+
+  it('a chosen brand narrows the other groups but not its own', () => {
+    const { total, ids, facets } = list({ categoryId: 1 }, { brands: [1] });
+    expect(total).toBe(2);
+    expect(ids.sort()).toEqual([1, 3]);
+    expect(counts(facets.brands)).toEqual({ 1: 2, 2: 3 });
+    expect(counts(facets.color)).toEqual({ 1: 1, 2: 1 });
+    expect(counts(facets.categories)).toEqual({ 3: 1, 4: 1 });
+  });
+
+  it('two groups chosen: each is counted with the other applied', () => {
+    const { ids, facets } = list({ categoryId: 1 }, { brands: [1], color: [2] });
+    expect(ids).toEqual([3]);
+    // Brands under white: Gucci's white trainers and Prada's white dress.
+    expect(counts(facets.brands)).toEqual({ 1: 1, 2: 1 });
+    // Colours under Gucci: one black dress, one white pair of trainers.
+    expect(counts(facets.color)).toEqual({ 1: 1, 2: 1 });
+  });
+
+  it('sizes count only sizes in stock, and a chosen size keeps its siblings countable', () => {
+    const { ids, facets } = list({}, { attr: ['40'] });
+    expect(ids.sort()).toEqual([3, 4]);
+    expect(counts(facets.attr)).toEqual({ S: 1, M: 2, 40: 2, 41: 1 });
+    expect(counts(facets.brands)).toEqual({ 1: 1, 2: 1 });
+  });
+
+  it('a chosen value that matches nothing in the scope still shows, with 0', () => {
+    const { total, facets } = list({ categoryId: 3 }, { brands: [1], attr: ['41'] });
+    expect(total).toBe(0);
+    expect(facets.attr.find((v) => v.id === '41')).toMatchObject({ count: 0 });
+  });
+
+  it('flags and the price range filter, and the price facet ignores its own range', () => {
+    expect(list({}, { free_delivery: true }).ids.sort()).toEqual([1, 4]);
+    expect(list({}, { with_discount: true }).ids.sort()).toEqual([2, 3]);
+    expect(list({}, { top_rating: true }).ids.sort()).toEqual([1, 3, 5]);
+    const priced = list({}, { price_min: 6_000, price_max: 20_000 });
+    expect(priced.ids.sort()).toEqual([1, 2, 5]);
+    expect(priced.facets.price).toEqual({ min: 5_000, max: 30_000 });
+  });
+
+  it('scopes: a category holds its whole subtree, a brand only its products, search only its hits', () => {
+    expect(list({ categoryId: 2 }).ids.sort()).toEqual([1, 2]);
+    expect(list({ categoryId: 5 }).total).toBe(0);
+    expect(list({ brandId: 2, categoryId: 4 }).ids.sort()).toEqual([4, 5]);
+    const hits = new Uint8Array(index.n);
+    hits[index.positionOf(2)] = 1;
+    expect(list({ matches: hits }).ids).toEqual([2]);
+  });
+
+  it('sorts and pages without overlap', () => {
+    expect(list({}, { sort: 'price_asc' }).ids).toEqual([4, 5, 1, 2, 3]);
+    expect(list({}, { sort: 'price_desc' }).ids).toEqual([3, 2, 1, 5, 4]);
+    expect(list({}, { sort: 'discount' }).ids.slice(0, 2)).toEqual([2, 3]);
+    expect(list({}, { sort: 'new' }).ids).toEqual([5, 4, 3, 2, 1]);
+    const pages = [1, 2, 3].map((page) => list({}, { sort: 'price_asc', per_page: 2, page }).ids);
+    expect(pages).toEqual([[4, 5], [1, 2], [3]]);
+  });
+
+  it('category counts and the subtree map cover descendants', () => {
+    expect(index.categoryCounts.get(1)).toBe(5);
+    expect(index.categoryCounts.get(2)).toBe(2);
+    expect(index.subtree.get(1)?.sort()).toEqual([1, 2, 3, 4]);
+  });
+});
+
+describe('text matching', () => {
+  const ids = (hits: Uint8Array | null) => (hits ? [...hits].flatMap((h, i) => (h ? [index.ids[i]] : [])) : null);
+
+  it('finds a stem exactly, and the word being typed as a prefix', () => {
+    expect(ids(wordHits(index, { lexemes: ['плат'], prefix: null }))).toEqual([1, 2]);
+    expect(ids(wordHits(index, { lexemes: [], prefix: 'крос' }))).toEqual([3]);
+    // A stem is not a prefix: 'плат' (dress) must not find anything else starting with it.
+    expect(ids(wordHits(index, { lexemes: ['пла'], prefix: null }))).toBeNull();
+  });
+
+  it('answers null for a word the catalogue does not know, so it can be corrected', () => {
+    expect(wordHits(index, { lexemes: ['кросовк'], prefix: null })).toBeNull();
+  });
+
+  it('every word must match (AND)', () => {
+    const dress = wordHits(index, { lexemes: ['плат'], prefix: null }) as Uint8Array;
+    const gucci = wordHits(index, { lexemes: ['gucci'], prefix: null }) as Uint8Array;
+    expect(ids(intersect(index, [dress, gucci]))).toEqual([1]);
+  });
+
+  it('names brands and categories by their lexemes, Latin or Cyrillic', () => {
+    expect(wordMatchesLexemes({ lexemes: ['гучч'], prefix: null }, index.brandLexemes.get(1) ?? [])).toBe(true);
+    expect(wordMatchesLexemes({ lexemes: [], prefix: 'пра' }, index.brandLexemes.get(2) ?? [])).toBe(true);
+    expect(wordMatchesLexemes({ lexemes: ['плат'], prefix: null }, index.brandLexemes.get(2) ?? [])).toBe(false);
+  });
+
+  it('reads at most eight lower-cased words of letters and digits, never SQL syntax', () => {
+    expect(queryWords("Платье  GUCCI's & | !черное:*")).toEqual(['платье', 'gucci', 's', 'черное']);
+    expect(queryWords('a b c d e f g h i j')).toHaveLength(8);
+    expect(queryWords('—')).toEqual([]);
+  });
+});
