@@ -1,5 +1,5 @@
 // The content calls of spec §7 over real HTTP against the built server.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import { api, baseUrl } from '../support/api.ts';
 
 interface Page {
@@ -142,8 +142,27 @@ describe('GET /api/v1/ecommerce-core/mega-categories', () => {
     const { status, body } = await api<Cat[]>('/api/v1/ecommerce-core/mega-categories');
     expect(status).toBe(200);
     const roots = body.data ?? [];
-    expect(roots.map((r) => r.name)).toEqual(['Женщинам', 'Мужчинам', 'Детям']);
-    for (const root of roots) {
+    // The generated departments, then the tests' own (sort 99).
+    expect(roots.map((r) => r.name)).toEqual(['Женщинам', 'Мужчинам', 'Детям', 'Тест-отдел']);
+    const fx = inject('catalog');
+    expect(roots.at(-1)).toMatchObject({
+      id: fx.root.id,
+      level: 0,
+      icon: null,
+      url: `/c/${fx.root.id}/test-otdel`,
+      childs: {
+        data: [
+          {
+            id: fx.clothes.id,
+            level: 1,
+            parent_id: fx.root.id,
+            childs: { data: [{ id: fx.dresses.id, name: 'Тест-платья', level: 2, url: `/c/${fx.dresses.id}/test-platya` }] },
+          },
+          { id: fx.shoes.id, level: 1, childs: { data: [] } },
+        ],
+      },
+    });
+    for (const root of roots.slice(0, -1)) {
       expect(root.level).toBe(0);
       expect(root.icon).toMatch(/^\/icons\/categories\/.+\.svg$/);
       expect(root.childs.data.map((d) => d.name)).toEqual(['Одежда', 'Обувь', 'Сумки', 'Украшения', 'Аксессуары']);

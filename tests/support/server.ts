@@ -5,6 +5,9 @@ import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer } from 'node:net';
+import { openDatabase, type Database } from '~/lib/db/client.ts';
+import { prepareDatabase } from '~/lib/db/prepare.ts';
+import { env } from '~/lib/env.ts';
 import { createFreshDatabase, type FreshDatabase } from './fresh-database.ts';
 
 /** Where the e2e web server tells the tests about itself (its data folder holds the mail outbox). */
@@ -43,11 +46,31 @@ async function waitForHealth(baseUrl: string, child: ChildProcess, timeoutMs: nu
   throw new Error(`server at ${baseUrl} did not become healthy in ${timeoutMs} ms`);
 }
 
-export async function startTestServer(
-  options: { seedProducts?: number; env?: Record<string, string>; label?: string; port?: number } = {},
-): Promise<TestServer> {
+export interface TestServerOptions<T> {
+  seedProducts?: number;
+  env?: Record<string, string>;
+  label?: string;
+  port?: number;
+  /** Writes the test's own data (factories) into the fresh, seeded database before the server opens it. */
+  prepare?: (database: Database) => Promise<T>;
+}
+
+export async function startTestServer<T = undefined>(options: TestServerOptions<T> = {}): Promise<TestServer & { prepared: T | undefined }> {
   if (!existsSync('dist/server/entry.mjs')) throw new Error('No build found: run `npm run build` first (npm test does it for you).');
   const database = await createFreshDatabase(options.label ?? 'it');
+  const seedProducts = options.seedProducts ?? 400;
+  let prepared: T | undefined;
+  if (options.prepare) {
+    // The same preparation the server would do (migrations, the seed), then the test's data; closed
+    // again before the server starts, since PGlite is one process's database.
+    const db = await openDatabase({ databaseUrl: database.databaseUrl, dataDir: database.dataDir });
+    try {
+      await prepareDatabase(db, { migrate: true, seedProducts, seed: env().SEED, log: () => {} });
+      prepared = await options.prepare(db);
+    } finally {
+      await db.close();
+    }
+  }
   const port = options.port ?? (await freePort());
   const baseUrl = `http://127.0.0.1:${port}`;
   const child = spawn(process.execPath, ['scripts/server.mjs'], {
@@ -61,7 +84,7 @@ export async function startTestServer(
       PORT: String(port),
       NODE_ENV: 'test',
       SITE_URL: baseUrl,
-      SEED_PRODUCTS: String(options.seedProducts ?? 400),
+      SEED_PRODUCTS: String(seedProducts),
       ...options.env,
     },
   });
@@ -79,6 +102,7 @@ export async function startTestServer(
   return {
     baseUrl,
     database,
+    prepared,
     async stop() {
       const running = () => child.exitCode === null && child.signalCode === null;
       const killGroup = (signal: NodeJS.Signals) => {
