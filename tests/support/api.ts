@@ -1,5 +1,6 @@
 // Small helpers for calling the API over real HTTP in integration tests.
-import { inject } from 'vitest';
+import { expect, inject } from 'vitest';
+import { loadContract, type Contract } from './contract.ts';
 
 export interface Envelope<T = unknown> {
   success: boolean;
@@ -23,5 +24,11 @@ export async function api<T = unknown>(path: string, init: RequestInit = {}): Pr
   } catch {
     throw new Error(`${init.method ?? 'GET'} ${path} answered ${res.status} with non-JSON: ${text.slice(0, 200)}`);
   }
+  // Every answer must be what the published contract says it is.
+  contract ??= loadContract(baseUrl());
+  const problems = (await contract).check(init.method ?? 'GET', path, res.status, body);
+  expect(problems, `the answer does not match /api/openapi.json`).toEqual([]);
   return { status: res.status, body, headers: res.headers };
 }
+
+let contract: Promise<Contract> | undefined;

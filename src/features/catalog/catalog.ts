@@ -1,26 +1,11 @@
-// Catalogue shapes shared by pages, the API and islands.
+// Catalogue shapes shared by pages, the API and islands (types from catalog.schema.ts, erased at build).
+import type { categories } from '~/lib/db/schema.ts';
+import type { MegaCategory, ProductImage } from './catalog.schema.ts';
 
-/** spec §7 mega-categories: nested children under childs.data. */
-export interface MegaCategory {
-  id: number;
-  name: string;
-  slug: string;
-  url: string;
-  icon: string | null;
-  level: number;
-  parent_id: number | null;
-  childs: { data: MegaCategory[] };
-}
+export type { MegaCategory, ProductCard, ProductImage } from './catalog.schema.ts';
 
-export interface CategoryRecord {
-  id: number;
-  parentId: number | null;
-  name: string;
-  slug: string;
-  icon: string | null;
-  level: number;
-  sort: number;
-}
+/** A category row as the schema types it (what the tree and the read model are built from). */
+export type CategoryRecord = Pick<typeof categories.$inferSelect, 'id' | 'parentId' | 'name' | 'slug' | 'icon' | 'level' | 'sort'>;
 
 export function categoryUrl(id: number, slug: string): string {
   return `/c/${id}/${slug}`;
@@ -53,30 +38,6 @@ export function buildCategoryTree(rows: readonly CategoryRecord[]): MegaCategory
     else nodes.get(r.parentId)?.childs.data.push(node);
   }
   return roots;
-}
-
-export interface ProductImage {
-  src: string;
-  srcset: string;
-  width: number;
-  height: number;
-  alt: string;
-}
-
-/** spec §3 product card, as the API sends it. Prices are kopecks. */
-export interface ProductCard {
-  id: number;
-  name: string;
-  brand: string;
-  brand_id: number;
-  price: number;
-  price_old: number | null;
-  discount_percent: number;
-  currency_symbol: string;
-  url: string;
-  image: ProductImage | null;
-  free_delivery: boolean;
-  rating: number;
 }
 
 export function productUrl(id: number, slug: string): string {

@@ -2,7 +2,7 @@
 // the pages and GET /api/v1/ecommerce-core/products, and the URLs that keep filters shareable.
 import { z } from 'zod';
 import { searchParamsToObject } from '~/lib/http/search-params.ts';
-import { MAX_ID, type ProductCard } from './catalog.ts';
+import { MAX_ID } from './catalog.ts';
 
 export const SORTS = ['popular', 'new', 'price_asc', 'price_desc', 'discount'] as const;
 export type Sort = (typeof SORTS)[number];
@@ -110,29 +110,4 @@ export function hasFilters(q: ListingQuery): boolean {
   );
 }
 
-export interface FacetValue {
-  id: number | string;
-  name: string;
-  count: number;
-  hex?: string;
-}
-
-export interface Facets {
-  brands: FacetValue[];
-  categories: FacetValue[];
-  color: FacetValue[];
-  attr: FacetValue[];
-  free_delivery: number;
-  with_discount: number;
-  top_rating: number;
-  price: { min: number; max: number } | null;
-}
-
-export interface Listing {
-  products: ProductCard[];
-  total: number;
-  page: number;
-  pages: number;
-  per_page: number;
-  facets: Facets;
-}
+export type { FacetValue, Facets, Listing } from './catalog.schema.ts';

@@ -1,36 +1,12 @@
 // The product page's shape (GET /api/v1/ecommerce-core/product/{id}) and what is derived from it.
-import type { ProductCard, ProductImage } from './catalog.ts';
+import type { ProductDetail } from './catalog.schema.ts';
 
 /** Sizes with this many or fewer left say so. */
 export const LOW_STOCK = 3;
 export const SIZE_CHART_URL = '/i/12/razmery';
 export const DELIVERY_INFO_URL = '/i/9/o-dostavke';
 
-export interface ProductVariant {
-  /** spec §3 variant_code: what the cart line refers to. */
-  code: string;
-  label: string;
-  available: boolean;
-  /** Set when only a few are left. */
-  left: number | null;
-  min_item: number;
-  /** The line maximum, never above what is in stock. */
-  max_item: number;
-}
-
-export interface ProductDetail extends Omit<ProductCard, 'image'> {
-  slug: string;
-  description: string;
-  brand_url: string;
-  brand_country: string;
-  category: { id: number; name: string; url: string };
-  color: { id: number; name: string; hex: string } | null;
-  reviews_count: number;
-  images: ProductImage[];
-  variants: ProductVariant[];
-  in_stock: boolean;
-  attributes: { name: string; value: string }[];
-}
+export type { ProductDetail, ProductVariant } from './catalog.schema.ts';
 
 /** Kopecks to the decimal roubles schema.org expects ("12990.00"). */
 function schemaPrice(kopecks: number): string {

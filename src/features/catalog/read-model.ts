@@ -4,14 +4,15 @@
 // one index per process; unit tests build indexes from hand-made rows.
 // Facets count the way shoppers expect: each group's counts apply every other selected filter but not
 // its own, so ticking one brand still shows how many the other brands would add.
-import type { brands, categories, colors, products } from '~/lib/db/schema.ts';
-import { compareSizes } from './catalog.ts';
+import type { brands, colors, products } from '~/lib/db/schema.ts';
+import { compareSizes, type CategoryRecord } from './catalog.ts';
+
+export type { CategoryRecord } from './catalog.ts';
 import { TOP_RATING, type Facets, type FacetValue, type ListingQuery, type Sort } from './listing.ts';
 
 type Product = typeof products.$inferSelect;
 export type BrandRecord = Pick<typeof brands.$inferSelect, 'id' | 'name' | 'nameRu' | 'slug' | 'isPopular'>;
 export type ColorRecord = Pick<typeof colors.$inferSelect, 'id' | 'name' | 'hex'>;
-export type CategoryRecord = Pick<typeof categories.$inferSelect, 'id' | 'parentId' | 'name' | 'slug' | 'icon' | 'level' | 'sort'>;
 
 /** What an index is built from: the rows read-model.server.ts selects, typed by the schema. */
 export interface IndexSource {

@@ -1,36 +1,7 @@
 // Shapes of the content calls (spec §7) and the page types meta-data knows about.
 import { z } from 'zod';
 
-export interface MenuLink {
-  name: string;
-  url: string;
-}
-
-export interface FooterMenu {
-  title: string;
-  menus: MenuLink[];
-}
-
-export interface FooterData {
-  footer_left_menu: FooterMenu;
-  footer_center_menu: FooterMenu;
-  footer_right_menu: FooterMenu;
-  copyright_widget: { text: string };
-}
-
-export interface HeaderTag {
-  title: string;
-  url: string;
-}
-
-export interface InfoPage {
-  id: number;
-  slug: string;
-  url: string;
-  title: string;
-  description: string;
-  content: string;
-}
+export type { BlogPost, BlogPostSummary, FooterData, FooterMenu, HeaderTag, InfoPage, MenuLink } from './content.schema.ts';
 
 export const META_TYPES = ['home', 'catalog', 'brands', 'blog', 'search', 'cart', 'checkout', 'dashboard', 'auth', 'not-found'] as const;
 export type MetaType = (typeof META_TYPES)[number];
@@ -71,21 +42,6 @@ export const NAMED_INFO_ROUTES = {
   'personal-data-policy': INFO_PAGE_IDS.personalData,
   'guarantees-and-refunds': INFO_PAGE_IDS.refund,
 } as const;
-
-export interface BlogPostSummary {
-  id: number;
-  permalink: string;
-  url: string;
-  title: string;
-  description: string;
-  date: string;
-  tags: string[];
-  cover: { src: string; srcset: string; width: number; height: number; tone: string };
-}
-
-export interface BlogPost extends BlogPostSummary {
-  content: string;
-}
 
 export const BLOG_PAGE_SIZE = 4;
 

@@ -1,4 +1,5 @@
-// Search suggestions: shapes of spec §7 and the client rules of spec §4/§7/§9.
+// Search suggestions: shapes of spec §7 (types from search.schema.ts) and the client rules of spec §4/§7/§9.
+import type { Suggestions } from './search.schema.ts';
 
 export const SEARCH_MIN_CHARS = 3; // "more than 2 characters"
 export const SEARCH_DEBOUNCE_MS = 500;
@@ -7,36 +8,7 @@ export const SEARCH_MAX_CHARS = 100;
 export const SUGGESTION_LIMIT_MAX = 20;
 export const SUGGESTION_LIMIT_DEFAULT = 10;
 
-export interface SuggestionProduct {
-  id: number;
-  url: string;
-  image: string;
-  name: string;
-  brand: string;
-  brand_id: number;
-  price: number;
-  price_old: number | null;
-  currency_symbol: string;
-  discount_percent: number;
-}
-
-export interface SuggestionBrand {
-  id: number;
-  name: string;
-  url: string;
-}
-
-export interface SuggestionCategory {
-  id: number;
-  name: string;
-  url: string;
-}
-
-export interface Suggestions {
-  products: { data: SuggestionProduct[] };
-  brands: { data: SuggestionBrand[] };
-  categories: { data: SuggestionCategory[] };
-}
+export type { SuggestionBrand, SuggestionCategory, SuggestionProduct, Suggestions } from './search.schema.ts';
 
 /** spec §7: xl 10 (8 when brands are present), lg 8 (6), md 6 (4), smaller 4. */
 export function suggestionLimit(width: number, hasBrands: boolean): number {

@@ -29,7 +29,16 @@ export interface EndpointSpec<P extends z.ZodType, Q extends z.ZodType, B extend
   /** Shapes a 422 differently where the spec asks for it (the buyout form reads data.data). */
   onInvalid?: (errors: FieldErrors, message: string) => Response;
   handler: (ctx: HandlerContext<z.output<P>, z.output<Q>, z.output<B>>) => Promise<Response> | Response;
+  /** What the call is for, in a line, for the OpenAPI document (src/lib/http/openapi.ts). */
+  summary: string;
+  /** The schema of a success's `data`; the document is built from it and the tests validate answers against it. */
+  response: z.ZodType;
+  /** Success statuses besides 200 (a created subscription answers 201). */
+  statuses?: number[];
 }
+
+/** An endpoint's handler, carrying its spec for the OpenAPI document. */
+export type Endpoint = APIRoute & { spec: EndpointSpec<z.ZodType, z.ZodType, z.ZodType> };
 
 const EMPTY = z.object({});
 
@@ -87,8 +96,8 @@ export function errorResponse(error: unknown, locale: Locale): Response {
 
 export function endpoint<P extends z.ZodType = typeof EMPTY, Q extends z.ZodType = typeof EMPTY, B extends z.ZodType = typeof EMPTY>(
   spec: EndpointSpec<P, Q, B>,
-): APIRoute {
-  return async (context) => {
+): Endpoint {
+  const route: APIRoute = async (context) => {
     const { request } = context;
     const locale = localeFromHeader(request.headers.get('accept-language'));
     const translate = (key: MessageKey, params?: Record<string, string | number>) => t(locale, key, params);
@@ -123,4 +132,5 @@ export function endpoint<P extends z.ZodType = typeof EMPTY, Q extends z.ZodType
       return errorResponse(caught, locale);
     }
   };
+  return Object.assign(route, { spec: spec as unknown as EndpointSpec<z.ZodType, z.ZodType, z.ZodType> });
 }

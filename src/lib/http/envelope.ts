@@ -1,19 +1,12 @@
 // The API envelope (DESIGN §3). Every endpoint answers through these helpers.
 import { t, type Locale } from '../i18n/index.ts';
 
-export interface Crumb {
-  name: string;
-  url?: string;
-}
+export type { Crumb, MetaData } from './envelope.schema.ts';
+import type { Crumb, MetaData } from './envelope.schema.ts';
 
 /** spec §2: a trail starts at 'Главная' (/); the last item is the page itself and has no url. */
 export function trail(locale: Locale, ...items: Crumb[]): Crumb[] {
   return [{ name: t(locale, 'nav.home'), url: '/' }, ...items];
-}
-
-export interface MetaData {
-  title: string;
-  description: string;
 }
 
 export interface SuccessBody<T> {

@@ -2,8 +2,11 @@ import { getDatabase } from '~/lib/db/index.ts';
 import { ping } from '~/lib/db/client.ts';
 import { endpoint } from '~/lib/http/endpoint.ts';
 import { fail, ok } from '~/lib/http/envelope.ts';
+import { z } from 'zod';
 
 export const GET = endpoint({
+  summary: 'Liveness: the database answers',
+  response: z.object({ status: z.literal('ok'), database: z.enum(['pglite', 'postgres']), latency_ms: z.number() }),
   async handler({ t }) {
     const started = performance.now();
     try {

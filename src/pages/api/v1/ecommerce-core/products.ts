@@ -10,8 +10,11 @@ import { PUBLIC_CONTENT } from '~/lib/http/cache.ts';
 import { endpoint } from '~/lib/http/endpoint.ts';
 import { ok } from '~/lib/http/envelope.ts';
 import { notFound } from '~/lib/http/errors.ts';
+import { listingSchema } from '~/features/catalog/catalog.schema.ts';
 
 export const GET = endpoint({
+  summary: 'A catalogue listing (category, brand or search scope) with filters, sorting, pages and facet counts',
+  response: listingSchema.extend({ corrected: z.string().nullable().optional().describe('Search only: the text as corrected') }),
   query: listingQuerySchema.extend({
     category: idSchema.optional(),
     brand: idSchema.optional(),

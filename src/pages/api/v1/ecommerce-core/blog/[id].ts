@@ -4,8 +4,11 @@ import { PUBLIC_CONTENT } from '~/lib/http/cache.ts';
 import { endpoint } from '~/lib/http/endpoint.ts';
 import { ok } from '~/lib/http/envelope.ts';
 import { notFound } from '~/lib/http/errors.ts';
+import { blogPostSchema } from '~/features/content/content.schema.ts';
 
 export const GET = endpoint({
+  summary: 'A blog post by id',
+  response: blogPostSchema,
   params: pageIdParams,
   async handler({ params, locale }) {
     const post = await getBlogPost(params.id);

@@ -4,8 +4,12 @@ import { NEWSLETTER_LIMIT, subscribe } from '~/features/newsletter/newsletter.se
 import { endpoint } from '~/lib/http/endpoint.ts';
 import { ok } from '~/lib/http/envelope.ts';
 import { enforce } from '~/lib/http/rate-limit.server.ts';
+import { z } from 'zod';
 
 export const POST = endpoint({
+  summary: 'Subscribes an e-mail to the newsletter (201 when new, 200 when already subscribed)',
+  response: z.object({ email: z.string(), subscribed: z.literal(true), created: z.boolean() }),
+  statuses: [201],
   body: newsletterSchema,
   async handler({ body, context }) {
     await enforce({ key: `newsletter:${context.clientAddress}`, ...NEWSLETTER_LIMIT });

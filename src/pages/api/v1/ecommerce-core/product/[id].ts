@@ -6,8 +6,11 @@ import { PUBLIC_CONTENT } from '~/lib/http/cache.ts';
 import { endpoint } from '~/lib/http/endpoint.ts';
 import { ok } from '~/lib/http/envelope.ts';
 import { notFound } from '~/lib/http/errors.ts';
+import { productCardSchema, productDetailSchema } from '~/features/catalog/catalog.schema.ts';
 
 export const GET = endpoint({
+  summary: "The product page's data: sizes, images, attributes, related products",
+  response: productDetailSchema.extend({ related: z.array(productCardSchema) }),
   params: z.object({ id: idSchema }),
   async handler({ params, locale }) {
     const view = await productView(locale, params.id);

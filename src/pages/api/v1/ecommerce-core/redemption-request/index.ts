@@ -4,8 +4,12 @@ import { BUYOUT_LIMIT, createBuyoutRequest } from '~/features/buyout/buyout.serv
 import { endpoint } from '~/lib/http/endpoint.ts';
 import { fail, ok } from '~/lib/http/envelope.ts';
 import { enforce } from '~/lib/http/rate-limit.server.ts';
+import { z } from 'zod';
 
 export const POST = endpoint({
+  summary: 'spec §7: a buyout request; field errors under data.data',
+  response: z.object({ id: z.number().int().nullable() }),
+  statuses: [201],
   body: buyoutSchema,
   onInvalid: (errors, message) => fail(422, message, { errors, data: { data: errors } }),
   async handler({ body, context, t }) {

@@ -4,8 +4,11 @@ import { PUBLIC_CONTENT } from '~/lib/http/cache.ts';
 import { endpoint } from '~/lib/http/endpoint.ts';
 import { ok } from '~/lib/http/envelope.ts';
 import { notFound } from '~/lib/http/errors.ts';
+import { infoPageSchema } from '~/features/content/content.schema.ts';
 
 export const GET = endpoint({
+  summary: 'spec §7: an info page by id, with meta_data and breadcrumbs',
+  response: infoPageSchema,
   params: pageIdParams,
   invalidParams: { status: 404, message: 'error.pageNotFound' },
   async handler({ params, locale }) {

@@ -1,0 +1,57 @@
+// The API contract in the tests: every answer the integration tests receive is validated against the
+// OpenAPI document the server publishes (/api/openapi.json), so the document cannot drift from what
+// the endpoints really answer.
+import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+
+type Json = Record<string, unknown>;
+
+export interface Contract {
+  document: Json;
+  /** Validates one answer; returns the errors (empty when it conforms). */
+  check(method: string, path: string, status: number, body: unknown): string[];
+}
+
+/** '/api/v1/x/{id}' → /^\/api\/v1\/x\/[^/]+$/ */
+function templateMatcher(template: string): RegExp {
+  const escaped = template.replace(/[.*+?^$()|[\]\\]/g, '\\$&');
+  return new RegExp(`^${escaped.replace(/\{\w+\}/g, '[^/]+')}$`);
+}
+
+export async function loadContract(baseUrl: string): Promise<Contract> {
+  const document = (await (await fetch(new URL('/api/openapi.json', baseUrl))).json()) as Json;
+  const ajv = new Ajv2020({ strict: false, validateFormats: false, allErrors: true });
+  const components = document['components'];
+  const compiled = new Map<Json, ValidateFunction>();
+  // Refs point at #/components/schemas/…: each response schema is compiled with the components beside it.
+  const validator = (schema: Json) => {
+    let fn = compiled.get(schema);
+    if (!fn) compiled.set(schema, (fn = ajv.compile({ ...schema, components })));
+    return fn;
+  };
+  const paths = Object.entries(document['paths'] as Record<string, Record<string, Json>>).map(([template, ops]) => ({
+    matcher: templateMatcher(template),
+    ops,
+  }));
+  const failure = { $ref: '#/components/schemas/Failure' };
+
+  return {
+    document,
+    check(method, rawPath, status, body) {
+      const path = new URL(rawPath, baseUrl).pathname;
+      const operation = paths.find((p) => p.matcher.test(path))?.ops[method.toLowerCase()];
+      let schema: Json;
+      if (!operation) {
+        // An unknown path or method answers the failure envelope.
+        if (status < 400) return [`${method} ${path} answered ${status} but is not in the document`];
+        schema = failure;
+      } else {
+        const responses = operation['responses'] as Record<string, Json>;
+        const response = responses[String(status)] ?? responses[`${String(status)[0]}XX`];
+        if (!response) return [`${method} ${path}: status ${status} is not documented`];
+        schema = ((response['content'] as Json)['application/json'] as Json)['schema'] as Json;
+      }
+      const validate = validator(schema);
+      return validate(body) ? [] : (validate.errors ?? []).map((e) => `${method} ${path} ${status}: ${e.instancePath || '/'} ${e.message ?? ''}`);
+    },
+  };
+}
