@@ -5,9 +5,9 @@ import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer } from 'node:net';
-import { openDatabase, type Database } from '~/lib/db/client.ts';
-import { prepareDatabase } from '~/lib/db/prepare.ts';
-import { env } from '~/lib/env.ts';
+import { openDatabase, type Database } from '../../src/lib/db/client.ts';
+import { prepareDatabase } from '../../src/lib/db/prepare.ts';
+import { env } from '../../src/lib/env.ts';
 import { createFreshDatabase, type FreshDatabase } from './fresh-database.ts';
 
 /** Where the e2e web server tells the tests about itself (its data folder holds the mail outbox). */

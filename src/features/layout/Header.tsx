@@ -138,24 +138,18 @@ export default function Header({ labels, topLeft, tags, treeJson, supportUrl, lo
         </div>
 
         <div className="container relative flex h-16 items-center gap-3 lg:gap-6">
-          <button
-            type="button"
-            onClick={() => togglePanel('menu')}
-            aria-expanded={panel === 'menu'}
-            aria-label={labels.menu}
-            className="grid h-10 w-10 cursor-pointer place-items-center lg:hidden"
-          >
-            <Icon name={panel === 'menu' ? 'close' : 'menu'} />
-          </button>
-          <button
-            type="button"
-            onClick={() => togglePanel('search')}
-            aria-expanded={panel === 'search'}
-            aria-label={labels.search}
-            className="grid h-10 w-10 cursor-pointer place-items-center lg:hidden"
-          >
-            <Icon name="search" />
-          </button>
+          {(['menu', 'search'] as const).map((name) => (
+            <button
+              key={name}
+              type="button"
+              onClick={() => togglePanel(name)}
+              aria-expanded={panel === name}
+              aria-label={labels[name]}
+              className="grid h-10 w-10 cursor-pointer place-items-center lg:hidden"
+            >
+              <Icon name={name === 'menu' && panel === 'menu' ? 'close' : name} />
+            </button>
+          ))}
           <a
             href="/"
             aria-label={`Brandshop — ${labels.home}`}
