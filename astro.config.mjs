@@ -4,6 +4,7 @@ import node from '@astrojs/node';
 import react from '@astrojs/react';
 import UnoCSS from '@unocss/astro';
 import { env, loadDotEnv } from './src/lib/env.ts';
+import { MAX_BODY_BYTES } from './src/lib/http/limits.ts';
 
 // `npm run build` alone reads ./.env too, like `npm start` does before it builds.
 loadDotEnv();
@@ -12,7 +13,8 @@ const config = env();
 export default defineConfig({
   site: config.SITE_URL,
   output: 'server',
-  adapter: node({ mode: 'standalone', bodySizeLimit: 2 * 1024 * 1024 }),
+  // Chunked bodies too: the adapter cuts a body off at the API's limit (src/lib/http/limits.ts).
+  adapter: node({ mode: 'standalone', bodySizeLimit: MAX_BODY_BYTES }),
   integrations: [UnoCSS({ injectReset: false }), react()],
   server: { host: config.HOST, port: config.PORT },
   trailingSlash: 'ignore',

@@ -1,13 +1,20 @@
-// The shop's HTTP server: Astro's Node handler behind a thin front that answers repeat visits of
-// public pages straight from the page cache the middleware fills (src/lib/http/page-cache.ts decides
-// what may be cached and under which key, for both; docs/decisions/007). A hit skips Astro's routing,
-// static-file lookup and middleware, which cost more than the copy of the HTML itself. Everything
-// else — misses, the API, assets, personalised pages — goes to Astro unchanged. Run by `npm start`,
+// The shop's HTTP server: Astro's Node handler behind a thin front. The front
+// - answers repeat visits of public pages straight from the page cache the middleware fills
+//   (src/lib/http/page-cache.ts decides what may be cached and under which key, for both;
+//   docs/decisions/007) — a hit skips Astro's routing, static-file lookup and middleware;
+// - refuses what no route could answer well (src/lib/http/edge.ts): TRACE, pages written to, paths
+//   that do not decode, request lines Node cannot parse;
+// - gives every request an id and every answer the security headers, and logs one JSON line per
+//   request (src/lib/log.ts).
+// Everything else — misses, the API, assets, personalised pages — goes to Astro. Run by `npm start`,
 // the tests and the benchmark.
 import http from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { env, loadDotEnv } from '../src/lib/env.ts';
+import { clientErrorResponse, preflight, rawHttp } from '../src/lib/http/edge.ts';
 import { pageCache, pageCacheKey, pageResponseHeaders } from '../src/lib/http/page-cache.ts';
+import { securityHeaders } from '../src/lib/http/security-headers.ts';
+import { loggablePath, logger, requestIdFrom } from '../src/lib/log.ts';
 
 loadDotEnv();
 const { HOST, PORT } = env();
@@ -17,6 +24,25 @@ const { handler } = await import(fileURLToPath(entry));
 const cache = pageCache();
 
 const server = http.createServer((req, res) => {
+  const started = performance.now();
+  const requestId = requestIdFrom(req.headers['x-request-id']);
+  // Astro's answer reads the id from the request (error page, error log).
+  req.headers['x-request-id'] = requestId;
+  res.setHeader('x-request-id', requestId);
+  for (const [name, value] of Object.entries(securityHeaders())) res.setHeader(name, value);
+  res.once('finish', () => {
+    logger.info(
+      { requestId, method: req.method, path: loggablePath(req.url ?? ''), status: res.statusCode, ms: Math.round((performance.now() - started) * 10) / 10 },
+      'request',
+    );
+  });
+
+  const early = preflight(req.method ?? '', req.url ?? '/');
+  if (early) {
+    res.writeHead(early.status, early.headers);
+    res.end(req.method === 'HEAD' ? undefined : early.body);
+    return;
+  }
   const key = cache && pageCacheKey(req.method ?? '', req.url ?? '', req.headers.cookie);
   const page = key ? cache.get(key, { countMiss: false }) : undefined;
   if (!page) return handler(req, res);
@@ -25,6 +51,21 @@ const server = http.createServer((req, res) => {
   headers['server-timing'] = 'cache-page;desc="hit 1 miss 0"';
   res.writeHead(page.status, headers);
   res.end(page.body);
+});
+
+// CONNECT is never a request Node hands to the handler: refused here, like TRACE.
+server.on('connect', (req, socket) => {
+  const answer = preflight('CONNECT', req.url ?? '/');
+  if (answer) socket.end(rawHttp(answer));
+  else socket.destroy();
+});
+
+// A request line Node cannot parse (an unknown method, garbage) still gets an answer a client can read.
+server.on('clientError', (error, socket) => {
+  if (!socket.writable) return socket.destroy();
+  const code = /** @type {{ code?: string; rawPacket?: Buffer }} */ (error).code;
+  socket.end(clientErrorResponse(code, /** @type {{ rawPacket?: Buffer }} */ (error).rawPacket));
+  logger.info({ method: null, status: code === 'HPE_INVALID_METHOD' ? 405 : 400, code }, 'refused before parsing');
 });
 
 server.listen(PORT, HOST, () => console.log(`Server listening on http://${HOST}:${PORT}`));

@@ -1,20 +1,42 @@
 // Runs before every page and endpoint: language and security headers.
 import { defineMiddleware } from 'astro:middleware';
 import { withCacheTimings } from '~/lib/cache.ts';
+import { securityHeaders } from '~/lib/http/security-headers.ts';
+import { logUnexpected } from '~/lib/log.ts';
+import { allowedMethods } from '~/pages/api/_routes.ts';
 import { fail } from '~/lib/http/envelope.ts';
 import { isShareable, pageCache, pageCacheKey, pageResponseHeaders, type CachedPage } from '~/lib/http/page-cache.ts';
 import { LOCALE_COOKIE, localeFromHeader, t, type Locale } from '~/lib/i18n/index.ts';
 
-const SECURITY_HEADERS: Record<string, string> = {
-  'x-content-type-options': 'nosniff',
-  'referrer-policy': 'strict-origin-when-cross-origin',
-  'x-frame-options': 'DENY',
-  'permissions-policy': 'camera=(), microphone=(), geolocation=()',
-};
-
 export const onRequest = defineMiddleware(async (context, next) => {
+  const requestId = context.request.headers.get('x-request-id') ?? 'none';
+  context.locals.requestId = requestId;
   const { result: response, serverTiming } = await withCacheTimings(async () => {
     const isApi = context.url.pathname.startsWith('/api/');
+    try {
+      return await answer(isApi);
+    } catch (error) {
+      // Logged once, here, without the request's data; the visitor gets the shop's error page with the
+      // id to quote (spec route 'error'), an API client the envelope.
+      logUnexpected(requestId, isApi ? 'api' : 'page', error);
+      if (isApi || context.url.pathname === '/500') return withSecurityHeaders(fail(500, t(context.locals.locale, 'error.internal')));
+      return withSecurityHeaders(await context.rewrite('/500'));
+    }
+  });
+  if (serverTiming) response.headers.append('server-timing', serverTiming);
+  return response;
+
+  /**
+   * A method the endpoint does not have: Astro answers 404 without a body of ours; the route table
+   * knows which methods the path has, so the caller learns them (405 with Allow).
+   */
+  async function apiAnswer(response: Response): Promise<Response> {
+    if (response.status !== 404 || isJson(response)) return response;
+    const allowed = await allowedMethods(context.url.pathname);
+    return allowed.length > 0 ? fail(405, t(context.locals.locale, 'error.methodNotAllowed'), {}, { allow: allowed.join(', ') }) : response;
+  }
+
+  async function answer(isApi: boolean): Promise<Response> {
     // API calls follow accept-language (spec §7). Pages are Russian unless the visitor chose English
     // (lang=en cookie): a browser merely set to English would otherwise mix English chrome with Russian
     // products (docs/decisions/006).
@@ -25,14 +47,14 @@ export const onRequest = defineMiddleware(async (context, next) => {
         : 'ru';
     const cache = pageCache();
     const key = cache && pageCacheKey(context.request.method, context.url.pathname + context.url.search, context.request.headers.get('cookie'));
-    if (!cache || key === undefined) return finish(await next(), context.url, isApi, context.locals.locale);
+    if (!cache || key === undefined) return finish(isApi ? await apiAnswer(await next()) : await next(), isApi, context.locals.locale);
 
     // Visitors asking for a page that is being rendered wait for that render instead of starting their own.
     let own: Response | undefined;
     const page = await cache.getOrLoad(key, async () => {
       own = await next();
       if (!isShareable(own)) return undefined;
-      const rendered = finish(new Response(new Uint8Array(await own.arrayBuffer()), own), context.url, isApi, context.locals.locale);
+      const rendered = finish(new Response(new Uint8Array(await own.arrayBuffer()), own), isApi, context.locals.locale);
       return {
         at: Date.now(),
         status: rendered.status,
@@ -42,13 +64,11 @@ export const onRequest = defineMiddleware(async (context, next) => {
     });
     if (page) return new Response(page.body.slice(), { status: page.status, headers: pageResponseHeaders(page) });
     // Rendered here but personal, or someone else's render turned out personal: this visitor's own.
-    return finish(own ?? (await next()), context.url, isApi, context.locals.locale);
-  });
-  if (serverTiming) response.headers.append('server-timing', serverTiming);
-  return response;
+    return finish(own ?? (await next()), isApi, context.locals.locale);
+  }
 });
 
-function finish(response: Response, url: URL, isApi: boolean, locale: Locale): Response {
+function finish(response: Response, isApi: boolean, locale: Locale): Response {
   if (isApi && response.status >= 400 && !isJson(response)) {
     // Whatever answered outside our endpoints (a method with no handler, the framework itself),
     // API clients still get the envelope.
@@ -62,7 +82,9 @@ function finish(response: Response, url: URL, isApi: boolean, locale: Locale): R
             : 'error.badRequest';
     response = fail(response.status, t(locale, key));
   }
-  withSecurityHeaders(response, url);
+  withSecurityHeaders(response);
+  // Pages say their charset (Astro sends a bare text/html).
+  if (response.headers.get('content-type') === 'text/html') response.headers.set('content-type', 'text/html; charset=utf-8');
   if (!isApi && locale !== 'ru') {
     // A page in another language must not be served from a shared cache to Russian visitors.
     response.headers.set('cache-control', 'private, no-store');
@@ -70,18 +92,11 @@ function finish(response: Response, url: URL, isApi: boolean, locale: Locale): R
   return response;
 }
 
-function withSecurityHeaders(response: Response, url: URL): void {
-  for (const [name, value] of Object.entries(SECURITY_HEADERS)) {
+function withSecurityHeaders(response: Response): Response {
+  for (const [name, value] of Object.entries(securityHeaders())) {
     if (!response.headers.has(name)) response.headers.set(name, value);
   }
-  if (!response.headers.has('content-security-policy')) {
-    // Script and style sources are listed per page by Astro's CSP (a <meta> with hashes);
-    // these directives can only travel in a header.
-    response.headers.set('content-security-policy', "frame-ancestors 'none'; base-uri 'self'; object-src 'none'");
-  }
-  if (url.protocol === 'https:') {
-    response.headers.set('strict-transport-security', 'max-age=31536000; includeSubDomains');
-  }
+  return response;
 }
 
 function isJson(response: Response): boolean {

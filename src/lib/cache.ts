@@ -4,6 +4,7 @@
 // (src/middleware.ts), so a slow page says which cache it missed.
 // Relative imports only: scripts/server.mjs loads this file through Node's type stripping.
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { loggableError, logger } from './log.ts';
 
 export interface CacheOptions<V> {
   /** Short and unique: it names the cache in Server-Timing and in the stats. */
@@ -124,7 +125,7 @@ export class Cache<K, V> {
     const stale = this.options.staleWhileRevalidate ? this.entries.get(key) : undefined;
     const pending = this.loading.get(key) ?? this.startLoad(key, load, stale?.value);
     if (stale) {
-      pending.catch((error: unknown) => console.error(`[cache ${this.name}] background reload failed`, error));
+      pending.catch((error: unknown) => logger.error({ cache: this.name, err: loggableError(error) }, 'background reload failed'));
       return stale.value;
     }
     return pending;

@@ -7,6 +7,7 @@ import nodemailer, { type Transporter } from 'nodemailer';
 import { getDb } from './db/index.ts';
 import { mailOutbox } from './db/schema.ts';
 import { env } from './env.ts';
+import { loggableError, logger } from './log.ts';
 
 export interface Mail {
   to: string;
@@ -47,7 +48,7 @@ export async function sendMail(mail: Mail): Promise<number> {
     await deliver(id, mail);
     await db.update(mailOutbox).set({ sentAt: new Date() }).where(eq(mailOutbox.id, id));
   } catch (error) {
-    console.error('[mail] delivery failed', error);
+    logger.error({ err: loggableError(error) }, 'mail delivery failed');
     await db
       .update(mailOutbox)
       .set({ error: String(error).slice(0, 1000) })

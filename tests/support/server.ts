@@ -85,6 +85,8 @@ export async function startTestServer<T = undefined>(options: TestServerOptions<
       NODE_ENV: 'test',
       SITE_URL: baseUrl,
       SEED_PRODUCTS: String(seedProducts),
+      // Errors and warnings only: the request log would drown the test output.
+      LOG_LEVEL: 'warn',
       ...options.env,
     },
   });

@@ -77,9 +77,12 @@ export function compareSizes(a: string, b: string): number {
 /** Ids are PostgreSQL integers. */
 export const MAX_ID = 2_147_483_647;
 
+/** How an id is written in a path or a query: digits only, no leading zero. */
+export const ID_PATTERN = /^[1-9]\d{0,9}$/;
+
 /** A positive id as written in a path: digits only, no leading zero, within int4. */
 export function parsePathId(raw: string | undefined): number | null {
-  if (!raw || !/^[1-9]\d{0,9}$/.test(raw)) return null;
+  if (!raw || !ID_PATTERN.test(raw)) return null;
   const id = Number(raw);
   return id <= MAX_ID ? id : null;
 }

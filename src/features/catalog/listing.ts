@@ -2,7 +2,8 @@
 // the pages and GET /api/v1/ecommerce-core/products, and the URLs that keep filters shareable.
 import { z } from 'zod';
 import { searchParamsToObject } from '~/lib/http/search-params.ts';
-import { MAX_ID } from './catalog.ts';
+import { hasControlCharacters } from '~/lib/http/text.ts';
+import { ID_PATTERN, MAX_ID } from './catalog.ts';
 
 export const SORTS = ['popular', 'new', 'price_asc', 'price_desc', 'discount'] as const;
 export type Sort = (typeof SORTS)[number];
@@ -29,8 +30,11 @@ const list = <T extends z.ZodType>(item: T, max: number, split = true) =>
     z.array(item).max(max),
   );
 
-/** An id in a query string or path: a positive PostgreSQL integer. */
-export const idSchema = z.coerce.number().int().positive().max(MAX_ID);
+/**
+ * An id in a query string, a path or a JSON body: a positive PostgreSQL integer, written the one way
+ * (digits, no sign, no leading zero, no exponent or hex: '0x10', '1e1', '+16' and '16.0' are not ids).
+ */
+export const idSchema = z.union([z.number().int(), z.string().regex(ID_PATTERN).transform(Number)]).pipe(z.number().int().positive().max(MAX_ID));
 const flag = z
   .enum(['1', 'true', '0', 'false'])
   .optional()
@@ -44,7 +48,15 @@ export const listingQuerySchema = z.object({
   brands: list(idSchema, 50),
   categories: list(idSchema, 50),
   color: list(idSchema, 20),
-  attr: list(z.string().min(1).max(20), 30, false),
+  attr: list(
+    z
+      .string()
+      .min(1)
+      .max(20)
+      .refine((size) => !hasControlCharacters(size)),
+    30,
+    false,
+  ),
   free_delivery: flag,
   with_discount: flag,
   top_rating: flag,

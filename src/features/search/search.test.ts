@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isEmpty, searchUrl, shouldSuggest, suggestionLimit } from './search.ts';
+import { isEmpty, searchTextFromPath, searchUrl, shouldSuggest, suggestionLimit } from './search.ts';
 
 describe('suggestionLimit (spec §7)', () => {
   it.each([
@@ -32,4 +32,16 @@ it('is empty only when all three groups are', () => {
   const none = { products: { data: [] }, brands: { data: [] }, categories: { data: [] } };
   expect(isEmpty(none)).toBe(true);
   expect(isEmpty({ ...none, brands: { data: [{ id: 1, name: 'Gucci', url: '/m/1/gucci' }] } })).toBe(false);
+});
+
+it.each([
+  ['gucci%2Fprada', 'gucci/prada'],
+  ['платье', 'платье'],
+  ['100%', '100%'],
+  ['a%41', 'a%41'],
+  ['  туфли\u0000 ', 'туфли'],
+  ['x'.repeat(150), 'x'.repeat(100)],
+  [undefined, ''],
+])('the search path %j reads as %j', (param, text) => {
+  expect(searchTextFromPath(param)).toBe(text);
 });

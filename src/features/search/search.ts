@@ -1,4 +1,5 @@
 // Search suggestions: shapes of spec §7 (types from search.schema.ts) and the client rules of spec §4/§7/§9.
+import { withoutControlCharacters } from '~/lib/http/text.ts';
 import type { Suggestions } from './search.schema.ts';
 
 export const SEARCH_MIN_CHARS = 3; // "more than 2 characters"
@@ -20,6 +21,17 @@ export function suggestionLimit(width: number, hasBrands: boolean): number {
 
 export function shouldSuggest(text: string): boolean {
   return text.trim().length >= SEARCH_MIN_CHARS;
+}
+
+/**
+ * The text of a /product/search/{text} address as the shopper typed it. The router decodes the path the
+ * way decodeURI does, which leaves the escapes of reserved characters ('gucci%2Fprada'); those, and
+ * only those, are decoded here, so a literal '%41' the shopper typed stays as typed. Control characters
+ * are dropped, and the text is cut at the limit.
+ */
+export function searchTextFromPath(param: string | undefined): string {
+  const text = (param ?? '').replace(/%(2[346BCFbcf]|3[ABDFabdf]|40)/g, (escape) => decodeURIComponent(escape));
+  return withoutControlCharacters(text).trim().slice(0, SEARCH_MAX_CHARS);
 }
 
 export function searchUrl(text: string): string {

@@ -4,11 +4,11 @@ import type { APIContext, APIRoute } from 'astro';
 import { z } from 'zod';
 import { localeFromHeader, t, translateMessage, type Locale, type MessageKey } from '../i18n/index.ts';
 import { fail, type FieldErrors } from './envelope.ts';
+import { logUnexpected } from '../log.ts';
 import { HttpError } from './errors.ts';
+import { MAX_BODY_BYTES } from './limits.ts';
+import { hasControlCharacters } from './text.ts';
 import { searchParamsToObject } from './search-params.ts';
-
-/** Bodies larger than this are refused before parsing: nothing the shop accepts comes close. */
-export const MAX_BODY_BYTES = 1_000_000;
 
 export interface HandlerContext<P, Q, B> {
   params: P;
@@ -57,14 +57,43 @@ export function fieldErrors(error: z.ZodError, locale: Locale = 'ru'): FieldErro
   return errors;
 }
 
+const FORM_TYPES = ['multipart/form-data', 'application/x-www-form-urlencoded'];
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * The body's bytes, never more than MAX_BODY_BYTES whatever the request claims: a declared length too
+ * large is refused before reading, and a chunked body is cut off by the adapter's limit (astro.config).
+ */
+// The rest of the body is never read: the connection closes after the answer instead of being reused.
+const tooLarge = () => new HttpError(413, 'error.payloadTooLarge', undefined, { connection: 'close' });
+
+async function readBytes(request: Request): Promise<Uint8Array> {
+  if (Number(request.headers.get('content-length') ?? '0') > MAX_BODY_BYTES) throw tooLarge();
+  try {
+    const bytes = new Uint8Array(await request.arrayBuffer());
+    if (bytes.byteLength > MAX_BODY_BYTES) throw tooLarge();
+    return bytes;
+  } catch (error) {
+    if (error instanceof HttpError) throw error;
+    if (error instanceof Error && /body size limit/i.test(error.message)) throw tooLarge();
+    throw new HttpError(400, 'error.badRequest');
+  }
+}
+
 async function readBody(request: Request): Promise<unknown> {
-  const length = Number(request.headers.get('content-length') ?? '0');
-  if (length > MAX_BODY_BYTES) throw new HttpError(413, 'error.payloadTooLarge');
-  const type = (request.headers.get('content-type') ?? '').toLowerCase();
-  if (type.includes('multipart/form-data') || type.includes('application/x-www-form-urlencoded')) {
+  const type = (request.headers.get('content-type') ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+  if (type !== '' && type !== 'application/json' && !FORM_TYPES.includes(type)) throw new HttpError(415, 'error.unsupportedMediaType');
+  const bytes = await readBytes(request);
+  let text: string;
+  try {
+    text = utf8.decode(bytes);
+  } catch {
+    throw new HttpError(422, 'error.invalidText');
+  }
+  if (FORM_TYPES.includes(type)) {
     let form: FormData;
     try {
-      form = await request.formData();
+      form = await new Response(text, { headers: { 'content-type': request.headers.get('content-type') ?? type } }).formData();
     } catch {
       throw new HttpError(400, 'error.badRequest');
     }
@@ -75,8 +104,6 @@ async function readBody(request: Request): Promise<unknown> {
     }
     return out;
   }
-  const text = await request.text();
-  if (text.length > MAX_BODY_BYTES) throw new HttpError(413, 'error.payloadTooLarge');
   if (text.trim() === '') return {};
   try {
     return JSON.parse(text) as unknown;
@@ -85,13 +112,30 @@ async function readBody(request: Request): Promise<unknown> {
   }
 }
 
-export function errorResponse(error: unknown, locale: Locale): Response {
+/**
+ * Field paths whose text holds a NUL or another control character no form can type: refused with 422
+ * before any schema or database sees them (PostgreSQL would refuse a NUL in text with an error).
+ */
+export function controlCharacterPaths(value: unknown, path: string[] = []): string[] {
+  if (typeof value === 'string') return hasControlCharacters(value) ? [path.join('.') || '_'] : [];
+  if (Array.isArray(value)) return value.flatMap((v, k) => controlCharacterPaths(v, [...path, String(k)]));
+  if (value && typeof value === 'object') {
+    return Object.entries(value).flatMap(([k, v]) => [
+      ...(hasControlCharacters(k) ? [[...path, '_key'].join('.')] : []),
+      ...controlCharacterPaths(v, [...path, k]),
+    ]);
+  }
+  return [];
+}
+
+export function errorResponse(error: unknown, locale: Locale, requestId = 'none'): Response {
   if (error instanceof HttpError) {
     const extra = error.errors ? { errors: error.errors } : {};
     return fail(error.status, t(locale, error.messageKey), extra, error.headers);
   }
-  console.error('[api] unexpected error', error);
-  return fail(500, t(locale, 'error.internal'));
+  // Logged once, with the id the caller can quote, and without the request's data (src/lib/log.ts).
+  logUnexpected(requestId, 'api', error);
+  return fail(500, t(locale, 'error.internal'), {}, { 'x-request-id': requestId });
 }
 
 export function endpoint<P extends z.ZodType = typeof EMPTY, Q extends z.ZodType = typeof EMPTY, B extends z.ZodType = typeof EMPTY>(
@@ -108,13 +152,16 @@ export function endpoint<P extends z.ZodType = typeof EMPTY, Q extends z.ZodType
         const invalid = spec.invalidParams ?? { status: 404, message: 'error.notFound' as const };
         return fail(invalid.status, translate(invalid.message));
       }
-      const query = (spec.query ?? EMPTY).safeParse(searchParamsToObject(context.url.searchParams), { error });
+      const rawQuery = searchParamsToObject(context.url.searchParams);
       const rawBody = spec.body ? await readBody(request) : {};
+      const controls = [...controlCharacterPaths(rawQuery), ...controlCharacterPaths(rawBody)];
+      const query = (spec.query ?? EMPTY).safeParse(rawQuery, { error });
       const body = (spec.body ?? EMPTY).safeParse(rawBody, { error });
-      if (!query.success || !body.success) {
+      if (controls.length > 0 || !query.success || !body.success) {
         const errors = {
           ...(query.success ? {} : fieldErrors(query.error, locale)),
           ...(body.success ? {} : fieldErrors(body.error, locale)),
+          ...Object.fromEntries(controls.map((path) => [path, [translate('validation.controlCharacters')]])),
         };
         const message = translate('error.validation');
         return spec.onInvalid ? spec.onInvalid(errors, message) : fail(422, message, { errors });
@@ -129,7 +176,7 @@ export function endpoint<P extends z.ZodType = typeof EMPTY, Q extends z.ZodType
         context,
       });
     } catch (caught) {
-      return errorResponse(caught, locale);
+      return errorResponse(caught, locale, request.headers.get('x-request-id') ?? undefined);
     }
   };
   return Object.assign(route, { spec: spec as unknown as EndpointSpec<z.ZodType, z.ZodType, z.ZodType> });

@@ -206,4 +206,12 @@ export const en: Partial<Messages> = {
   'blog.pageTitle': '{title}, page {n}',
   'blog.all': 'All posts',
   'brands.title': 'Brands from A to Z',
+  'error.unsupportedMediaType': 'The request body must be JSON or a form',
+  'error.invalidText': 'The request text must be UTF-8',
+  'validation.controlCharacters': 'The text contains characters that are not allowed',
+  'error.methodNotAllowedPage': 'This page can only be read',
+  'error.badUrl': 'The page address is malformed',
+  'error.title': 'Something went wrong',
+  'error.text': 'We know about the error and are fixing it. Please reload the page a little later.',
+  'error.requestId': 'Request number: {id}',
 };

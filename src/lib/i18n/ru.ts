@@ -205,6 +205,14 @@ export const ru = {
   'blog.pageTitle': '{title}, страница {n}',
   'blog.all': 'Все статьи',
   'brands.title': 'Бренды от A до Z',
+  'error.unsupportedMediaType': 'Тело запроса должно быть в формате JSON или формы',
+  'error.invalidText': 'Текст запроса должен быть в кодировке UTF-8',
+  'validation.controlCharacters': 'Недопустимые символы в тексте',
+  'error.methodNotAllowedPage': 'Эта страница открывается только для чтения',
+  'error.badUrl': 'Некорректный адрес страницы',
+  'error.title': 'Что-то пошло не так',
+  'error.text': 'Мы уже знаем об ошибке и исправляем её. Попробуйте обновить страницу чуть позже.',
+  'error.requestId': 'Номер запроса: {id}',
 } as const;
 
 export type MessageKey = keyof typeof ru;

@@ -1,6 +1,6 @@
-import { localeFromHeader, t } from '~/lib/i18n/index.ts';
-import { fail } from '~/lib/http/envelope.ts';
+// Every /api/… request no endpoint answered. The middleware turns this bare 404 into the envelope: a
+// 405 with Allow when the path has other methods (the route table, _routes.ts), else "no such call" —
+// never the HTML 404 page.
 import type { APIRoute } from 'astro';
 
-// Unknown /api/… paths answer in the envelope, never with the HTML 404 page.
-export const ALL: APIRoute = ({ request }) => fail(404, t(localeFromHeader(request.headers.get('accept-language')), 'error.unknownApi'));
+export const ALL: APIRoute = () => new Response(null, { status: 404 });

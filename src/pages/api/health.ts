@@ -2,6 +2,7 @@ import { getDatabase } from '~/lib/db/index.ts';
 import { ping } from '~/lib/db/client.ts';
 import { endpoint } from '~/lib/http/endpoint.ts';
 import { fail, ok } from '~/lib/http/envelope.ts';
+import { loggableError, logger } from '~/lib/log.ts';
 import { z } from 'zod';
 
 export const GET = endpoint({
@@ -14,7 +15,7 @@ export const GET = endpoint({
       await ping(database.db);
       return ok({ status: 'ok', database: database.kind, latency_ms: Math.round((performance.now() - started) * 10) / 10 });
     } catch (error) {
-      console.error('[health] database check failed', error);
+      logger.error({ err: loggableError(error) }, 'health: database check failed');
       return fail(503, t('error.unavailable'));
     }
   },

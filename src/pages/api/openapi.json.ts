@@ -2,15 +2,12 @@
 import type { APIRoute } from 'astro';
 import { env } from '~/lib/env.ts';
 import { PUBLIC_CONTENT } from '~/lib/http/cache.ts';
-import { apiRoutes, buildOpenApi } from '~/lib/http/openapi.ts';
+import { buildOpenApi } from '~/lib/http/openapi.ts';
+import { routeTable } from './_routes.ts';
 
-const modules = import.meta.glob<Record<string, unknown>>(['./**/*.ts', '!./openapi.json.ts']);
 let document: string | undefined;
 
 export const GET: APIRoute = async () => {
-  if (!document) {
-    const loaded = Object.fromEntries(await Promise.all(Object.entries(modules).map(async ([file, load]) => [file, await load()] as const)));
-    document = JSON.stringify(buildOpenApi(apiRoutes(loaded), env().SITE_URL));
-  }
+  document ??= JSON.stringify(buildOpenApi(await routeTable(), env().SITE_URL));
   return new Response(document, { headers: { 'content-type': 'application/json; charset=utf-8', ...PUBLIC_CONTENT } });
 };

@@ -1,0 +1,67 @@
+// What the shop's HTTP front (scripts/server.mjs) decides before Astro sees a request: requests no
+// route could answer well — a method no page or call has, a path that does not decode, a request line
+// Node cannot parse — get a clear refusal here, in the envelope on /api and as a short Russian page
+// elsewhere, with the security headers. Relative imports only (loaded from src/ by Node).
+import { t, type Locale } from '../i18n/index.ts';
+import { securityHeaders } from './security-headers.ts';
+
+export interface EarlyAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** Methods nothing here answers; undici cannot even build a request for some of them. */
+const REFUSED_METHODS = new Set(['TRACE', 'TRACK', 'CONNECT']);
+const PAGE_METHODS = 'GET, HEAD';
+
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/** A refusal in the form the caller reads: the envelope on /api, a page elsewhere. */
+export function refusal(status: number, path: string, message: string, extra: Record<string, string> = {}): EarlyAnswer {
+  const headers = { ...securityHeaders(), 'cache-control': 'no-store', ...extra };
+  if (path.startsWith('/api/')) {
+    return { status, headers: { ...headers, 'content-type': 'application/json; charset=utf-8' }, body: JSON.stringify({ success: false, message }) };
+  }
+  const body = `<!doctype html><html lang="ru"><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(message)} — Brandshop</title><body style="font-family:system-ui,sans-serif;max-width:36rem;margin:20vh auto;padding:0 1.5rem;color:#1d1d1f"><p style="letter-spacing:.3em">BRANDSHOP</p><h1 style="font-weight:500">${escapeHtml(message)}</h1><p><a href="/" style="color:inherit">${escapeHtml(t('ru', 'notFound.back'))}</a></p></body></html>`;
+  return { status, headers: { ...headers, 'content-type': 'text/html; charset=utf-8' }, body };
+}
+
+/** A request the front answers itself, or undefined to hand it to Astro. */
+export function preflight(method: string, url: string, locale: Locale = 'ru'): EarlyAnswer | undefined {
+  const path = url.split('?')[0] ?? '/';
+  const isApi = path.startsWith('/api/');
+  if (REFUSED_METHODS.has(method)) return refusal(405, path, t(locale, 'error.methodNotAllowed'), isApi ? {} : { allow: PAGE_METHODS });
+  try {
+    decodeURIComponent(path);
+  } catch {
+    return refusal(400, path, t(locale, isApi ? 'error.badRequest' : 'error.badUrl'));
+  }
+  // Pages are read, never written to: a form that posts goes to the API.
+  if (!isApi && method !== 'GET' && method !== 'HEAD') return refusal(405, path, t(locale, 'error.methodNotAllowedPage'), { allow: PAGE_METHODS });
+  return undefined;
+}
+
+/**
+ * The answer to a request Node's parser refused (an unknown method, a broken request line): written
+ * straight to the socket, since there is no request object.
+ */
+export function clientErrorResponse(code: string | undefined, rawPacket: Buffer | undefined): string {
+  const line = rawPacket?.toString('latin1').split('\r\n')[0] ?? '';
+  const path = line.split(' ')[1] ?? '/';
+  return rawHttp(
+    code === 'HPE_INVALID_METHOD'
+      ? refusal(405, path, t('ru', 'error.methodNotAllowed'), path.startsWith('/api/') ? {} : { allow: PAGE_METHODS })
+      : refusal(400, path, t('ru', 'error.badRequest')),
+  );
+}
+
+const REASONS: Record<number, string> = { 400: 'Bad Request', 405: 'Method Not Allowed' };
+
+/** An answer as bytes for a socket that has no response object (the connection is closed after it). */
+export function rawHttp(answer: EarlyAnswer): string {
+  const headers = Object.entries({ ...answer.headers, 'content-length': String(Buffer.byteLength(answer.body)), connection: 'close' })
+    .map(([k, v]) => `${k}: ${v}`)
+    .join('\r\n');
+  return `HTTP/1.1 ${answer.status} ${REASONS[answer.status] ?? 'Error'}\r\n${headers}\r\n\r\n${answer.body}`;
+}

@@ -1,0 +1,21 @@
+// The headers every answer carries (DESIGN §4), pages, API and static files alike: the middleware sets
+// them on what Astro renders, scripts/server.mjs on everything else (files, cache hits, early refusals).
+// Relative imports only: scripts/server.mjs loads this file from src/.
+import { env } from '../env.ts';
+
+const BASE: Record<string, string> = {
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'strict-origin-when-cross-origin',
+  'x-frame-options': 'DENY',
+  'permissions-policy': 'camera=(), microphone=(), geolocation=()',
+  // Directives that can only travel in a header; pages add their script and style sources.
+  'content-security-policy': "frame-ancestors 'none'; base-uri 'self'; object-src 'none'",
+};
+
+let cached: Record<string, string> | undefined;
+
+/** The security headers; HSTS only when the shop's public address is https (behind a TLS proxy too). */
+export function securityHeaders(): Record<string, string> {
+  cached ??= new URL(env().SITE_URL).protocol === 'https:' ? { ...BASE, 'strict-transport-security': 'max-age=31536000; includeSubDomains' } : BASE;
+  return cached;
+}
