@@ -117,3 +117,36 @@ describe('POST /api/v1/ecommerce-core/newsletter/subscribe', () => {
     expect((await api(url, json({ email: ['a@b.ru'] }))).status).toBe(422);
   });
 });
+
+describe('validation messages come from one place, in the caller’s language', () => {
+  const post = (body: unknown, language = 'ru') =>
+    api<{ data: Record<string, string[]> }>(BUYOUT, { ...json(body), headers: { 'content-type': 'application/json', 'accept-language': language } });
+
+  it('a missing field is required, a wrong type says what was expected', async () => {
+    const { status, body } = await post({ name: 123, phone: ['+7 999 123 45 67'], messenger: 'telegram', agreementPersonal: 'maybe' });
+    expect(status).toBe(422);
+    expect(body.errors).toMatchObject({ name: ['Ожидается текст'], phone: ['Ожидается текст'], agreementPromo: ['Обязательное поле'] });
+    expect(JSON.stringify(body.errors)).not.toMatch(/string|undefined|number/);
+  });
+
+  it('an English client reads the same in English', async () => {
+    const { body } = await post({ name: 123 }, 'en');
+    expect(body.errors).toMatchObject({ name: ['Text expected'], phone: ['Field is required'] });
+  });
+
+  it.each([
+    ['+1 202 555 0100', 'Введите российский мобильный номер: +7 (9XX) XXX-XX-XX'],
+    ['00000000000', 'Введите российский мобильный номер: +7 (9XX) XXX-XX-XX'],
+    ['+7 (495) 123-45-67', 'Введите российский мобильный номер: +7 (9XX) XXX-XX-XX'],
+    ['+7 (999) 12', 'Введите номер телефона полностью'],
+  ])('the phone %j is refused: %s', async (phone, message) => {
+    const { status, body } = await post({ ...valid, phone });
+    expect(status).toBe(422);
+    expect(body.errors?.['phone']).toEqual([message]);
+  });
+
+  it.each(['😀😀', 'А\u0301\u0301'])('a name %j without two letters is refused', async (name) => {
+    const { body } = await post({ ...valid, name });
+    expect(body.errors?.['name']).toEqual(['Имя должно содержать минимум 2 буквы']);
+  });
+});

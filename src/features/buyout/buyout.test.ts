@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { t } from '~/lib/i18n/index.ts';
-import { buyoutSchema, isCompletePhone, maskPhone } from './buyout.ts';
+import { buyoutSchema, isCompletePhone, maskPhone, russianMobile } from './buyout.ts';
 
 describe('maskPhone (+7 (###) ###-##-##)', () => {
   it.each([
@@ -45,5 +45,36 @@ describe('buyoutSchema (spec §5)', () => {
   });
   it('rejects an unknown messenger', () => {
     expect(buyoutSchema.safeParse({ ...valid, messenger: 'icq' }).success).toBe(false);
+  });
+});
+
+describe('russianMobile: the buyout phone is a Russian mobile, never cut to fit', () => {
+  it.each([
+    ['+7 (999) 123-45-67', '+7 (999) 123-45-67'],
+    ['8 999 123 45 67', '+7 (999) 123-45-67'],
+    ['79991234567', '+7 (999) 123-45-67'],
+    ['9991234567', '+7 (999) 123-45-67'],
+    ['+1 202 555 0100', null],
+    ['00000000000', null],
+    ['+7 (495) 123-45-67', null],
+    ['+7 999 123 45 678', null],
+    ['999123456', null],
+    ['+79991234567999', null],
+  ])('%j → %j', (typed, phone) => {
+    expect(russianMobile(typed)).toBe(phone);
+  });
+});
+
+describe('names need two letters (spec §5)', () => {
+  const valid = { phone: '+7 (999) 123-45-67', agreementPersonal: true, agreementPromo: true };
+  it.each([
+    ['Ян', true],
+    ['Li', true],
+    ['😀😀', false],
+    ['Я😀', false],
+    ['\u0301\u0301', false],
+    ['12', false],
+  ])('%j passes: %s', (name, ok) => {
+    expect(buyoutSchema.safeParse({ ...valid, name }).success).toBe(ok);
   });
 });

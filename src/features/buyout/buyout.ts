@@ -28,11 +28,34 @@ export function isCompletePhone(value: string): boolean {
   return PHONE_RE.test(value);
 }
 
+/**
+ * A Russian mobile number in the mask's form, or null: ten national digits starting with 9, written
+ * with +7, 7 or 8 in front or without; another country code, too few or too many digits are refused.
+ */
+export function russianMobile(typed: string): string | null {
+  const digits = typed.replace(/\D/g, '');
+  const trimmed = typed.trim();
+  let national: string;
+  if (trimmed.startsWith('+')) {
+    if (!digits.startsWith('7') || digits.length !== 11) return null;
+    national = digits.slice(1);
+  } else if (digits.length === 11 && (digits.startsWith('7') || digits.startsWith('8'))) national = digits.slice(1);
+  else if (digits.length === 10) national = digits;
+  else return null;
+  return national.startsWith('9') ? maskPhone(national) : null;
+}
+
+/** Letters in any script; marks, digits, emoji and punctuation are not letters. */
+export function letterCount(text: string): number {
+  return text.match(/\p{L}/gu)?.length ?? 0;
+}
+
 // Messages are i18n keys: the endpoint answers them in the caller's language, the form in the page's.
 export const BUYOUT_TEXT = {
   required: 'validation.required',
   nameMin: 'validation.nameMin',
   phone: 'validation.phone',
+  mobile: 'validation.mobilePhone',
   agreement: 'validation.agreement',
   tooLong: 'validation.tooLong',
 } as const satisfies Record<string, MessageKey>;
@@ -41,14 +64,25 @@ export const BUYOUT_TEXT = {
 const flag = z.union([z.boolean(), z.enum(['true', 'false', '1', '0', 'on'])]).transform((v) => v === true || v === 'true' || v === '1' || v === 'on');
 
 export const buyoutSchema = z.object({
-  name: z.string({ error: BUYOUT_TEXT.required }).trim().min(1, BUYOUT_TEXT.required).min(2, BUYOUT_TEXT.nameMin).max(100, BUYOUT_TEXT.tooLong),
+  // spec §5: two letters at least — emoji, digits and combining marks do not count as letters.
+  name: z
+    .string()
+    .trim()
+    .min(1, BUYOUT_TEXT.required)
+    .max(100, BUYOUT_TEXT.tooLong)
+    .refine((name) => letterCount(name) >= 2, BUYOUT_TEXT.nameMin),
   phone: z
-    .string({ error: BUYOUT_TEXT.required })
+    .string()
     .trim()
     .min(1, BUYOUT_TEXT.required)
     .max(40, BUYOUT_TEXT.phone)
-    .transform(maskPhone)
-    .refine(isCompletePhone, BUYOUT_TEXT.phone),
+    // A Russian mobile as the mask writes it; anything else is refused, never cut to fit the mask.
+    .transform((typed, ctx) => {
+      const phone = russianMobile(typed);
+      // Too few digits is an unfinished number; enough digits of another kind is not a Russian mobile.
+      if (phone === null) ctx.addIssue({ code: 'custom', message: typed.replace(/\D/g, '').length < 10 ? BUYOUT_TEXT.phone : BUYOUT_TEXT.mobile });
+      return phone ?? typed;
+    }),
   messenger: z.enum(MESSENGERS).default('telegram'),
   description: z.string().max(5000, BUYOUT_TEXT.tooLong).default(''),
   // Marked with an asterisk in the form but not enforced (spec §3).

@@ -18,3 +18,7 @@ it.each([
   expect(server.success).toBe(message === null);
   if (!server.success) expect(shown(server.error.issues[0]?.message)).toBe(message);
 });
+
+it.each(['тест@пример.рф', 'anna@пример.рф', 'user@xn--e1afmkfd.xn--p1ai'])('the server accepts the internationalised address %s', (email) => {
+  expect(newsletterSchema.safeParse({ email }).success).toBe(true);
+});

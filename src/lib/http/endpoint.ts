@@ -42,8 +42,30 @@ export type Endpoint = APIRoute & { spec: EndpointSpec<z.ZodType, z.ZodType, z.Z
 
 const EMPTY = z.object({});
 
-export function zodLocale(locale: Locale) {
-  return (locale === 'en' ? z.locales.en() : z.locales.ru()).localeError;
+const TYPE_MESSAGES: Record<string, MessageKey> = {
+  string: 'validation.type.string',
+  number: 'validation.type.number',
+  int: 'validation.type.number',
+  boolean: 'validation.type.boolean',
+  array: 'validation.type.array',
+  object: 'validation.type.object',
+};
+
+/**
+ * The one place validation messages come from (zod's error map, per request): a missing field is
+ * 'Обязательное поле', a wrong type says what was expected in words, everything else is zod's own
+ * locale (ru, or en for an English client). Schemas name only the spec's own messages, by key.
+ */
+export function zodLocale(locale: Locale): z.core.$ZodErrorMap {
+  const base = (locale === 'en' ? z.locales.en() : z.locales.ru()).localeError;
+  return (issue) => {
+    if ((issue.code === 'invalid_type' || issue.code === 'invalid_union') && issue.input === undefined) return t(locale, 'validation.required');
+    if (issue.code === 'invalid_type') {
+      const key = TYPE_MESSAGES[issue.expected];
+      if (key) return t(locale, key);
+    }
+    return base(issue);
+  };
 }
 
 /** Flattens zod issues into the envelope's `errors`: one list of messages per dotted field path. */

@@ -214,4 +214,10 @@ export const en: Partial<Messages> = {
   'error.title': 'Something went wrong',
   'error.text': 'We know about the error and are fixing it. Please reload the page a little later.',
   'error.requestId': 'Request number: {id}',
+  'validation.type.string': 'Text expected',
+  'validation.type.number': 'A number expected',
+  'validation.type.boolean': 'Yes or no expected',
+  'validation.type.array': 'A list expected',
+  'validation.type.object': 'An object with fields expected',
+  'validation.mobilePhone': 'Enter a Russian mobile number: +7 (9XX) XXX-XX-XX',
 };

@@ -213,6 +213,12 @@ export const ru = {
   'error.title': 'Что-то пошло не так',
   'error.text': 'Мы уже знаем об ошибке и исправляем её. Попробуйте обновить страницу чуть позже.',
   'error.requestId': 'Номер запроса: {id}',
+  'validation.type.string': 'Ожидается текст',
+  'validation.type.number': 'Ожидается число',
+  'validation.type.boolean': 'Ожидается «да» или «нет»',
+  'validation.type.array': 'Ожидается список',
+  'validation.type.object': 'Ожидается объект с полями',
+  'validation.mobilePhone': 'Введите российский мобильный номер: +7 (9XX) XXX-XX-XX',
 } as const;
 
 export type MessageKey = keyof typeof ru;
