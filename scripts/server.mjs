@@ -11,7 +11,7 @@
 import http from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { env, loadDotEnv } from '../src/lib/env.ts';
-import { clientErrorResponse, preflight, rawHttp } from '../src/lib/http/edge.ts';
+import { apiMethodRefusal, clientErrorResponse, methodTable, preflight, rawHttp } from '../src/lib/http/edge.ts';
 import { pageCache, pageCacheKey, pageResponseHeaders } from '../src/lib/http/page-cache.ts';
 import { securityHeaders } from '../src/lib/http/security-headers.ts';
 import { loggablePath, logger, requestIdFrom } from '../src/lib/log.ts';
@@ -22,6 +22,8 @@ process.env.ASTRO_NODE_AUTOSTART = 'disabled';
 const entry = new URL('../dist/server/entry.mjs', import.meta.url);
 const { handler } = await import(fileURLToPath(entry));
 const cache = pageCache();
+/** @type {import('../src/lib/http/edge.ts').MethodTable | undefined} */
+let methods;
 
 const server = http.createServer((req, res) => {
   const started = performance.now();
@@ -37,7 +39,7 @@ const server = http.createServer((req, res) => {
     );
   });
 
-  const early = preflight(req.method ?? '', req.url ?? '/');
+  const early = preflight(req.method ?? '', req.url ?? '/') ?? apiMethodRefusal(methods, req.method ?? '', req.url ?? '/');
   if (early) {
     res.writeHead(early.status, early.headers);
     res.end(req.method === 'HEAD' ? undefined : early.body);
@@ -68,5 +70,19 @@ server.on('clientError', (error, socket) => {
   logger.info({ method: null, status: code === 'HPE_INVALID_METHOD' ? 405 : 400, code }, 'refused before parsing');
 });
 
-server.listen(PORT, HOST, () => console.log(`Server listening on http://${HOST}:${PORT}`));
+server.listen(PORT, HOST, () => {
+  console.log(`Server listening on http://${HOST}:${PORT}`);
+  // Warm-up: the database connection, the catalogue index and the category tree are built now, once,
+  // instead of by the first visitors (who would all wait on that one build anyway).
+  const started = performance.now();
+  const origin = `http://${HOST.includes(':') ? `[${HOST}]` : HOST}:${PORT}`;
+  fetch(`${origin}/api/v1/ecommerce-core/products?per_page=1`, { headers: { 'x-request-id': 'warm-up-at-start' } })
+    .then((res) => logger.info({ status: res.status, ms: Math.round(performance.now() - started) }, 'warmed up'))
+    .catch((error) => logger.warn({ code: error?.cause?.code }, 'warm-up failed'));
+  // The API's methods per path, from its own contract: wrong methods are refused before Astro.
+  fetch(`${origin}/api/openapi.json`)
+    .then((res) => res.json())
+    .then((document) => (methods = methodTable(document)))
+    .catch((error) => logger.warn({ code: error?.cause?.code }, 'method table not loaded'));
+});
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.close(() => process.exit(0)).closeAllConnections());

@@ -1,9 +1,14 @@
 import { describe, expect, it } from 'vitest';
+import { LISTING_PARAMS } from '~/lib/http/page-cache.ts';
 import { compareSizes, parsePathId } from './catalog.ts';
 import { foldLexeme, parseTsvector } from './read-model.ts';
 import { EMPTY_QUERY, listingQuerySchema, listingSearch, parseListingQueryLenient } from './listing.ts';
 
 describe('listing query', () => {
+  it('is what the page cache keys listing pages by (src/lib/http/page-cache.ts)', () => {
+    expect([...LISTING_PARAMS].sort()).toEqual(Object.keys(listingQuerySchema.shape).sort());
+  });
+
   it('accepts id lists comma separated or repeated, sizes only repeated', () => {
     const q = listingQuerySchema.parse({ brands: ['1,2', '3'], attr: ['16,5', 'M'] });
     expect(q.brands).toEqual([1, 2, 3]);

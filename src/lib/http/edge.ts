@@ -42,6 +42,36 @@ export function preflight(method: string, url: string, locale: Locale = 'ru'): E
   return undefined;
 }
 
+export interface MethodTable {
+  /** The API's paths (OpenAPI templates as patterns) and the methods each answers. */
+  routes: { pattern: RegExp; methods: string[] }[];
+}
+
+/** The table from the API's own OpenAPI document (/api/openapi.json), fetched once the server is up. */
+export function methodTable(document: { paths?: Record<string, Record<string, unknown>> }): MethodTable {
+  return {
+    routes: Object.entries(document.paths ?? {}).map(([template, ops]) => {
+      const methods = Object.keys(ops).map((m) => m.toUpperCase());
+      return {
+        pattern: new RegExp(`^${template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{\w+\}/g, '[^/]+')}$`),
+        methods: methods.includes('GET') ? [...methods, 'HEAD'] : methods,
+      };
+    }),
+  };
+}
+
+/**
+ * A method an API path does not have, refused by the front with 405 and Allow (Astro would answer the
+ * same after logging a warning per request — a flood of them would flood the log).
+ */
+export function apiMethodRefusal(table: MethodTable | undefined, method: string, url: string, locale: Locale = 'ru'): EarlyAnswer | undefined {
+  const path = url.split('?')[0] ?? '/';
+  if (!table || !path.startsWith('/api/')) return undefined;
+  const route = table.routes.find((r) => r.pattern.test(path));
+  if (!route || route.methods.includes(method)) return undefined;
+  return refusal(405, path, t(locale, 'error.methodNotAllowed'), { allow: route.methods.join(', ') });
+}
+
 /**
  * The answer to a request Node's parser refused (an unknown method, a broken request line): written
  * straight to the socket, since there is no request object.

@@ -2,9 +2,18 @@ import { describe, expect, it } from 'vitest';
 import { isShareable, pageCacheKey } from './page-cache.ts';
 
 describe('page cache rules', () => {
-  it('keys GET requests for pages by path and query', () => {
+  it('keys GET requests for pages by path and the parameters the page reads', () => {
     expect(pageCacheKey('GET', '/c/3/platya?sort=new', null)).toBe('/c/3/platya?sort=new');
     expect(pageCacheKey('GET', '/c/3/platya', 'cookie-accepted=1; lang=ru')).toBe('/c/3/platya');
+    expect(pageCacheKey('GET', '/blog?page=2&utm_source=x', null)).toBe('/blog?page=2');
+  });
+
+  it('ignores parameters a page does not read and the order they come in', () => {
+    const key = pageCacheKey('GET', '/c/3/platya?utm_source=vk&sort=new&brands=1,2&ref=abc&attr=M&attr=L', null);
+    expect(key).toBe('/c/3/platya?attr=M&attr=L&brands=1%2C2&sort=new');
+    expect(pageCacheKey('GET', '/c/3/platya?brands=1,2&attr=M&sort=new&attr=L&_=123', null)).toBe(key);
+    expect(pageCacheKey('GET', '/p/5/x?utm_campaign=a', null)).toBe('/p/5/x');
+    expect(pageCacheKey('GET', '/?gclid=zzz', null)).toBe('/');
   });
 
   it('never answers the API, assets, other methods or English pages from the cache', () => {

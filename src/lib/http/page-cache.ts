@@ -33,20 +33,46 @@ export function pageCache(): Cache<string, CachedPage> | undefined {
   return holder[GLOBAL] ?? undefined;
 }
 
+/** The listing's query parameters (listingQuerySchema in features/catalog/listing.ts; a test keeps them equal). */
+export const LISTING_PARAMS = [
+  'sort',
+  'page',
+  'per_page',
+  'brands',
+  'categories',
+  'color',
+  'attr',
+  'free_delivery',
+  'with_discount',
+  'top_rating',
+  'price_min',
+  'price_max',
+];
+
+/** The query parameters each page reads; any other (utm_*, ref, a cache-buster) cannot change the page. */
+const PAGE_PARAMS: [RegExp, readonly string[]][] = [
+  [/^\/(?:c|m|product\/search)\//, LISTING_PARAMS],
+  [/^\/blog$/, ['page']],
+];
+
 /**
  * The key a request's page is kept under, or undefined when the request may not be answered from the
  * cache: only GET of pages (not the API or assets), and not in English (docs/decisions/006: those pages
- * are personal).
+ * are personal). The key holds only the parameters the page reads, in one order, so a flood of
+ * made-up query strings finds the one cached page instead of rendering and storing a page each.
  */
 export function pageCacheKey(method: string, url: string, cookie: string | null | undefined): string | undefined {
   if (method !== 'GET' || url.startsWith('/api/') || url.startsWith('/_astro/')) return undefined;
   if (/(?:^|;\s*)lang=en(?:;|$)/.test(cookie ?? '')) return undefined;
+  let parsed: URL;
   try {
-    const parsed = new URL(url, 'http://localhost');
-    return parsed.pathname + parsed.search;
+    parsed = new URL(url, 'http://localhost');
   } catch {
     return undefined;
   }
+  const reads = PAGE_PARAMS.find(([pattern]) => pattern.test(parsed.pathname))?.[1] ?? [];
+  const kept = [...parsed.searchParams].filter(([name]) => reads.includes(name)).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return kept.length === 0 ? parsed.pathname : `${parsed.pathname}?${new URLSearchParams(kept).toString()}`;
 }
 
 /** Whether a rendered response may be shared with every visitor. */
