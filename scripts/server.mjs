@@ -12,8 +12,9 @@ import http from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { env, loadDotEnv } from '../src/lib/env.ts';
 import { apiMethodRefusal, clientErrorResponse, methodTable, preflight, rawHttp } from '../src/lib/http/edge.ts';
-import { pageCache, pageCacheKey, pageResponseHeaders } from '../src/lib/http/page-cache.ts';
+import { pageAnswer, pageCache, pageCacheKey } from '../src/lib/http/page-cache.ts';
 import { securityHeaders } from '../src/lib/http/security-headers.ts';
+import { serveStatic, staticIndex } from '../src/lib/http/static-files.ts';
 import { loggablePath, logger, requestIdFrom } from '../src/lib/log.ts';
 
 loadDotEnv();
@@ -22,6 +23,7 @@ process.env.ASTRO_NODE_AUTOSTART = 'disabled';
 const entry = new URL('../dist/server/entry.mjs', import.meta.url);
 const { handler } = await import(fileURLToPath(entry));
 const cache = pageCache();
+const assets = staticIndex(fileURLToPath(new URL('../dist/client', import.meta.url)));
 /** @type {import('../src/lib/http/edge.ts').MethodTable | undefined} */
 let methods;
 
@@ -45,14 +47,14 @@ const server = http.createServer((req, res) => {
     res.end(req.method === 'HEAD' ? undefined : early.body);
     return;
   }
+  if (serveStatic(assets, req, res)) return;
   const key = cache && pageCacheKey(req.method ?? '', req.url ?? '', req.headers.cookie);
   const page = key ? cache.get(key, { countMiss: false }) : undefined;
   if (!page) return handler(req, res);
-  const headers = Object.fromEntries(pageResponseHeaders(page));
-  headers['content-length'] = String(page.body.byteLength);
-  headers['server-timing'] = 'cache-page;desc="hit 1 miss 0"';
-  res.writeHead(page.status, headers);
-  res.end(page.body);
+  const answer = pageAnswer(page, req.headers['accept-encoding']);
+  answer.headers.set('server-timing', 'cache-page;desc="hit 1 miss 0"');
+  res.writeHead(answer.status, Object.fromEntries(answer.headers));
+  res.end(req.method === 'HEAD' ? undefined : answer.body);
 });
 
 // CONNECT is never a request Node hands to the handler: refused here, like TRACE.

@@ -5,7 +5,8 @@ import { securityHeaders } from '~/lib/http/security-headers.ts';
 import { logUnexpected } from '~/lib/log.ts';
 import { allowedMethods } from '~/pages/api/_routes.ts';
 import { fail } from '~/lib/http/envelope.ts';
-import { isShareable, pageCache, pageCacheKey, pageResponseHeaders, type CachedPage } from '~/lib/http/page-cache.ts';
+import { COMPRESSIBLE, compress, isCompressible, preferredEncoding } from '~/lib/http/compression.ts';
+import { cachedPage, isShareable, pageAnswer, pageCache, pageCacheKey } from '~/lib/http/page-cache.ts';
 import { LOCALE_COOKIE, localeFromHeader, t, type Locale } from '~/lib/i18n/index.ts';
 
 export const onRequest = defineMiddleware(async (context, next) => {
@@ -47,26 +48,41 @@ export const onRequest = defineMiddleware(async (context, next) => {
         : 'ru';
     const cache = pageCache();
     const key = cache && pageCacheKey(context.request.method, context.url.pathname + context.url.search, context.request.headers.get('cookie'));
-    if (!cache || key === undefined) return finish(isApi ? await apiAnswer(await next()) : await next(), isApi, context.locals.locale);
+    const acceptEncoding = context.request.headers.get('accept-encoding');
+    if (!cache || key === undefined) return encoded(finish(isApi ? await apiAnswer(await next()) : await next(), isApi, context.locals.locale), acceptEncoding);
 
     // Visitors asking for a page that is being rendered wait for that render instead of starting their own.
     let own: Response | undefined;
     const page = await cache.getOrLoad(key, async () => {
       own = await next();
       if (!isShareable(own)) return undefined;
-      const rendered = finish(new Response(new Uint8Array(await own.arrayBuffer()), own), isApi, context.locals.locale);
-      return {
-        at: Date.now(),
-        status: rendered.status,
-        headers: [...rendered.headers],
-        body: new Uint8Array(await rendered.arrayBuffer()),
-      } satisfies CachedPage;
+      const body = new Uint8Array(await own.arrayBuffer());
+      const rendered = finish(new Response(body, own), isApi, context.locals.locale);
+      return cachedPage(rendered.status, rendered.headers, body);
     });
-    if (page) return new Response(page.body.slice(), { status: page.status, headers: pageResponseHeaders(page) });
+    if (page) {
+      const { status, headers, body } = pageAnswer(page, acceptEncoding);
+      return new Response(context.request.method === 'HEAD' ? null : body.slice(), { status, headers });
+    }
     // Rendered here but personal, or someone else's render turned out personal: this visitor's own.
-    return finish(own ?? (await next()), isApi, context.locals.locale);
+    return encoded(finish(own ?? (await next()), isApi, context.locals.locale), acceptEncoding);
   }
 });
+
+/** An answer made for one request, compressed at a fast level when it is text the client can take compressed. */
+async function encoded(response: Response, acceptEncoding: string | null): Promise<Response> {
+  const encoding = preferredEncoding(acceptEncoding);
+  const type = response.headers.get('content-type');
+  if (!encoding || !response.body || response.headers.has('content-encoding') || !COMPRESSIBLE.test(type ?? '')) return response;
+  const body = new Uint8Array(await response.arrayBuffer());
+  const headers = new Headers(response.headers);
+  headers.append('vary', 'accept-encoding');
+  if (!isCompressible(type, body.byteLength)) return new Response(body, { status: response.status, headers });
+  const packed = compress(body, encoding, 'fast');
+  headers.set('content-encoding', encoding);
+  headers.set('content-length', String(packed.byteLength));
+  return new Response(packed as Uint8Array<ArrayBuffer>, { status: response.status, headers });
+}
 
 function finish(response: Response, isApi: boolean, locale: Locale): Response {
   if (isApi && response.status >= 400 && !isJson(response)) {

@@ -8,6 +8,7 @@
 // middleware (which fills the cache) and scripts/server.mjs (which answers hits before Astro runs)
 // import it, so it keeps to relative imports that Node's type stripping can load.
 import { Cache } from '../cache.ts';
+import { compress, isCompressible, preferredEncoding, type Encoding } from './compression.ts';
 import { env } from '../env.ts';
 
 export interface CachedPage {
@@ -15,6 +16,33 @@ export interface CachedPage {
   status: number;
   headers: [string, string][];
   body: Uint8Array;
+  /** The body compressed once, when stored, at the best settings. */
+  encoded: Partial<Record<Encoding, Uint8Array>>;
+}
+
+/** A rendered page as it is stored: the body with its brotli and gzip forms. */
+export function cachedPage(status: number, headers: Headers, body: Uint8Array, now = Date.now()): CachedPage {
+  const encoded = isCompressible(headers.get('content-type'), body.byteLength)
+    ? { br: compress(body, 'br', 'best'), gzip: compress(body, 'gzip', 'best') }
+    : {};
+  return { at: now, status, headers: [...headers], body, encoded };
+}
+
+/** The stored page for one request: the form its accept-encoding prefers, with its age. */
+export function pageAnswer(
+  page: CachedPage,
+  acceptEncoding: string | null | undefined,
+  now = Date.now(),
+): { status: number; headers: Headers; body: Uint8Array } {
+  const headers = new Headers(page.headers);
+  headers.set('age', String(Math.floor((now - page.at) / 1000)));
+  const encoding = preferredEncoding(acceptEncoding);
+  const encoded = encoding ? page.encoded[encoding] : undefined;
+  if (Object.keys(page.encoded).length > 0) headers.set('vary', 'accept-encoding');
+  if (encoding && encoded) headers.set('content-encoding', encoding);
+  const body = encoded ?? page.body;
+  headers.set('content-length', String(body.byteLength));
+  return { status: page.status, headers, body };
 }
 
 const MAX_BYTES = 64 * 1024 * 1024;
@@ -28,7 +56,14 @@ export function pageCache(): Cache<string, CachedPage> | undefined {
   if (holder[GLOBAL] === undefined) {
     const seconds = env().PAGE_CACHE_SECONDS;
     holder[GLOBAL] =
-      seconds > 0 ? new Cache<string, CachedPage>({ name: 'page', ttlMs: seconds * 1000, maxBytes: MAX_BYTES, sizeOf: (p) => p.body.byteLength }) : null;
+      seconds > 0
+        ? new Cache<string, CachedPage>({
+            name: 'page',
+            ttlMs: seconds * 1000,
+            maxBytes: MAX_BYTES,
+            sizeOf: (p) => p.body.byteLength + (p.encoded.br?.byteLength ?? 0) + (p.encoded.gzip?.byteLength ?? 0),
+          })
+        : null;
   }
   return holder[GLOBAL] ?? undefined;
 }
@@ -84,11 +119,4 @@ export function isShareable(response: Response): boolean {
     !response.headers.has('set-cookie') &&
     (response.headers.get('content-type') ?? '').startsWith('text/html')
   );
-}
-
-/** The stored page as a response, with its age. */
-export function pageResponseHeaders(page: CachedPage, now = Date.now()): Headers {
-  const headers = new Headers(page.headers);
-  headers.set('age', String(Math.floor((now - page.at) / 1000)));
-  return headers;
 }

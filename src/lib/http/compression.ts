@@ -1,0 +1,43 @@
+// Compressed answers (issue 10): brotli or gzip, whichever the client accepts and prefers, for every
+// text answer. Assets are compressed once at build (scripts/compress-assets.ts, best quality); pages in
+// the page cache once when stored; everything else per answer at a fast level.
+// Relative imports only: scripts/server.mjs loads this file from src/.
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+
+export type Encoding = 'br' | 'gzip';
+
+/** Text worth compressing (images and fonts are compressed formats already). */
+export const COMPRESSIBLE = /^(?:text\/|application\/(?:json|javascript|xml|manifest\+json|ld\+json)|image\/svg\+xml)/;
+/** Below this a compressed body saves less than its headers cost. */
+export const MIN_BYTES = 1024;
+
+/** The encoding to answer with: brotli when accepted, else gzip, honouring q=0 refusals. */
+export function preferredEncoding(header: string | null | undefined): Encoding | undefined {
+  if (!header) return undefined;
+  const accepted = new Map<string, number>();
+  for (const part of header.toLowerCase().split(',')) {
+    const [name = '', ...params] = part.trim().split(';');
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+    accepted.set(name.trim(), q ? Number(q.slice(2)) : 1);
+  }
+  const ok = (name: Encoding) => (accepted.get(name) ?? accepted.get('*') ?? 0) > 0;
+  return ok('br') ? 'br' : ok('gzip') ? 'gzip' : undefined;
+}
+
+/** `fast` for answers made per request, `best` for what is stored and served many times. */
+export function compress(body: Uint8Array, encoding: Encoding, effort: 'fast' | 'best'): Uint8Array {
+  if (encoding === 'br') {
+    return brotliCompressSync(body, {
+      params: {
+        [constants.BROTLI_PARAM_QUALITY]: effort === 'best' ? 9 : 4,
+        [constants.BROTLI_PARAM_SIZE_HINT]: body.byteLength,
+        [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
+      },
+    });
+  }
+  return gzipSync(body, { level: effort === 'best' ? 9 : 6 });
+}
+
+export function isCompressible(contentType: string | null | undefined, bytes: number): boolean {
+  return bytes >= MIN_BYTES && COMPRESSIBLE.test(contentType ?? '');
+}

@@ -1,0 +1,116 @@
+// The built assets (dist/client), served by the front (scripts/server.mjs) instead of the adapter, which
+// sends everything uncompressed with max-age=0 (DESIGN §8): brotli or gzip from the siblings
+// scripts/compress-assets.ts wrote at build, `immutable` for hashed /_astro/ files, a week for images and
+// icons, ETag revalidation, the security headers (set on every answer by the front).
+// Relative imports only: loaded by Node from src/.
+import { createReadStream, readdirSync, statSync } from 'node:fs';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { extname, join, relative, sep } from 'node:path';
+import { preferredEncoding, type Encoding } from './compression.ts';
+
+const TYPES: Record<string, string> = {
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.webp': 'image/webp',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.woff2': 'font/woff2',
+  '.woff': 'font/woff',
+  '.json': 'application/json; charset=utf-8',
+  '.txt': 'text/plain; charset=utf-8',
+  '.xml': 'application/xml; charset=utf-8',
+  '.webmanifest': 'application/manifest+json; charset=utf-8',
+};
+
+interface Variant {
+  path: string;
+  size: number;
+}
+
+export interface StaticFile extends Variant {
+  type: string;
+  etag: string;
+  lastModified: string;
+  cacheControl: string;
+  encoded: Partial<Record<Encoding, Variant>>;
+}
+
+function cacheControlFor(url: string): string {
+  // Hashed names change with their content: a browser may keep them for good.
+  if (url.startsWith('/_astro/')) return 'public, max-age=31536000, immutable';
+  return 'public, max-age=604800, stale-while-revalidate=86400';
+}
+
+/** Every servable file under the root by its URL path (HTML pages are Astro's to answer). */
+export function staticIndex(root: string): Map<string, StaticFile> {
+  const index = new Map<string, StaticFile>();
+  const walk = (dir: string) => {
+    let entries;
+    try {
+      entries = readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const entry of entries) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) {
+        walk(path);
+        continue;
+      }
+      const type = TYPES[extname(entry.name)];
+      if (!type) continue;
+      const url = `/${relative(root, path).split(sep).join('/')}`;
+      const stat = statSync(path);
+      const variant = (suffix: string): Variant | undefined => {
+        try {
+          return { path: `${path}${suffix}`, size: statSync(`${path}${suffix}`).size };
+        } catch {
+          return undefined;
+        }
+      };
+      const br = variant('.br');
+      const gzip = variant('.gz');
+      index.set(url, {
+        path,
+        size: stat.size,
+        type,
+        etag: `W/"${stat.size.toString(36)}-${Math.floor(stat.mtimeMs).toString(36)}"`,
+        lastModified: stat.mtime.toUTCString(),
+        cacheControl: cacheControlFor(url),
+        encoded: { ...(br ? { br } : {}), ...(gzip ? { gzip } : {}) },
+      });
+    }
+  };
+  walk(root);
+  return index;
+}
+
+/** Answers a GET or HEAD for a built asset; false when the request is not for one. */
+export function serveStatic(index: Map<string, StaticFile>, req: IncomingMessage, res: ServerResponse): boolean {
+  if (req.method !== 'GET' && req.method !== 'HEAD') return false;
+  const path = (req.url ?? '/').split('?')[0] ?? '/';
+  const file = index.get(path);
+  if (!file) return false;
+  const headers: Record<string, string> = {
+    'content-type': file.type,
+    'cache-control': file.cacheControl,
+    etag: file.etag,
+    'last-modified': file.lastModified,
+  };
+  if (Object.keys(file.encoded).length > 0) headers['vary'] = 'accept-encoding';
+  if (req.headers['if-none-match'] === file.etag) {
+    res.writeHead(304, headers);
+    res.end();
+    return true;
+  }
+  const encoding = preferredEncoding(req.headers['accept-encoding']);
+  const chosen = (encoding && file.encoded[encoding]) || undefined;
+  if (chosen && encoding) headers['content-encoding'] = encoding;
+  const body = chosen ?? file;
+  headers['content-length'] = String(body.size);
+  res.writeHead(200, headers);
+  if (req.method === 'HEAD') res.end();
+  else createReadStream(body.path).pipe(res);
+  return true;
+}

@@ -1,0 +1,86 @@
+// What reaches a phone: every text answer compressed as the client accepts (brotli, else gzip, else
+// none), the same page whatever the encoding; built assets precompressed and immutable, revalidated by
+// ETag; the cache key ignoring parameters the page does not read.
+import { request as httpRequest } from 'node:http';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import { baseUrl } from '../support/api.ts';
+
+function get(
+  path: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
+  const url = new URL(baseUrl());
+  return new Promise((resolve, reject) => {
+    httpRequest({ host: url.hostname, port: url.port, path, headers, agent: false }, (res) => {
+      const parts: Buffer[] = [];
+      res.on('data', (c: Buffer) => parts.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(parts) }));
+    })
+      .on('error', reject)
+      .end();
+  });
+}
+
+const decoded = (answer: { headers: Record<string, unknown>; body: Buffer }) =>
+  answer.headers['content-encoding'] === 'br'
+    ? brotliDecompressSync(answer.body)
+    : answer.headers['content-encoding'] === 'gzip'
+      ? gunzipSync(answer.body)
+      : answer.body;
+
+describe('compression', () => {
+  it.each(['/', '/brands', '/i/12/razmery', '/blog'])('%s: brotli, gzip or none as accepted, the same page each time', async (path) => {
+    await get(path); // rendered and cached
+    const plain = await get(path);
+    const br = await get(path, { 'accept-encoding': 'gzip, deflate, br' });
+    const gzip = await get(path, { 'accept-encoding': 'gzip' });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    expect(br.headers['vary']).toContain('accept-encoding');
+    expect(br.body.byteLength).toBeLessThan(plain.body.byteLength / 4);
+    expect(Number(br.headers['content-length'])).toBe(br.body.byteLength);
+    expect(decoded(br).equals(plain.body)).toBe(true);
+    expect(decoded(gzip).equals(plain.body)).toBe(true);
+  });
+
+  it('an API answer is compressed too', async () => {
+    const answer = await get('/api/v1/ecommerce-core/mega-categories', { 'accept-encoding': 'br' });
+    expect(answer.headers['content-encoding']).toBe('br');
+    expect(JSON.parse(decoded(answer).toString('utf8'))).toMatchObject({ success: true });
+  });
+
+  it('built scripts and styles are precompressed, immutable and revalidated by ETag', async () => {
+    const html = (await get('/')).body.toString('utf8');
+    const assets = [...html.matchAll(/(\/_astro\/[^"' ]+\.(?:css|js))/g)].map((m) => m[1] as string);
+    expect(assets.length).toBeGreaterThan(0);
+    for (const asset of new Set(assets)) {
+      const answer = await get(asset, { 'accept-encoding': 'br' });
+      expect(answer.status, asset).toBe(200);
+      expect(answer.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+      expect(answer.headers['x-content-type-options']).toBe('nosniff');
+      if (answer.body.byteLength >= 1024 || answer.headers['content-encoding']) {
+        expect(answer.headers['content-encoding'], asset).toBe('br');
+      }
+      const again = await get(asset, { 'if-none-match': String(answer.headers['etag']) });
+      expect(again.status).toBe(304);
+    }
+  });
+
+  it('images keep a week and are never recompressed', async () => {
+    const answer = await get('/img/p/dress-black-1-w360.webp', { 'accept-encoding': 'br' });
+    expect(answer.status).toBe(200);
+    expect(answer.headers['content-type']).toBe('image/webp');
+    expect(answer.headers['content-encoding']).toBeUndefined();
+    expect(answer.headers['cache-control']).toContain('max-age=604800');
+  });
+});
+
+describe('the page cache under made-up query strings', () => {
+  it('answers a parameter the page does not read from the cached page', async () => {
+    await get('/brands');
+    const flooded = await get(`/brands?utm_source=${Date.now()}`);
+    expect(flooded.headers['server-timing']).toBe('cache-page;desc="hit 1 miss 0"');
+  });
+});
