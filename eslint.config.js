@@ -2,12 +2,13 @@
 // the shop's own rules (eslint/rules.js): every interface string in the i18n modules, imports only
 // downwards (pages → features → lib) and never server code in a browser file.
 import js from '@eslint/js';
+import { defineConfig } from 'eslint/config';
 import astro from 'eslint-plugin-astro';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 import shop from './eslint/rules.js';
 
-export default tseslint.config(
+export default defineConfig(
   {
     ignores: ['dist/', 'node_modules/', 'data/', 'data-*/', '.astro/', 'public/', 'test-results/', 'playwright-report/', 'screenshots/', 'bench-results/'],
   },

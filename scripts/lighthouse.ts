@@ -67,7 +67,7 @@ try {
       );
     }
   } finally {
-    await chrome.kill();
+    chrome.kill();
   }
   mkdirSync('bench-results', { recursive: true });
   writeFileSync('bench-results/lighthouse.json', JSON.stringify(rows, null, 2));

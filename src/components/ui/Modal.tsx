@@ -40,7 +40,7 @@ export function Modal({ open, onClose, title, children, maxWidth = 440, closeLab
       {open && (
         <div className="flex max-h-[90vh] flex-col">
           <div className="flex items-start justify-between gap-4 border-b border-line px-6 py-4">
-            <h2 id={titleId} className="font-display text-2xl font-600 leading-tight">
+            <h2 id={titleId} className="font-display text-2xl font-500 leading-tight">
               {title}
             </h2>
             <button

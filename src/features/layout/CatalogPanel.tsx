@@ -44,7 +44,7 @@ export function CatalogPanel({ tree, title, allLabel, closeLabel, onClose }: Cat
       className="fixed inset-0 z-50 flex flex-col overflow-y-auto bg-paper lg:absolute lg:inset-auto lg:left-0 lg:right-0 lg:top-full lg:z-40 lg:max-h-[70vh] lg:border-t lg:border-line lg:shadow-xl"
     >
       <div className="flex items-center justify-between border-b border-line px-4 py-3 lg:hidden">
-        <h2 className="font-display text-2xl font-600">{title}</h2>
+        <h2 className="font-display text-2xl font-500">{title}</h2>
         <button type="button" onClick={onClose} aria-label={closeLabel} className="grid h-10 w-10 cursor-pointer place-items-center">
           <Icon name="close" />
         </button>

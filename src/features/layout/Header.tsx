@@ -153,7 +153,7 @@ export default function Header({ labels, topLeft, tags, treeJson, supportUrl, lo
           <a
             href="/"
             aria-label={`Brandshop — ${labels.home}`}
-            className="mx-auto font-display text-xl font-600 uppercase tracking-[0.2em] sm:text-2xl lg:mx-0"
+            className="mx-auto font-display text-xl font-500 uppercase tracking-[0.2em] sm:text-2xl lg:mx-0"
           >
             Brandshop
           </a>

@@ -1,0 +1,40 @@
+// Part of `npm run build`: the shop's two typefaces cut down to the characters a Russian shop writes —
+// Basic Latin and Latin-1 (brand names, «ёлочки»), the Russian alphabet, dashes, quotes, №, ₽, arrows —
+// from Fontsource's per-script files into public/fonts/, one file per script so a page fetches only
+// what it shows. src/styles/fonts.css declares them (font-display: swap); DefaultLayout preloads the
+// Cyrillic text face. Written only when missing or older than this script.
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import subsetFont from 'subset-font';
+
+const OUT = 'public/fonts';
+const range = (from: number, to: number) => String.fromCodePoint(...Array.from({ length: to - from + 1 }, (_, k) => from + k));
+const LATIN = range(0x20, 0x7e) + range(0xa0, 0xff) + range(0x2010, 0x2027) + range(0x2030, 0x203a) + '\u2122\u2191\u2193\u2212';
+const CYRILLIC = range(0x0400, 0x045f) + '\u2116';
+const ROUBLE = '\u20bd';
+
+const manrope = (script: string) => `node_modules/@fontsource-variable/manrope/files/manrope-${script}-wght-normal.woff2`;
+const cormorant = (script: string) => `node_modules/@fontsource/cormorant-garamond/files/cormorant-garamond-${script}-500-normal.woff2`;
+
+const FACES: [string, string, string][] = [
+  ['manrope-latin.woff2', manrope('latin'), LATIN],
+  ['manrope-cyrillic.woff2', manrope('cyrillic'), CYRILLIC],
+  ['manrope-rouble.woff2', manrope('latin-ext'), ROUBLE],
+  ['cormorant-500-latin.woff2', cormorant('latin'), LATIN],
+  ['cormorant-500-cyrillic.woff2', cormorant('cyrillic'), CYRILLIC],
+];
+
+const self = statSync(fileURLToPath(import.meta.url)).mtimeMs;
+mkdirSync(OUT, { recursive: true });
+let written = 0;
+let bytes = 0;
+for (const [name, source, text] of FACES) {
+  const target = `${OUT}/${name}`;
+  if (existsSync(target) && statSync(target).mtimeMs > self) continue;
+  // Variable axes stay: Manrope's weight axis serves every weight from one file.
+  const subset = await subsetFont(readFileSync(source), text, { targetFormat: 'woff2' });
+  writeFileSync(target, subset);
+  written++;
+  bytes += subset.byteLength;
+}
+if (written) console.log(`[fonts] ${written} subsets written, ${(bytes / 1024).toFixed(1)} KB`);
