@@ -2,6 +2,7 @@
 // OpenAPI document the server publishes (/api/openapi.json), so the document cannot drift from what
 // the endpoints really answer.
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+import { pathPattern } from '../../src/lib/http/path-pattern.ts';
 
 type Json = Record<string, unknown>;
 
@@ -9,12 +10,6 @@ export interface Contract {
   document: Json;
   /** Validates one answer; returns the errors (empty when it conforms). */
   check(method: string, path: string, status: number, body: unknown): string[];
-}
-
-/** '/api/v1/x/{id}' → /^\/api\/v1\/x\/[^/]+$/ */
-function templateMatcher(template: string): RegExp {
-  const escaped = template.replace(/[.*+?^$()|[\]\\]/g, '\\$&');
-  return new RegExp(`^${escaped.replace(/\{\w+\}/g, '[^/]+')}$`);
 }
 
 export async function loadContract(baseUrl: string): Promise<Contract> {
@@ -29,7 +24,7 @@ export async function loadContract(baseUrl: string): Promise<Contract> {
     return fn;
   };
   const paths = Object.entries(document['paths'] as Record<string, Record<string, Json>>).map(([template, ops]) => ({
-    matcher: templateMatcher(template),
+    matcher: pathPattern(template),
     ops,
   }));
   const failure = { $ref: '#/components/schemas/Failure' };

@@ -3,6 +3,7 @@
 // Node cannot parse — get a clear refusal here, in the envelope on /api and as a short Russian page
 // elsewhere, with the security headers. Relative imports only (loaded from src/ by Node).
 import { t, type Locale } from '../i18n/index.ts';
+import { pathPattern } from './path-pattern.ts';
 import { securityHeaders } from './security-headers.ts';
 
 export interface EarlyAnswer {
@@ -53,7 +54,7 @@ export function methodTable(document: { paths?: Record<string, Record<string, un
     routes: Object.entries(document.paths ?? {}).map(([template, ops]) => {
       const methods = Object.keys(ops).map((m) => m.toUpperCase());
       return {
-        pattern: new RegExp(`^${template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{\w+\}/g, '[^/]+')}$`),
+        pattern: pathPattern(template),
         methods: methods.includes('GET') ? [...methods, 'HEAD'] : methods,
       };
     }),
