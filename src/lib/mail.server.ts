@@ -56,7 +56,3 @@ export async function sendMail(mail: Mail): Promise<number> {
   }
   return id;
 }
-
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
-}

@@ -2,7 +2,8 @@
 import { getDb } from '~/lib/db/index.ts';
 import { buyoutRequests } from '~/lib/db/schema.ts';
 import { env } from '~/lib/env.ts';
-import { escapeHtml, sendMail } from '~/lib/mail.server.ts';
+import { escapeHtml } from '~/lib/html.ts';
+import { sendMail } from '~/lib/mail.server.ts';
 import { t } from '~/lib/i18n/index.ts';
 import { MESSENGER_LABELS, type BuyoutRequest } from './buyout.ts';
 

@@ -3,6 +3,7 @@
 // Node cannot parse — get a clear refusal here, in the envelope on /api and as a short Russian page
 // elsewhere, with the security headers. Relative imports only (loaded from src/ by Node).
 import { t, type Locale } from '../i18n/index.ts';
+import { escapeHtml } from '../html.ts';
 import { pathPattern } from './path-pattern.ts';
 import { securityHeaders } from './security-headers.ts';
 
@@ -15,8 +16,6 @@ export interface EarlyAnswer {
 /** Methods nothing here answers; undici cannot even build a request for some of them. */
 const REFUSED_METHODS = new Set(['TRACE', 'TRACK', 'CONNECT']);
 const PAGE_METHODS = 'GET, HEAD';
-
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** A refusal in the form the caller reads: the envelope on /api, a page elsewhere. */
 export function refusal(status: number, path: string, message: string, extra: Record<string, string> = {}): EarlyAnswer {
