@@ -3,7 +3,8 @@ import { defineMiddleware } from 'astro:middleware';
 import { withCacheTimings } from '~/lib/cache.ts';
 import { securityHeaders } from '~/lib/http/security-headers.ts';
 import { logUnexpected } from '~/lib/log.ts';
-import { allowedMethods } from '~/pages/api/_routes.ts';
+import { apiMethodRefusal } from '~/lib/http/edge.ts';
+import { routeMethods } from '~/pages/api/_routes.ts';
 import { fail } from '~/lib/http/envelope.ts';
 import { COMPRESSIBLE, compress, isCompressible, preferredEncoding } from '~/lib/http/compression.ts';
 import { cachedPage, isShareable, pageAnswer, pageCache, pageCacheKey } from '~/lib/http/page-cache.ts';
@@ -33,8 +34,10 @@ export const onRequest = defineMiddleware(async (context, next) => {
    */
   async function apiAnswer(response: Response): Promise<Response> {
     if (response.status !== 404 || isJson(response)) return response;
-    const allowed = await allowedMethods(context.url.pathname);
-    return allowed.length > 0 ? fail(405, t(context.locals.locale, 'error.methodNotAllowed'), {}, { allow: allowed.join(', ') }) : response;
+    // The front's refusal (edge.ts), from the same route table, for requests that reached Astro before
+    // the front had loaded its copy.
+    const refusal = apiMethodRefusal(await routeMethods(), context.request.method, context.url.pathname, context.locals.locale);
+    return refusal ? new Response(refusal.body, { status: refusal.status, headers: refusal.headers }) : response;
   }
 
   async function answer(isApi: boolean): Promise<Response> {

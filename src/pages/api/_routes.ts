@@ -1,7 +1,7 @@
 // The API's own route table, read from the endpoint modules of this folder (files starting with _ are
-// not routes): the OpenAPI document is built from it, and the catch-all answers 405 with Allow from it.
+// not routes): the OpenAPI document is built from it, and the middleware answers 405 with Allow from it.
 import { apiRoutes, type ApiRoute } from '~/lib/http/openapi.ts';
-import { pathPattern } from '~/lib/http/path-pattern.ts';
+import { methodTable, type MethodTable } from '~/lib/http/edge.ts';
 
 const modules = import.meta.glob<Record<string, unknown>>(['./**/*.ts', '!./_*.ts', '!./openapi.json.ts', '!./\\[...path\\].ts']);
 let loaded: Promise<ApiRoute[]> | undefined;
@@ -13,8 +13,14 @@ export function routeTable(): Promise<ApiRoute[]> {
   return loaded;
 }
 
-/** The methods a path answers, from the table ('/api/v1/x/5' matches '/api/v1/x/{id}'). */
-export async function allowedMethods(path: string): Promise<string[]> {
-  const methods = (await routeTable()).filter((r) => pathPattern(r.path).test(path)).map((r) => r.method);
-  return methods.includes('GET') ? [...methods, 'HEAD'] : methods;
+let methods: Promise<MethodTable> | undefined;
+
+/** The methods each path answers, in the form the front builds from /api/openapi.json (edge.ts). */
+export function routeMethods(): Promise<MethodTable> {
+  methods ??= routeTable().then((routes) => {
+    const paths: Record<string, Record<string, unknown>> = {};
+    for (const { path, method } of routes) (paths[path] ??= {})[method.toLowerCase()] = {};
+    return methodTable({ paths });
+  });
+  return methods;
 }
