@@ -3,7 +3,7 @@
 // Part of `npm run build`.
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { extname, join } from 'node:path';
-import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { compress, MIN_BYTES } from '../src/lib/http/compression.ts';
 
 const ROOT = 'dist/client';
 const TEXT = new Set(['.js', '.css', '.svg', '.html', '.json', '.txt', '.xml', '.webmanifest']);
@@ -22,9 +22,9 @@ let br = 0;
 const started = Date.now();
 for (const path of files(ROOT)) {
   const body = readFileSync(path);
-  if (body.byteLength < 1024) continue;
-  const brotli = brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: body.byteLength } });
-  const gzip = gzipSync(body, { level: 9 });
+  if (body.byteLength < MIN_BYTES) continue;
+  const brotli = compress(body, 'br', 'build');
+  const gzip = compress(body, 'gzip', 'build');
   if (brotli.byteLength < body.byteLength) writeFileSync(`${path}.br`, brotli);
   if (gzip.byteLength < body.byteLength) writeFileSync(`${path}.gz`, gzip);
   count++;
