@@ -1,26 +1,11 @@
 // What reaches a phone: every text answer compressed as the client accepts (brotli, else gzip, else
 // none), the same page whatever the encoding; built assets precompressed and immutable, revalidated by
 // ETag; the cache key ignoring parameters the page does not read.
-import { request as httpRequest } from 'node:http';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { baseUrl } from '../support/api.ts';
+import { rawRequest } from '../support/http.ts';
 
-function get(
-  path: string,
-  headers: Record<string, string> = {},
-): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
-  const url = new URL(baseUrl());
-  return new Promise((resolve, reject) => {
-    httpRequest({ host: url.hostname, port: url.port, path, headers, agent: false }, (res) => {
-      const parts: Buffer[] = [];
-      res.on('data', (c: Buffer) => parts.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(parts) }));
-    })
-      .on('error', reject)
-      .end();
-  });
-}
+const get = (path: string, headers: Record<string, string> = {}) => rawRequest('GET', path, { headers });
 
 const decoded = (answer: { headers: Record<string, unknown>; body: Buffer }) =>
   answer.headers['content-encoding'] === 'br'

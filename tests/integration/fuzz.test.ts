@@ -2,24 +2,15 @@
 // input (fast-check). Whatever arrives — wrong types, deep nesting, huge numbers, strings in every
 // script, NULs — the answer is the envelope with a status below 500, and the server is healthy after.
 // Sent from 127.0.0.2 so the throttle counters of the other tests (127.0.0.1) are not used up.
-import { request as httpRequest } from 'node:http';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { baseUrl } from '../support/api.ts';
 import { loadContract } from '../support/contract.ts';
+import { rawRequest } from '../support/http.ts';
 
-function send(method: string, path: string, body?: string): Promise<{ status: number; text: string }> {
-  const url = new URL(baseUrl());
-  const headers: Record<string, string> = body === undefined ? {} : { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) };
-  return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: url.hostname, port: url.port, method, path, localAddress: '127.0.0.2', agent: false, headers }, (res) => {
-      const parts: Buffer[] = [];
-      res.on('data', (c: Buffer) => parts.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(parts).toString('utf8') }));
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
+function send(method: string, path: string, body?: string) {
+  const headers: Record<string, string> = body === undefined ? {} : { 'content-type': 'application/json' };
+  return rawRequest(method, path, { headers, body, localAddress: '127.0.0.2' });
 }
 
 interface Operation {

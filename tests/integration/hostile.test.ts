@@ -2,10 +2,10 @@
 // bodies, NUL bytes and invalid UTF-8, other content types, methods a path does not have, undecodable
 // paths, ids written other ways. Every answer is a 4xx with the envelope on /api (the shop's page
 // elsewhere) and the security headers — never a 500.
-import { request as httpRequest } from 'node:http';
 import { describe, expect, inject, it } from 'vitest';
 import { baseUrl } from '../support/api.ts';
 import { loadContract } from '../support/contract.ts';
+import { rawRequest, type RawOptions } from '../support/http.ts';
 
 interface Answer {
   status: number;
@@ -13,29 +13,10 @@ interface Answer {
   body: string;
 }
 
-/** A raw HTTP/1.1 request (fetch would refuse to send some of these). */
-function raw(
-  method: string,
-  path: string,
-  options: { headers?: Record<string, string>; body?: Buffer | string | undefined; chunks?: Buffer[] } = {},
-): Promise<Answer> {
-  const url = new URL(baseUrl());
-  // Node sends a DELETE's body without a length unless told: the server would read it as a new request.
-  const length = options.body === undefined ? {} : { 'content-length': String(Buffer.byteLength(options.body)) };
-  return new Promise((resolve, reject) => {
-    // A connection of its own: after a refused body the server closes it.
-    const req = httpRequest(
-      { host: url.hostname, port: url.port, method, path, agent: false, headers: { 'accept-language': 'ru', ...length, ...options.headers } },
-      (res) => {
-        const parts: Buffer[] = [];
-        res.on('data', (c: Buffer) => parts.push(c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(parts).toString('utf8') }));
-      },
-    );
-    req.on('error', reject);
-    if (options.chunks) for (const chunk of options.chunks) req.write(chunk);
-    req.end(options.body);
-  });
+/** A raw HTTP/1.1 request in Russian (fetch would refuse to send some of these). */
+async function raw(method: string, path: string, options: RawOptions = {}): Promise<Answer> {
+  const answer = await rawRequest(method, path, { ...options, headers: { 'accept-language': 'ru', ...options.headers } });
+  return { status: answer.status, headers: answer.headers, body: answer.text };
 }
 
 /** A request line Node's client would not send: written straight to a socket. */
