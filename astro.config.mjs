@@ -5,6 +5,8 @@ import react from '@astrojs/react';
 import UnoCSS from '@unocss/astro';
 import { env, loadDotEnv } from './src/lib/env.ts';
 import { MAX_BODY_BYTES } from './src/lib/http/limits.ts';
+import { PAGE_DIRECTIVES, cspHash } from './src/lib/http/csp.ts';
+import { COOKIE_CONSENT_BOOT } from './src/components/ui/cookie-consent.ts';
 
 // `npm run build` alone reads ./.env too, like `npm start` does before it builds.
 loadDotEnv();
@@ -20,7 +22,15 @@ export default defineConfig({
   trailingSlash: 'ignore',
   // The API authorises state changes only with a Bearer header, never a cookie alone (DESIGN §4), so there is
   // no CSRF surface for Astro's origin check to guard; left on, it answered API calls with plain-text 403s.
-  security: { checkOrigin: false },
+  security: {
+    checkOrigin: false,
+    // script-src and style-src from the scripts and styles each page uses; the one inline script written
+    // by hand (the cookie notice's boot line) is allowed by its hash. src/lib/http/csp.ts says the rest.
+    csp: {
+      directives: [...PAGE_DIRECTIVES],
+      scriptDirective: { hashes: [cspHash(COOKIE_CONSENT_BOOT)] },
+    },
+  },
   vite: {
     define: { 'process.env.NODE_ENV': JSON.stringify('production') },
     ssr: {

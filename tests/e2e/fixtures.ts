@@ -1,12 +1,25 @@
 // Every e2e page gets the analytics provider's script stubbed: it lives outside this machine, and a
-// failed request would show up as a console error in the tests that watch for them.
+// failed request would show up as a console error in the tests that watch for them. And every e2e test
+// is a CSP test: Chromium reports each script, style or resource the page's policy blocks on the console,
+// and a test whose pages were refused anything fails with what was refused.
 import { test as base } from '@playwright/test';
 
-export const test = base.extend<{ stubAnalytics: void }>({
+export const test = base.extend<{ stubAnalytics: void; cspGuard: void }>({
   stubAnalytics: [
     async ({ context }, use) => {
       await context.route('https://mc.yandex.ru/**', (route) => route.fulfill({ status: 200, contentType: 'text/javascript', body: '' }));
       await use();
+    },
+    { auto: true },
+  ],
+  cspGuard: [
+    async ({ page }, use) => {
+      const refused: string[] = [];
+      page.on('console', (message) => {
+        if (/Content Security Policy/i.test(message.text())) refused.push(message.text());
+      });
+      await use();
+      if (refused.length > 0) throw new Error(`The page's Content-Security-Policy refused:\n${refused.join('\n')}`);
     },
     { auto: true },
   ],

@@ -1,4 +1,5 @@
 // The API's shared conventions (DESIGN §3): envelope on every path, language, health, security headers.
+import { createHash } from 'node:crypto';
 import { describe, expect, inject, it } from 'vitest';
 import { api, baseUrl } from '../support/api.ts';
 
@@ -76,6 +77,38 @@ describe('pages', () => {
     expect(res.headers.get('x-content-type-options')).toBe('nosniff');
     expect(res.headers.get('referrer-policy')).toBe('strict-origin-when-cross-origin');
     expect(res.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+  });
+
+  it.each(['/', '/c/3/platya', '/brands', '/i/4/contacts', '/blog'])(
+    'runs %s under a CSP that lists every inline script and style by hash and allows nothing else inline',
+    async (path) => {
+      const res = await fetch(new URL(path, baseUrl()));
+      const policy = res.headers.get('content-security-policy') ?? '';
+      const html = await res.text();
+      const directive = (name: string) => policy.split(';').find((d) => d.trim().startsWith(`${name} `)) ?? '';
+      expect(policy).not.toContain('unsafe-inline');
+      expect(directive('script-src')).toContain("'self'");
+      expect(directive('object-src')).toContain("'none'");
+      const hash = (text: string) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
+      // Executable inline scripts (not JSON data blocks, not files) and style blocks.
+      const scripts = [...html.matchAll(/<script(?![^>]*\bsrc=)(?![^>]*type="application\/(?:ld\+)?json")[^>]*>([\s\S]*?)<\/script>/g)].map((m) => m[1] ?? '');
+      const styles = [...html.matchAll(/<style[^>]*>([\s\S]*?)<\/style>/g)].map((m) => m[1] ?? '');
+      expect(scripts.length).toBeGreaterThan(0);
+      for (const text of scripts) expect(directive('script-src'), text.slice(0, 80)).toContain(hash(text));
+      for (const text of styles) expect(directive('style-src'), text.slice(0, 80)).toContain(hash(text));
+      // Style attributes would need 'unsafe-inline': the pages have none.
+      expect(html).not.toMatch(/<[^>]+\sstyle="/);
+    },
+  );
+
+  it('gives answers that are not pages a policy that allows nothing', async () => {
+    for (const path of ['/api/health', '/favicon.svg']) {
+      const res = await fetch(new URL(path, baseUrl()));
+      expect(res.status, path).toBe(200);
+      expect(res.headers.get('content-security-policy'), path).toContain("default-src 'none'");
+    }
+    const api = await fetch(new URL('/api/health', baseUrl()));
+    expect(api.headers.get('content-security-policy')).toBe("default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'");
   });
 
   it('an unknown page redirects to /404, which answers 404 with the error page (spec §2)', async () => {

@@ -8,12 +8,11 @@ export interface ModalProps {
   onClose: () => void;
   title: string;
   children: ReactNode;
-  maxWidth?: number;
   /** The close button's accessible name, in the page's language. */
   closeLabel: string;
 }
 
-export function Modal({ open, onClose, title, children, maxWidth = 440, closeLabel }: ModalProps) {
+export function Modal({ open, onClose, title, children, closeLabel }: ModalProps) {
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
 
@@ -34,8 +33,7 @@ export function Modal({ open, onClose, title, children, maxWidth = 440, closeLab
       }}
       // A click on the dialog element itself (not its content) is a click on the backdrop.
       onClick={(e) => e.target === ref.current && onClose()}
-      className="m-auto w-[calc(100%-2rem)] overflow-hidden bg-paper p-0 text-ink shadow-2xl backdrop:bg-black/45"
-      style={{ maxWidth, maxHeight: '90vh' }}
+      className="m-auto max-h-[90vh] w-[calc(100%-2rem)] max-w-[440px] overflow-hidden bg-paper p-0 text-ink shadow-2xl backdrop:bg-black/45"
     >
       {open && (
         <div className="flex max-h-[90vh] flex-col">

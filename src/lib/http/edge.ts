@@ -6,6 +6,7 @@ import { t, type Locale } from '../i18n/index.ts';
 import { escapeHtml } from '../html.ts';
 import { pathPattern } from './path-pattern.ts';
 import { securityHeaders } from './security-headers.ts';
+import { NOTHING_POLICY, cspHash } from './csp.ts';
 
 export interface EarlyAnswer {
   status: number;
@@ -17,14 +18,19 @@ export interface EarlyAnswer {
 const REFUSED_METHODS = new Set(['TRACE', 'TRACK', 'CONNECT']);
 const PAGE_METHODS = 'GET, HEAD';
 
+const REFUSAL_STYLE =
+  'body{font-family:system-ui,sans-serif;max-width:36rem;margin:20vh auto;padding:0 1.5rem;color:#1d1d1f}.brand{letter-spacing:.3em}h1{font-weight:500}a{color:inherit}';
+/** The refusal page's one style block is all it may use. */
+const REFUSAL_POLICY = `${NOTHING_POLICY}; style-src '${cspHash(REFUSAL_STYLE)}'`;
+
 /** A refusal in the form the caller reads: the envelope on /api, a page elsewhere. */
 export function refusal(status: number, path: string, message: string, extra: Record<string, string> = {}): EarlyAnswer {
   const headers = { ...securityHeaders(), 'cache-control': 'no-store', ...extra };
   if (path.startsWith('/api/')) {
     return { status, headers: { ...headers, 'content-type': 'application/json; charset=utf-8' }, body: JSON.stringify({ success: false, message }) };
   }
-  const body = `<!doctype html><html lang="ru"><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(message)} — Brandshop</title><body style="font-family:system-ui,sans-serif;max-width:36rem;margin:20vh auto;padding:0 1.5rem;color:#1d1d1f"><p style="letter-spacing:.3em">BRANDSHOP</p><h1 style="font-weight:500">${escapeHtml(message)}</h1><p><a href="/" style="color:inherit">${escapeHtml(t('ru', 'notFound.back'))}</a></p></body></html>`;
-  return { status, headers: { ...headers, 'content-type': 'text/html; charset=utf-8' }, body };
+  const body = `<!doctype html><html lang="ru"><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(message)} — Brandshop</title><style>${REFUSAL_STYLE}</style><body><p class="brand">BRANDSHOP</p><h1>${escapeHtml(message)}</h1><p><a href="/">${escapeHtml(t('ru', 'notFound.back'))}</a></p></body></html>`;
+  return { status, headers: { ...headers, 'content-type': 'text/html; charset=utf-8', 'content-security-policy': REFUSAL_POLICY }, body };
 }
 
 /** A request the front answers itself, or undefined to hand it to Astro. */

@@ -2,14 +2,16 @@
 // them on what Astro renders, scripts/server.mjs on everything else (files, cache hits, early refusals).
 // Relative imports only: scripts/server.mjs loads this file from src/.
 import { env } from '../env.ts';
+import { NOTHING_POLICY } from './csp.ts';
 
 const BASE: Record<string, string> = {
   'x-content-type-options': 'nosniff',
   'referrer-policy': 'strict-origin-when-cross-origin',
   'x-frame-options': 'DENY',
   'permissions-policy': 'camera=(), microphone=(), geolocation=()',
-  // Directives that can only travel in a header; pages add their script and style sources.
-  'content-security-policy': "frame-ancestors 'none'; base-uri 'self'; object-src 'none'",
+  // Pages carry their own policy (Astro writes it from what each page uses, src/lib/http/csp.ts); this one
+  // is for everything else, and is never set over a page's.
+  'content-security-policy': NOTHING_POLICY,
 };
 
 let cached: Record<string, string> | undefined;
