@@ -16,10 +16,14 @@ export default defineConfig({
   site: config.SITE_URL,
   output: 'server',
   // Chunked bodies too: the adapter cuts a body off at the API's limit (src/lib/http/limits.ts).
-  adapter: node({ mode: 'standalone', bodySizeLimit: MAX_BODY_BYTES }),
+  // staticHeaders: the CSP of each prerendered page is written to dist/_headers.json for the front to send
+  // as a header (a <meta> policy cannot say frame-ancestors).
+  adapter: node({ mode: 'standalone', bodySizeLimit: MAX_BODY_BYTES, staticHeaders: true }),
   integrations: [UnoCSS({ injectReset: false }), react()],
   server: { host: config.HOST, port: config.PORT },
   trailingSlash: 'ignore',
+  // Shiki colours code with style attributes, which the CSP refuses; a shop's editors write no code blocks.
+  markdown: { syntaxHighlight: false },
   // The API authorises state changes only with a Bearer header, never a cookie alone (DESIGN §4), so there is
   // no CSRF surface for Astro's origin check to guard; left on, it answered API calls with plain-text 403s.
   security: {

@@ -11,6 +11,13 @@ import { cachedPage, isShareable, pageAnswer, pageCache, pageCacheKey } from '~/
 import { LOCALE_COOKIE, localeFromHeader, t, type Locale } from '~/lib/i18n/index.ts';
 
 export const onRequest = defineMiddleware(async (context, next) => {
+  if (context.isPrerendered) {
+    // Built once into a file for every visitor (info pages, the blog): Russian, no request to read; the
+    // front serves the file with its headers (src/lib/http/static-files.ts).
+    context.locals.locale = 'ru';
+    context.locals.requestId = 'build';
+    return next();
+  }
   const requestId = context.request.headers.get('x-request-id') ?? 'none';
   context.locals.requestId = requestId;
   const { result: response, serverTiming } = await withCacheTimings(async () => {

@@ -62,14 +62,21 @@ describe('pages', () => {
   });
 
   it('renders pages in Russian for an English browser, English only with the lang=en cookie', async () => {
-    const ru = await fetch(new URL('/i/4/contacts', baseUrl()), { headers: { 'accept-language': 'en-US,en;q=0.9' } });
-    expect(await ru.text()).toContain('Принимаем оплату картами');
+    const ru = await fetch(new URL('/brands', baseUrl()), { headers: { 'accept-language': 'en-US,en;q=0.9' } });
+    expect(await ru.text()).toContain('Бренды от A до Z');
     expect(ru.headers.get('cache-control')).toContain('public');
-    const en = await fetch(new URL('/i/4/contacts', baseUrl()), { headers: { cookie: 'lang=en' } });
+    const en = await fetch(new URL('/brands', baseUrl()), { headers: { cookie: 'lang=en' } });
     const html = await en.text();
     expect(html).toContain('<html lang="en"');
-    expect(html).toContain('We accept cards');
+    expect(html).toContain('Brands from A to Z');
     expect(en.headers.get('cache-control')).toBe('private, no-store');
+  });
+
+  it("serves editors' pages (built files) in Russian to everyone (docs/decisions/010)", async () => {
+    const en = await fetch(new URL('/i/4/contacts', baseUrl()), { headers: { cookie: 'lang=en' } });
+    const html = await en.text();
+    expect(html).toContain('<html lang="ru"');
+    expect(html).toContain('Принимаем оплату картами');
   });
 
   it('sends the security headers', async () => {

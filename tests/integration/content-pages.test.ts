@@ -69,19 +69,25 @@ describe('blog', () => {
     const titles = [...html.matchAll(/<h2 class="mt-2 font-display[^>]*><a href="(\/b\/\d+\/[a-z0-9-]+)"/g)].map((m) => m[1]);
     expect(titles).toHaveLength(4);
     expect(titles[0]).toBe('/b/6/kak-rabotaet-vykup');
-    expect(html).toContain('href="/blog?page=2"');
+    expect(html).toContain('href="/blog/2"');
     expect(html).toContain('rel="next"');
   });
 
   it('page 2 has the rest and a canonical of its own', async () => {
-    const { html } = await get('/blog?page=2');
-    expect(html).toMatch(/<link rel="canonical" href="[^"]*\/blog\?page=2"/);
+    const { html } = await get('/blog/2');
+    expect(html).toMatch(/<link rel="canonical" href="[^"]*\/blog\/2"/);
     expect([...html.matchAll(/href="\/b\/\d+\//g)].length).toBeGreaterThanOrEqual(2);
   });
 
-  it.each(['/blog?page=abc', '/blog?page=0', '/blog?page=999', `/blog?page=${'9'.repeat(400)}`])('%s redirects to /blog', async (path) => {
+  it.each(['/blog/abc', '/blog/0', '/blog/999', `/blog/${'9'.repeat(400)}`, '/blog/02'])('%s redirects to /blog', async (path) => {
     const { status, location } = await get(path);
     expect(status).toBe(302);
+    expect(pathOf(location)).toBe('/blog');
+  });
+
+  it('/blog/1 is /blog', async () => {
+    const { status, location } = await get('/blog/1');
+    expect(status).toBe(301);
     expect(pathOf(location)).toBe('/blog');
   });
 
@@ -118,5 +124,36 @@ describe('brands', () => {
     expect(names.length).toBeGreaterThanOrEqual(30);
     expect(names).toEqual([...names].sort((a, b) => (a ?? '').localeCompare(b ?? '', 'en')));
     expect(names).toContain('Gucci');
+  });
+});
+
+describe("editors' pages are files built at `npm run build` (issue 10)", () => {
+  it.each(['/i/9/o-dostavke', '/about-us', '/info/cookies', '/blog', '/blog/2', '/b/5/uhod-za-kashemirom'])(
+    '%s is served from disk: compressed, revalidated by ETag, with its own CSP, the same for every visitor',
+    async (path) => {
+      const first = await fetch(new URL(path, baseUrl()), { headers: { 'accept-encoding': 'br' } });
+      expect(first.status).toBe(200);
+      expect(first.headers.get('content-type')).toBe('text/html; charset=utf-8');
+      expect(first.headers.get('content-encoding')).toBe('br');
+      expect(first.headers.get('cache-control')).toBe('public, max-age=0, s-maxage=300, stale-while-revalidate=86400');
+      const policy = first.headers.get('content-security-policy') ?? '';
+      expect(policy).toMatch(/script-src 'self'[^;]* 'sha256-/);
+      expect(policy).toContain("frame-ancestors 'none'");
+      const etag = first.headers.get('etag');
+      expect(etag).toBeTruthy();
+      const again = await fetch(new URL(path, baseUrl()), { headers: { 'if-none-match': etag ?? '' } });
+      expect(again.status).toBe(304);
+      // No render happened: the page cache and the render timings never saw it.
+      expect(first.headers.get('server-timing')).toBeNull();
+      // The catalogue menu is not baked in: the header island asks the mega-categories call for it.
+      const html = await (await fetch(new URL(path, baseUrl()))).text();
+      expect(html).not.toContain('Тест-одежда');
+    },
+  );
+
+  it('a tracking query string still finds the file', async () => {
+    const res = await fetch(new URL('/i/9/o-dostavke?utm_source=vk&ref=abc', baseUrl()));
+    expect(res.status).toBe(200);
+    expect(await res.text()).toContain('Доставка и пошлины');
   });
 });

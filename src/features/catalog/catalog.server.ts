@@ -25,7 +25,7 @@ type CardJson = Pick<Product, 'id' | 'name' | 'slug' | 'price' | 'priceOld' | 'f
 // The tree and the brand list change only when the catalogue is edited; a short lifetime keeps the
 // header call off the database without letting instances disagree for long.
 const TREE_TTL_MS = 60_000;
-const tree = new Cache<'tree', { tree: MegaCategory[]; json: string }>({ name: 'tree', ttlMs: TREE_TTL_MS });
+const tree = new Cache<'tree', { tree: MegaCategory[] }>({ name: 'tree', ttlMs: TREE_TTL_MS });
 const brandList = new Cache<'brands', BrandListItem[]>({ name: 'brands', ttlMs: TREE_TTL_MS });
 
 async function loadTree() {
@@ -33,21 +33,13 @@ async function loadTree() {
     const db = await getDb();
     const rows = await db.select().from(categories).orderBy(asc(categories.level), asc(categories.sort));
     const built = buildCategoryTree(rows);
-    return { tree: built, json: JSON.stringify(built) };
+    return { tree: built };
   });
-  return value ?? { tree: [], json: '[]' };
+  return value ?? { tree: [] };
 }
 
 export async function getMegaCategories(): Promise<MegaCategory[]> {
   return (await loadTree()).tree;
-}
-
-/**
- * The tree as JSON text, for the header island: Astro's island-prop encoding of the nested tree cost
- * about an eighth of every page's render (profiled); a string prop is copied as it is.
- */
-export async function getMegaCategoriesJson(): Promise<string> {
-  return (await loadTree()).json;
 }
 
 export interface BrandListItem {

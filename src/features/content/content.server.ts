@@ -7,6 +7,7 @@ import {
   BLOG_PAGE_SIZE,
   blogPostUrl,
   infoPageUrl,
+  pageIdParams,
   type BlogPost,
   type BlogPostSummary,
   type FooterData,
@@ -115,6 +116,11 @@ export async function listBlogPosts(page: number, perPage = BLOG_PAGE_SIZE) {
   return { posts: posts.slice((page - 1) * perPage, page * perPage).map(toSummary), page, pages, total: posts.length };
 }
 
+/** The blog list's page n: /blog, /blog/2, … (static files, so the number is in the path). */
+export function blogListUrl(page: number): string {
+  return page <= 1 ? '/blog' : `/blog/${page}`;
+}
+
 export async function getBlogPost(id: number): Promise<BlogPost | null> {
   const entry = (await getCollection('blog')).find((e) => e.data.postId === id);
   return entry ? { ...toSummary(entry), content: entry.rendered?.html ?? '' } : null;
@@ -130,4 +136,23 @@ export function blogCrumbs(locale: Locale): Crumb[] {
 
 export function blogPostCrumbs(locale: Locale, post: Pick<BlogPost, 'title'>): Crumb[] {
   return trail(locale, { name: t(locale, 'nav.blog'), url: '/blog' }, { name: post.title });
+}
+
+/**
+ * Where an address near an editors' page should go. Those pages are files at their canonical address
+ * (/i/{id}/{slug}, /b/{id}/{permalink}, /blog/{n}); anything else under their prefixes reaches the
+ * catch-all route, which asks here: a missing or wrong slug moves permanently to the page, an unknown
+ * id or page number goes to /404 (spec §2), and undefined means the path is not an editors' page.
+ */
+export async function editorsPageRedirect(path: string): Promise<{ location: string; status: 301 | 302 } | undefined> {
+  const [, kind, rawId] = /^\/(blog|i|b)(?:\/([^/]*)(?:\/.*)?)?$/.exec(path) ?? [];
+  if (!kind) return undefined;
+  const parsed = pageIdParams.safeParse({ id: rawId });
+  const id = parsed.success ? parsed.data.id : undefined;
+  if (kind === 'blog') {
+    const { pages } = await listBlogPosts(1);
+    return id !== undefined && id <= pages ? { location: blogListUrl(id), status: 301 } : { location: '/blog', status: 302 };
+  }
+  const page = id === undefined ? null : await (kind === 'i' ? getInfoPage(id) : getBlogPost(id));
+  return page ? { location: page.url, status: 301 } : { location: '/404', status: 302 };
 }

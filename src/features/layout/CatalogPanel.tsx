@@ -4,19 +4,44 @@ import { useState } from 'react';
 import type { MegaCategory } from '~/features/catalog/catalog.ts';
 import { Icon } from '~/components/ui/Icon.tsx';
 
+const PANEL_CLASS =
+  'fixed inset-0 z-50 flex flex-col overflow-y-auto bg-paper lg:absolute lg:inset-auto lg:left-0 lg:right-0 lg:top-full lg:z-40 lg:max-h-[70vh] lg:border-t lg:border-line lg:shadow-xl';
+
 export interface CatalogPanelProps {
-  tree: MegaCategory[];
+  /** undefined while the tree loads, null when loading failed. */
+  tree: MegaCategory[] | null | undefined;
   title: string;
   allLabel: string;
+  loadingLabel: string;
+  failedLabel: string;
   closeLabel: string;
   onClose: () => void;
 }
 
-export function CatalogPanel({ tree, title, allLabel, closeLabel, onClose }: CatalogPanelProps) {
+export function CatalogPanel({ tree, title, allLabel, loadingLabel, failedLabel, closeLabel, onClose }: CatalogPanelProps) {
+  return (
+    <div id="catalog-panel" role="dialog" aria-label={title} aria-busy={tree === undefined} className={PANEL_CLASS}>
+      <div className="flex items-center justify-between border-b border-line px-4 py-3 lg:hidden">
+        <h2 className="font-display text-2xl font-500">{title}</h2>
+        <button type="button" onClick={onClose} aria-label={closeLabel} className="grid h-10 w-10 cursor-pointer place-items-center">
+          <Icon name="close" />
+        </button>
+      </div>
+      {tree && tree.length > 0 ? (
+        <CatalogTree tree={tree} title={title} allLabel={allLabel} />
+      ) : (
+        <p role="status" className="container py-10 text-sm text-ink-soft">
+          {tree === undefined ? loadingLabel : failedLabel}
+        </p>
+      )}
+    </div>
+  );
+}
+
+function CatalogTree({ tree, title, allLabel }: { tree: MegaCategory[]; title: string; allLabel: string }) {
   const [rootId, setRootId] = useState(tree[0]?.id);
   const root = tree.find((r) => r.id === rootId) ?? tree[0];
   if (!root) return null;
-
   const tabs = (
     <div role="tablist" aria-label={title} className="flex gap-1 lg:flex-col lg:gap-0">
       {tree.map((r) => (
@@ -37,42 +62,29 @@ export function CatalogPanel({ tree, title, allLabel, closeLabel, onClose }: Cat
   );
 
   return (
-    <div
-      id="catalog-panel"
-      role="dialog"
-      aria-label={title}
-      className="fixed inset-0 z-50 flex flex-col overflow-y-auto bg-paper lg:absolute lg:inset-auto lg:left-0 lg:right-0 lg:top-full lg:z-40 lg:max-h-[70vh] lg:border-t lg:border-line lg:shadow-xl"
-    >
-      <div className="flex items-center justify-between border-b border-line px-4 py-3 lg:hidden">
-        <h2 className="font-display text-2xl font-500">{title}</h2>
-        <button type="button" onClick={onClose} aria-label={closeLabel} className="grid h-10 w-10 cursor-pointer place-items-center">
-          <Icon name="close" />
-        </button>
-      </div>
-      <div className="container flex flex-col gap-4 py-4 lg:flex-row lg:gap-10 lg:py-8">
-        <div className="lg:w-56 lg:shrink-0">{tabs}</div>
-        <div className="grid flex-1 gap-x-8 gap-y-6 sm:grid-cols-2 lg:grid-cols-5" role="tabpanel" aria-label={root.name}>
-          {root.childs.data.map((dep) => (
-            <section key={dep.id} aria-label={dep.name}>
-              <a href={dep.url} className="flex items-center gap-2 text-sm font-700 uppercase tracking-wider hover:text-accent">
-                {dep.icon && <img src={dep.icon} width={24} height={24} alt="" />}
-                {dep.name}
-              </a>
-              <ul className="mt-3 space-y-2 pl-8 text-sm text-ink-soft lg:pl-0">
-                {dep.childs.data.map((leaf) => (
-                  <li key={leaf.id}>
-                    <a href={leaf.url} className="hover:text-ink">
-                      {leaf.name}
-                    </a>
-                  </li>
-                ))}
-              </ul>
-            </section>
-          ))}
-          <a href={root.url} className="self-start text-sm font-600 text-accent underline underline-offset-4 sm:col-span-2 lg:col-span-5">
-            {allLabel}: {root.name}
-          </a>
-        </div>
+    <div className="container flex flex-col gap-4 py-4 lg:flex-row lg:gap-10 lg:py-8">
+      <div className="lg:w-56 lg:shrink-0">{tabs}</div>
+      <div className="grid flex-1 gap-x-8 gap-y-6 sm:grid-cols-2 lg:grid-cols-5" role="tabpanel" aria-label={root.name}>
+        {root.childs.data.map((dep) => (
+          <section key={dep.id} aria-label={dep.name}>
+            <a href={dep.url} className="flex items-center gap-2 text-sm font-700 uppercase tracking-wider hover:text-accent">
+              {dep.icon && <img src={dep.icon} width={24} height={24} alt="" />}
+              {dep.name}
+            </a>
+            <ul className="mt-3 space-y-2 pl-8 text-sm text-ink-soft lg:pl-0">
+              {dep.childs.data.map((leaf) => (
+                <li key={leaf.id}>
+                  <a href={leaf.url} className="hover:text-ink">
+                    {leaf.name}
+                  </a>
+                </li>
+              ))}
+            </ul>
+          </section>
+        ))}
+        <a href={root.url} className="self-start text-sm font-600 text-accent underline underline-offset-4 sm:col-span-2 lg:col-span-5">
+          {allLabel}: {root.name}
+        </a>
       </div>
     </div>
   );

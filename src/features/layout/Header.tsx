@@ -1,9 +1,10 @@
 // The site header (spec §2 "Header"): one island so its panels share state without extra React roots.
 // Server-rendered, so it is complete HTML before hydration.
 import { useStore } from '@nanostores/react';
-import { useEffect, useMemo, useState, type MouseEvent } from 'react';
+import { useEffect, useState, type MouseEvent } from 'react';
 import { Icon } from '~/components/ui/Icon.tsx';
 import type { MegaCategory } from '~/features/catalog/catalog.ts';
+import { loadMegaCategories } from '~/features/catalog/catalog.client.ts';
 import type { HeaderTag, MenuLink } from '~/features/content/content.ts';
 import { $cartCount, loadGuestCart } from '~/features/cart/cart.store.ts';
 import { $wishlistCount } from '~/features/wishlist/wishlist.store.ts';
@@ -16,6 +17,8 @@ import { $panel, closePanels, openModal, togglePanel } from './layout.store.ts';
 export interface HeaderLabels {
   catalog: string;
   catalogAll: string;
+  loading: string;
+  loadFailed: string;
   buyout: string;
   buyoutShort: string;
   buyoutHint: string;
@@ -37,8 +40,6 @@ export interface HeaderProps {
   labels: HeaderLabels;
   topLeft: MenuLink[];
   tags: HeaderTag[];
-  /** The category tree as JSON text (cheap to pass to an island, see getMegaCategoriesJson). */
-  treeJson: string;
   supportUrl: string;
   loggedIn: boolean;
 }
@@ -59,9 +60,13 @@ function Badge({ count, label }: { count: number; label: string }) {
   );
 }
 
-export default function Header({ labels, topLeft, tags, treeJson, supportUrl, loggedIn }: HeaderProps) {
-  const tree = useMemo(() => JSON.parse(treeJson) as MegaCategory[], [treeJson]);
+export default function Header({ labels, topLeft, tags, supportUrl, loggedIn }: HeaderProps) {
   const panel = useStore($panel);
+  // The category tree arrives on intent (catalog.client.ts); undefined while loading, null when it failed.
+  const [tree, setTree] = useState<MegaCategory[] | null | undefined>(undefined);
+  const loadTree = () => {
+    loadMegaCategories().then(setTree, () => setTree(null));
+  };
   const cartCount = useStore($cartCount);
   const wishlistCount = useStore($wishlistCount);
   const [hidden, setHidden] = useState(false);
@@ -90,6 +95,8 @@ export default function Header({ labels, topLeft, tags, treeJson, supportUrl, lo
   }, []);
 
   useEffect(() => {
+    // The bottom navigation opens the panel too, so the tree is asked for whoever opened it.
+    if (panel === 'catalog' && !tree) loadTree();
     if (panel !== null) setHidden(false);
     // The page behind a full-screen panel should not scroll.
     document.documentElement.classList.toggle('overflow-hidden', panel === 'catalog' || panel === 'menu');
@@ -160,6 +167,8 @@ export default function Header({ labels, topLeft, tags, treeJson, supportUrl, lo
           <button
             type="button"
             onClick={() => togglePanel('catalog')}
+            onPointerEnter={loadTree}
+            onFocus={loadTree}
             aria-expanded={panel === 'catalog'}
             aria-controls="catalog-panel"
             className={`hidden h-11 cursor-pointer items-center gap-2 px-5 text-sm font-600 uppercase tracking-wide lg:inline-flex ${panel === 'catalog' ? 'bg-accent text-white' : 'bg-ink text-white hover:bg-accent'}`}
@@ -221,7 +230,15 @@ export default function Header({ labels, topLeft, tags, treeJson, supportUrl, lo
         </nav>
 
         {panel === 'catalog' && (
-          <CatalogPanel tree={tree} title={labels.catalog} allLabel={labels.catalogAll} closeLabel={labels.close} onClose={closePanels} />
+          <CatalogPanel
+            tree={tree}
+            title={labels.catalog}
+            allLabel={labels.catalogAll}
+            loadingLabel={labels.loading}
+            failedLabel={labels.loadFailed}
+            closeLabel={labels.close}
+            onClose={closePanels}
+          />
         )}
 
         {panel === 'menu' && (

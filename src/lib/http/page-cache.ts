@@ -85,10 +85,7 @@ export const LISTING_PARAMS = [
 ];
 
 /** The query parameters each page reads; any other (utm_*, ref, a cache-buster) cannot change the page. */
-const PAGE_PARAMS: [RegExp, readonly string[]][] = [
-  [/^\/(?:c|m|product\/search)\//, LISTING_PARAMS],
-  [/^\/blog$/, ['page']],
-];
+const PAGE_PARAMS: [RegExp, readonly string[]][] = [[/^\/(?:c|m|product\/search)\//, LISTING_PARAMS]];
 
 /**
  * The key a request's page is kept under, or undefined when the request may not be answered from the

@@ -1,11 +1,13 @@
-// The built assets (dist/client), served by the front (scripts/server.mjs) instead of the adapter, which
+// The built files (dist/client), served by the front (scripts/server.mjs) instead of the adapter, which
 // sends everything uncompressed with max-age=0 (DESIGN §8): brotli or gzip from the siblings
 // scripts/compress-assets.ts wrote at build, `immutable` for hashed /_astro/ files, a week for images and
-// icons, ETag revalidation, the security headers (set on every answer by the front).
+// icons, ETag revalidation, the security headers (set on every answer by the front). Prerendered pages
+// (info pages, the blog) are files too: served at their address without `index.html`, revalidated on
+// every visit, with the Content-Security-Policy Astro wrote for each into dist/_headers.json.
 // Relative imports only: loaded by Node from src/.
-import { createReadStream, readdirSync, statSync } from 'node:fs';
+import { createReadStream, readdirSync, readFileSync, statSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { extname, join, relative, sep } from 'node:path';
+import { dirname, extname, join, relative, sep } from 'node:path';
 import { preferredEncoding, type Encoding } from './compression.ts';
 
 const TYPES: Record<string, string> = {
@@ -21,7 +23,11 @@ const TYPES: Record<string, string> = {
   '.txt': 'text/plain; charset=utf-8',
   '.xml': 'application/xml; charset=utf-8',
   '.webmanifest': 'application/manifest+json; charset=utf-8',
+  '.html': 'text/html; charset=utf-8',
 };
+
+/** Prerendered pages: browsers ask again each time (ETag makes that cheap), shared caches keep 5 minutes. */
+const PAGE_CACHE_CONTROL = 'public, max-age=0, s-maxage=300, stale-while-revalidate=86400';
 
 interface Variant {
   path: string;
@@ -34,6 +40,23 @@ export interface StaticFile extends Variant {
   lastModified: string;
   cacheControl: string;
   encoded: Partial<Record<Encoding, Variant>>;
+  /** Headers of this file alone (a prerendered page's CSP). */
+  headers: Record<string, string>;
+}
+
+/** The per-page headers the adapter's build wrote (staticHeaders), by page path. */
+function pageHeaders(root: string): Map<string, Record<string, string>> {
+  const byPath = new Map<string, Record<string, string>>();
+  let entries: { pathname: string; headers: { key: string; value: string }[] }[];
+  try {
+    entries = JSON.parse(readFileSync(join(dirname(root), '_headers.json'), 'utf8')) as typeof entries;
+  } catch {
+    return byPath;
+  }
+  for (const entry of entries) {
+    byPath.set(entry.pathname.replace(/\/$/, '') || '/', Object.fromEntries(entry.headers.map((h) => [h.key.toLowerCase(), h.value])));
+  }
+  return byPath;
 }
 
 function cacheControlFor(url: string): string {
@@ -42,9 +65,10 @@ function cacheControlFor(url: string): string {
   return 'public, max-age=604800, stale-while-revalidate=86400';
 }
 
-/** Every servable file under the root by its URL path (HTML pages are Astro's to answer). */
+/** Every servable file under the root by its URL path; a prerendered page by its address. */
 export function staticIndex(root: string): Map<string, StaticFile> {
   const index = new Map<string, StaticFile>();
+  const headersOf = pageHeaders(root);
   const walk = (dir: string) => {
     let entries;
     try {
@@ -60,7 +84,9 @@ export function staticIndex(root: string): Map<string, StaticFile> {
       }
       const type = TYPES[extname(entry.name)];
       if (!type) continue;
-      const url = `/${relative(root, path).split(sep).join('/')}`;
+      const file = `/${relative(root, path).split(sep).join('/')}`;
+      const isPage = file.endsWith('/index.html');
+      const url = isPage ? file.slice(0, -'/index.html'.length) || '/' : file;
       const stat = statSync(path);
       const variant = (suffix: string): Variant | undefined => {
         try {
@@ -77,9 +103,12 @@ export function staticIndex(root: string): Map<string, StaticFile> {
         type,
         etag: `W/"${stat.size.toString(36)}-${Math.floor(stat.mtimeMs).toString(36)}"`,
         lastModified: stat.mtime.toUTCString(),
-        cacheControl: cacheControlFor(url),
+        cacheControl: isPage ? PAGE_CACHE_CONTROL : cacheControlFor(url),
         encoded: { ...(br ? { br } : {}), ...(gzip ? { gzip } : {}) },
+        headers: (isPage && headersOf.get(url)) || {},
       });
+      // /blog/ finds /blog too (Astro's trailingSlash: 'ignore').
+      if (isPage && url !== '/') index.set(`${url}/`, index.get(url) as StaticFile);
     }
   };
   walk(root);
@@ -93,6 +122,7 @@ export function serveStatic(index: Map<string, StaticFile>, req: IncomingMessage
   const file = index.get(path);
   if (!file) return false;
   const headers: Record<string, string> = {
+    ...file.headers,
     'content-type': file.type,
     'cache-control': file.cacheControl,
     etag: file.etag,

@@ -219,6 +219,7 @@ export const ru = {
   'validation.type.array': 'Ожидается список',
   'validation.type.object': 'Ожидается объект с полями',
   'validation.mobilePhone': 'Введите российский мобильный номер: +7 (9XX) XXX-XX-XX',
+  'catalog.loadFailed': 'Не удалось загрузить каталог. Попробуйте ещё раз',
 } as const;
 
 export type MessageKey = keyof typeof ru;
