@@ -1,15 +1,19 @@
-// `npm run bench [-- --products 100000] [--duration 10] [--skip-http]`: the catalogue's speed at scale.
+// `npm run bench [-- --products 100000] [--duration 10] [--skip-http] [--flood]`: the catalogue's speed at scale.
 // 1. Seeds a benchmark database once (PGlite in data-bench/, and PostgreSQL when BENCH_DATABASE_URL is
 //    set) with --products products; later runs reuse it.
 // 2. Service timings (tests/bench/catalog.bench.ts): suggestions, filtered listings, product page data.
 // 3. HTTP on loopback with autocannon, bounded in time: SSR product and category pages against the same
 //    HTML served from memory by a bare Node HTTP server; the ratio is the DESIGN §7 budget (≥ 0.3).
+// 4. --flood (issue 10): 200 connections asking a category page with a new `?utm=` each time, and then
+//    with a new price filter each time (pages that really differ and must be rendered), while a few
+//    shoppers browse pages already cached; their latency, the server's resident memory and /api/health.
 // Results: bench-results/<database>.json and a Markdown summary on stdout for docs/performance.md.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
+import { SERVER_ENV, SERVER_NODE_FLAGS } from './server-flags.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -18,6 +22,7 @@ const { values } = parseArgs({
     connections: { type: 'string', default: '16' },
     'skip-http': { type: 'boolean', default: false },
     'skip-services': { type: 'boolean', default: false },
+    flood: { type: 'boolean', default: false },
   },
 });
 const products = Number(values.products);
@@ -82,14 +87,62 @@ async function waitFor(url, timeoutMs = 300_000) {
   throw new Error(`${url} did not answer`);
 }
 
-function load(url, paths) {
+function load(url, paths, options = {}) {
   return new Promise((resolve, reject) => {
-    autocannon({ url, connections, duration, requests: paths.map((path) => ({ method: 'GET', path })) }, (error, result) =>
-      error
-        ? reject(error)
-        : resolve({ rps: Math.round(result.requests.average), p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.non2xx }),
+    autocannon(
+      { url, connections, duration, requests: paths.map((path) => ({ method: 'GET', path })), ...options },
+      (error, result) =>
+        error
+          ? reject(error)
+          : resolve({
+              rps: Math.round(result.requests.average),
+              p50: result.latency.p50,
+              p99: result.latency.p99,
+              errors: result.errors + result.non2xx,
+              timeouts: result.timeouts,
+            }),
     );
   });
+}
+
+/** The server process's resident memory in MB (Linux). */
+function residentMb(pid) {
+  try {
+    const kb = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
+    return Math.round(kb / 1024);
+  } catch {
+    return 0;
+  }
+}
+
+async function healthMs(base) {
+  const started = performance.now();
+  await (await fetch(`${base}/api/health`)).arrayBuffer();
+  return Math.round(performance.now() - started);
+}
+
+/**
+ * A flood of distinct addresses for one category page (`make(i)` gives the i-th query string) from 200
+ * connections, while 4 connections browse pages already cached; memory sampled every 250 ms.
+ */
+async function flood(base, pid, categoryPath, cachedPaths, make) {
+  let i = 0;
+  let peak = residentMb(pid);
+  const sampler = setInterval(() => (peak = Math.max(peak, residentMb(pid))), 250);
+  const before = residentMb(pid);
+  const [attack, shoppers] = await Promise.all([
+    load(base, [categoryPath], {
+      connections: 200,
+      timeout: 10,
+      requests: [{ method: 'GET', setupRequest: (req) => ({ ...req, path: `${categoryPath}?${make(i++)}` }) }],
+    }),
+    load(base, cachedPaths, { connections: 4 }),
+  ]);
+  clearInterval(sampler);
+  const health = await healthMs(base);
+  global.gc?.();
+  await new Promise((r) => setTimeout(r, 2000));
+  return { attack, shoppers, distinct: i, memoryMb: { before, peak, after: residentMb(pid) }, healthMsAfter: health };
 }
 
 // The bare server lives in its own process, like the shop's, so neither shares a CPU with autocannon's loop.
@@ -103,10 +156,11 @@ http.createServer((req, res) => {
   res.end(body);
 }).listen(Number(process.env.PORT), '127.0.0.1', () => console.log('ready'));`;
 
-async function httpBench(target, extraEnv = {}) {
+async function httpBench(target, extraEnv = {}, floodRun = false) {
   const port = await freePort();
-  const server = spawn('node', ['scripts/server.mjs'], {
-    env: { ...process.env, ...target.env, ...extraEnv, HOST: '127.0.0.1', PORT: String(port) },
+  const flags = process.env.BENCH_NODE_FLAGS === undefined ? SERVER_NODE_FLAGS : process.env.BENCH_NODE_FLAGS.split(' ').filter(Boolean);
+  const server = spawn('node', [...flags, 'scripts/server.mjs'], {
+    env: { ...SERVER_ENV, ...process.env, ...target.env, ...extraEnv, HOST: '127.0.0.1', PORT: String(port) },
     stdio: process.env.BENCH_VERBOSE ? 'inherit' : 'ignore',
     detached: true,
   });
@@ -139,6 +193,15 @@ async function httpBench(target, extraEnv = {}) {
       // Steady state, as under real traffic: every page of the rotation has been seen once, so each is
       // re-rendered once per PAGE_CACHE_SECONDS during the measurement (with the cache off, at every request).
       for (const path of [...productPaths, ...categoryPaths]) await (await fetch(`${base}${path}`)).arrayBuffer();
+      if (floodRun) {
+        const cached = productPaths.slice(0, 20);
+        const quiet = await load(base, cached, { connections: 4 });
+        return {
+          quiet,
+          utm: await flood(base, server.pid, categoryPaths[0], cached, (i) => `utm_source=flood${i}`),
+          filters: await flood(base, server.pid, categoryPaths[0], cached, (i) => `price_min=${1000 + i}`),
+        };
+      }
       const result = {
         productPage: await load(base, productPaths),
         categoryPage: await load(base, categoryPaths),
@@ -174,7 +237,19 @@ for (const target of targets) {
     run('npx', ['vitest', 'run', '--project', 'bench'], { ...target.env, BENCH_OUT: `${outDir}/${target.kind}-services.json` });
     result.services = JSON.parse(readFileSync(`${outDir}/${target.kind}-services.json`, 'utf8'));
   }
-  if (!values['skip-http']) {
+  if (values.flood) {
+    console.log(`\n— flood on ${target.kind} (${duration} s each)`);
+    result.flood = await httpBench(target, {}, true);
+    const f = result.flood;
+    const row = (name, run) =>
+      `| ${target.kind} | ${name} | ${run.attack.rps} | ${run.attack.p99} ms | ${run.attack.timeouts} | ${run.shoppers.p99} ms | ${run.memoryMb.before} → ${run.memoryMb.peak} → ${run.memoryMb.after} MB | ${run.healthMsAfter} ms |`;
+    console.log(`\nCached pages alone (4 connections): p50 ${f.quiet.p50} ms, p99 ${f.quiet.p99} ms`);
+    console.log('| database | flood | pages/s | p99 | timeouts | cached pages p99 meanwhile | memory before → peak → after | /api/health after |');
+    console.log('|---|---|---|---|---|---|---|---|');
+    console.log(row('new ?utm= each time', f.utm));
+    console.log(row('new price filter each time', f.filters));
+  }
+  if (!values['skip-http'] && !values.flood) {
     console.log(`\n— HTTP on ${target.kind} (${duration} s each, ${connections} connections)`);
     result.http = await httpBench(target);
     // The same run with the page cache off: what every render costs when nothing is reused.

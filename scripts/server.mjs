@@ -52,8 +52,8 @@ const server = http.createServer((req, res) => {
   const page = key ? cache.get(key, { countMiss: false }) : undefined;
   if (!page) return handler(req, res);
   const answer = pageAnswer(page, req.headers['accept-encoding']);
-  answer.headers.set('server-timing', 'cache-page;desc="hit 1 miss 0"');
-  res.writeHead(answer.status, Object.fromEntries(answer.headers));
+  answer.headers['server-timing'] = 'cache-page;desc="hit 1 miss 0"';
+  res.writeHead(answer.status, answer.headers);
   res.end(req.method === 'HEAD' ? undefined : answer.body);
 });
 

@@ -1,6 +1,6 @@
 // `npm start`: build if needed, prepare the database (migrations, and the seed on first start, with a
 // progress bar), then run the Node server. Runs on the project's Node 24 (the node@24 devDependency).
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -37,6 +37,5 @@ await prepareDatabase(database, { migrate: config.AUTO_MIGRATE, seedProducts: co
 await database.close();
 
 console.log(`Starting the shop on http://${config.HOST}:${config.PORT} (database: ${config.DATABASE_URL ? 'PostgreSQL' : `PGlite in ${config.DATA_DIR}`})`);
-const server = spawn(process.execPath, ['scripts/server.mjs'], { stdio: 'inherit' });
-for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.kill(signal));
-server.on('exit', (code) => process.exit(code ?? 0));
+// The same process as `npm run serve` (its V8 flags and environment).
+await import('./serve.mjs');

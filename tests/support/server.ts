@@ -9,6 +9,7 @@ import { openDatabase, type Database } from '../../src/lib/db/client.ts';
 import { prepareDatabase } from '../../src/lib/db/prepare.ts';
 import { env } from '../../src/lib/env.ts';
 import { createFreshDatabase, type FreshDatabase } from './fresh-database.ts';
+import { SERVER_ENV, SERVER_NODE_FLAGS } from '../../scripts/server-flags.mjs';
 
 /** Where the e2e web server tells the tests about itself (its data folder holds the mail outbox). */
 export const e2eInfoFile = (port: number) => join(tmpdir(), `brandshop-e2e-${port}.json`);
@@ -73,10 +74,11 @@ export async function startTestServer<T = undefined>(options: TestServerOptions<
   }
   const port = options.port ?? (await freePort());
   const baseUrl = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, ['scripts/server.mjs'], {
+  const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, 'scripts/server.mjs'], {
     detached: true,
     stdio: ['ignore', 'inherit', 'inherit'],
     env: {
+      ...SERVER_ENV,
       ...process.env,
       ...database.env,
       ...(database.databaseUrl ? {} : { DATABASE_URL: '' }),

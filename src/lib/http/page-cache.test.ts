@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { isShareable, pageCacheKey } from './page-cache.ts';
+import { brotliDecompressSync } from 'node:zlib';
+import { cachedPage, cachedPageBytes, isShareable, pageAnswer, pageCacheKey } from './page-cache.ts';
 
 describe('page cache rules', () => {
   it('keys GET requests for pages by path and the parameters the page reads', () => {
@@ -33,5 +34,24 @@ describe('page cache rules', () => {
     expect(isShareable(new Response('x', { headers: { ...html, 'cache-control': 'public', 'set-cookie': 'a=b' } }))).toBe(false);
     expect(isShareable(new Response('x', { status: 404, headers: { ...html, 'cache-control': 'public' } }))).toBe(false);
     expect(isShareable(new Response('{}', { headers: { 'content-type': 'application/json', 'cache-control': 'public' } }))).toBe(false);
+  });
+
+  it('keeps a text page only compressed, and gives each client the form it takes', () => {
+    const html = new TextEncoder().encode(`<!doctype html><p>${'Платье из шёлка '.repeat(400)}</p>`);
+    const headers = new Headers({ 'content-type': 'text/html; charset=utf-8', 'cache-control': 'public, s-maxage=300', 'content-length': String(html.byteLength) });
+    const page = cachedPage(200, headers, html, 1_000);
+    expect(page.forms.identity).toBeUndefined();
+    expect(cachedPageBytes(page)).toBeLessThan(html.byteLength / 5);
+
+    const br = pageAnswer(page, 'gzip, deflate, br', 5_500);
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers['age']).toBe('4');
+    expect(br.headers['vary']).toBe('accept-encoding');
+    expect(Buffer.from(brotliDecompressSync(br.body)).equals(Buffer.from(html))).toBe(true);
+
+    const plain = pageAnswer(page, undefined, 1_000);
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.headers['content-length']).toBe(String(html.byteLength));
+    expect(Buffer.from(plain.body).equals(Buffer.from(html))).toBe(true);
   });
 });

@@ -7,6 +7,7 @@
 // This module is the one place that decides what may be cached and under which key. Both the
 // middleware (which fills the cache) and scripts/server.mjs (which answers hits before Astro runs)
 // import it, so it keeps to relative imports that Node's type stripping can load.
+import { gunzipSync } from 'node:zlib';
 import { Cache } from '../cache.ts';
 import { compress, isCompressible, preferredEncoding, type Encoding } from './compression.ts';
 import { env } from '../env.ts';
@@ -14,34 +15,44 @@ import { env } from '../env.ts';
 export interface CachedPage {
   at: number;
   status: number;
-  headers: [string, string][];
-  body: Uint8Array;
-  /** The body compressed once, when stored, at the best settings. */
-  encoded: Partial<Record<Encoding, Uint8Array>>;
+  /** The headers every form shares (content-type, cache-control, the page's CSP, vary). */
+  headers: Record<string, string>;
+  /**
+   * Text pages are kept only compressed, brotli and gzip, compressed once when stored: a third of the
+   * memory of keeping the plain body too. A client that takes neither (rare: scripts, old bots) gets the
+   * gzip form unpacked. Anything else is kept as it is, under identity.
+   */
+  forms: Partial<Record<Encoding | 'identity', Uint8Array>>;
 }
 
-/** A rendered page as it is stored: the body with its brotli and gzip forms. */
+/** A rendered page as it is stored. */
 export function cachedPage(status: number, headers: Headers, body: Uint8Array, now = Date.now()): CachedPage {
-  const encoded = isCompressible(headers.get('content-type'), body.byteLength)
-    ? { br: compress(body, 'br', 'best'), gzip: compress(body, 'gzip', 'best') }
-    : {};
-  return { at: now, status, headers: [...headers], body, encoded };
+  const shared: Record<string, string> = {};
+  for (const [name, value] of headers) if (name !== 'content-length' && name !== 'content-encoding') shared[name] = value;
+  if (!isCompressible(headers.get('content-type'), body.byteLength)) return { at: now, status, headers: shared, forms: { identity: body } };
+  shared['vary'] = shared['vary'] ? `${shared['vary']}, accept-encoding` : 'accept-encoding';
+  return { at: now, status, headers: shared, forms: { br: compress(body, 'br', 'best'), gzip: compress(body, 'gzip', 'best') } };
 }
 
-/** The stored page for one request: the form its accept-encoding prefers, with its age. */
+/** The bytes a stored page takes (what the cache's byte bound counts). */
+export function cachedPageBytes(page: CachedPage): number {
+  return (page.forms.br?.byteLength ?? 0) + (page.forms.gzip?.byteLength ?? 0) + (page.forms.identity?.byteLength ?? 0);
+}
+
+/**
+ * The stored page for one request: the form its accept-encoding prefers, with its age. Plain objects,
+ * not Headers: this runs for every cache hit, and the front writes it with one writeHead.
+ */
 export function pageAnswer(
   page: CachedPage,
   acceptEncoding: string | null | undefined,
   now = Date.now(),
-): { status: number; headers: Headers; body: Uint8Array } {
-  const headers = new Headers(page.headers);
-  headers.set('age', String(Math.floor((now - page.at) / 1000)));
+): { status: number; headers: Record<string, string>; body: Uint8Array } {
   const encoding = preferredEncoding(acceptEncoding);
-  const encoded = encoding ? page.encoded[encoding] : undefined;
-  if (Object.keys(page.encoded).length > 0) headers.set('vary', 'accept-encoding');
-  if (encoding && encoded) headers.set('content-encoding', encoding);
-  const body = encoded ?? page.body;
-  headers.set('content-length', String(body.byteLength));
+  const packed = encoding ? page.forms[encoding] : undefined;
+  const body = packed ?? page.forms.identity ?? new Uint8Array(gunzipSync(page.forms.gzip ?? new Uint8Array()));
+  const headers: Record<string, string> = { ...page.headers, age: String(Math.floor((now - page.at) / 1000)), 'content-length': String(body.byteLength) };
+  if (packed && encoding) headers['content-encoding'] = encoding;
   return { status: page.status, headers, body };
 }
 
@@ -61,7 +72,7 @@ export function pageCache(): Cache<string, CachedPage> | undefined {
             name: 'page',
             ttlMs: seconds * 1000,
             maxBytes: MAX_BYTES,
-            sizeOf: (p) => p.body.byteLength + (p.encoded.br?.byteLength ?? 0) + (p.encoded.gzip?.byteLength ?? 0),
+            sizeOf: cachedPageBytes,
           })
         : null;
   }
