@@ -4,6 +4,8 @@
 //   docs/decisions/007) — a hit skips Astro's routing, static-file lookup and middleware;
 // - refuses what no route could answer well (src/lib/http/edge.ts): TRACE, pages written to, paths
 //   that do not decode, request lines Node cannot parse;
+// - lets at most a few requests into Astro at once and refuses the excess of a flood with 503
+//   (src/lib/http/admission.ts), so cached pages, files and health checks keep answering;
 // - gives every request an id and every answer the security headers, and logs one JSON line per
 //   request (src/lib/log.ts).
 // Everything else — misses, the API, assets, personalised pages — goes to Astro. Run by `npm start`,
@@ -11,7 +13,9 @@
 import http from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { env, loadDotEnv } from '../src/lib/env.ts';
-import { apiMethodRefusal, clientErrorResponse, methodTable, preflight, rawHttp } from '../src/lib/http/edge.ts';
+import { Admission } from '../src/lib/http/admission.ts';
+import { apiMethodRefusal, clientErrorResponse, methodTable, preflight, rawHttp, refusal } from '../src/lib/http/edge.ts';
+import { t } from '../src/lib/i18n/index.ts';
 import { pageAnswer, pageCache, pageCacheKey } from '../src/lib/http/page-cache.ts';
 import { securityHeaders } from '../src/lib/http/security-headers.ts';
 import { serveStatic, staticIndex } from '../src/lib/http/static-files.ts';
@@ -26,6 +30,7 @@ const cache = pageCache();
 const assets = staticIndex(fileURLToPath(new URL('../dist/client', import.meta.url)));
 /** @type {import('../src/lib/http/edge.ts').MethodTable | undefined} */
 let methods;
+const admission = new Admission();
 
 const server = http.createServer((req, res) => {
   const started = performance.now();
@@ -49,13 +54,43 @@ const server = http.createServer((req, res) => {
   }
   if (serveStatic(assets, req, res)) return;
   const key = cache && pageCacheKey(req.method ?? '', req.url ?? '', req.headers.cookie);
-  const page = key ? cache.get(key, { countMiss: false }) : undefined;
-  if (!page) return handler(req, res);
+  const page = key ? cache.get(key, { countMiss: false, whileLoading: true }) : undefined;
+  if (!page) return admitted(req, res, key);
+  sendPage(req, res, page);
+});
+
+/** @param {import('../src/lib/http/page-cache.ts').CachedPage} page */
+function sendPage(req, res, page) {
   const answer = pageAnswer(page, req.headers['accept-encoding']);
   answer.headers['server-timing'] = 'cache-page;desc="hit 1 miss 0"';
   res.writeHead(answer.status, answer.headers);
   res.end(req.method === 'HEAD' ? undefined : answer.body);
-});
+}
+
+/** Astro's answer, once the request is let in; a refusal when the renderer is saturated. */
+function admitted(req, res, key) {
+  const path = (req.url ?? '/').split('?')[0] ?? '/';
+  // The load balancer's question must be answered even, and especially, under a flood.
+  if (path === '/api/health') return handler(req, res);
+  const enter = (ok) => {
+    if (!ok) {
+      // Saturated: a page's previous copy (within the cache's grace) is better than no page.
+      const stale = key && cache?.peekWithinGrace(key);
+      if (stale) return sendPage(req, res, stale);
+      const busy = refusal(503, path, t('ru', 'error.busy'), { 'retry-after': '1' });
+      res.writeHead(busy.status, busy.headers);
+      res.end(req.method === 'HEAD' ? undefined : busy.body);
+      return;
+    }
+    // A visitor who gave up while waiting frees the place at once.
+    if (req.socket.destroyed) return admission.leave();
+    res.once('close', () => admission.leave());
+    handler(req, res);
+  };
+  const gate = admission.enter();
+  if (gate === true || gate === false) enter(gate);
+  else gate.then(enter);
+}
 
 // CONNECT is never a request Node hands to the handler: refused here, like TRACE.
 server.on('connect', (req, socket) => {

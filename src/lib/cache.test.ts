@@ -78,6 +78,28 @@ describe('Cache', () => {
     expect(c.peek('k')).toBe(2);
   });
 
+  it('within its grace answers an expired value only while that value is being reloaded', async () => {
+    const c = cache<number>({ ttlMs: 10_000, graceMs: 30_000 });
+    const now = Date.now();
+    c.set('page', 1, now - 15_000);
+    // Expired, nobody reloading: a miss, so this caller goes to render it.
+    expect(c.get('page', { whileLoading: true })).toBeUndefined();
+    let release: (v: number) => void = () => {};
+    const reload = c.getOrLoad('page', () => new Promise<number>((r) => (release = r)));
+    // While the one render runs, everyone else gets the previous copy at once.
+    expect(c.get('page', { whileLoading: true })).toBe(1);
+    // Callers that did not ask for it (the renderer's own) do not.
+    expect(c.get('page')).toBeUndefined();
+    release(2);
+    await expect(reload).resolves.toBe(2);
+    expect(c.get('page', { whileLoading: true })).toBe(2);
+    // Past the grace, an old copy is never answered, reload or not.
+    c.set('old', 1, now - 41_000);
+    const slow = c.getOrLoad('old', () => new Promise<number>(() => {}));
+    expect(c.get('old', { whileLoading: true })).toBeUndefined();
+    void slow;
+  });
+
   it('reports each request’s hits, misses and load time as a Server-Timing value', async () => {
     const c = cache<number>();
     const { serverTiming } = await withCacheTimings(async () => {

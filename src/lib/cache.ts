@@ -17,6 +17,12 @@ export interface CacheOptions<V> {
   sizeOf?: (value: V) => number;
   /** An expired entry is still answered while one reload runs in the background (nobody waits). */
   staleWhileRevalidate?: boolean;
+  /**
+   * For this long past its lifetime an expired entry may still be answered by `get(key, { whileLoading:
+   * true })`, but only while its reload runs: the renewal of a popular page then sends one visitor to the
+   * renderer instead of all of them, and nobody gets a value older than this.
+   */
+  graceMs?: number;
 }
 
 export interface CacheStats {
@@ -67,16 +73,27 @@ export class Cache<K, V> {
    * A fresh value, or undefined, counted as a miss unless `countMiss` is false (a first look whose miss
    * the caller passes on to a getOrLoad that counts it).
    */
-  get(key: K, { now = Date.now(), countMiss = true }: { now?: number; countMiss?: boolean } = {}): V | undefined {
+  get(key: K, { now = Date.now(), countMiss = true, whileLoading = false }: { now?: number; countMiss?: boolean; whileLoading?: boolean } = {}): V | undefined {
     const entry = this.entries.get(key);
     if (entry && !this.expired(entry, now)) {
       this.touch(key, entry);
       this.count('hits');
       return entry.value;
     }
-    if (entry && !this.options.staleWhileRevalidate) this.delete(key);
+    const inGrace = entry !== undefined && now - entry.at <= this.options.ttlMs + (this.options.graceMs ?? 0);
+    if (entry && inGrace && whileLoading && this.loading.has(key)) {
+      this.count('hits');
+      return entry.value;
+    }
+    if (entry && !this.options.staleWhileRevalidate && !inGrace) this.delete(key);
     if (countMiss) this.count('misses');
     return undefined;
+  }
+
+  /** The value if it is fresh or within its grace (for answers under load, when rendering is refused). */
+  peekWithinGrace(key: K, now = Date.now()): V | undefined {
+    const entry = this.entries.get(key);
+    return entry && now - entry.at <= this.options.ttlMs + (this.options.graceMs ?? 0) ? entry.value : undefined;
   }
 
   /** The value whatever its age (for stale-while-revalidate callers and reloads). */

@@ -38,7 +38,11 @@ describe('page cache rules', () => {
 
   it('keeps a text page only compressed, and gives each client the form it takes', () => {
     const html = new TextEncoder().encode(`<!doctype html><p>${'Платье из шёлка '.repeat(400)}</p>`);
-    const headers = new Headers({ 'content-type': 'text/html; charset=utf-8', 'cache-control': 'public, s-maxage=300', 'content-length': String(html.byteLength) });
+    const headers = new Headers({
+      'content-type': 'text/html; charset=utf-8',
+      'cache-control': 'public, s-maxage=300',
+      'content-length': String(html.byteLength),
+    });
     const page = cachedPage(200, headers, html, 1_000);
     expect(page.forms.identity).toBeUndefined();
     expect(cachedPageBytes(page)).toBeLessThan(html.byteLength / 5);

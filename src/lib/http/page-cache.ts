@@ -72,6 +72,8 @@ export function pageCache(): Cache<string, CachedPage> | undefined {
             name: 'page',
             ttlMs: seconds * 1000,
             maxBytes: MAX_BYTES,
+            // The front answers a page being re-rendered from its previous copy, up to 30 s past its time.
+            graceMs: 30_000,
             sizeOf: cachedPageBytes,
           })
         : null;

@@ -221,4 +221,5 @@ export const en: Partial<Messages> = {
   'validation.type.object': 'An object with fields expected',
   'validation.mobilePhone': 'Enter a Russian mobile number: +7 (9XX) XXX-XX-XX',
   'catalog.loadFailed': 'Could not load the catalogue. Please try again',
+  'error.busy': 'Too many requests right now. Please reload in a second',
 };

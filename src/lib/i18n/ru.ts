@@ -220,6 +220,7 @@ export const ru = {
   'validation.type.object': 'Ожидается объект с полями',
   'validation.mobilePhone': 'Введите российский мобильный номер: +7 (9XX) XXX-XX-XX',
   'catalog.loadFailed': 'Не удалось загрузить каталог. Попробуйте ещё раз',
+  'error.busy': 'Сейчас слишком много запросов. Обновите страницу через секунду',
 } as const;
 
 export type MessageKey = keyof typeof ru;
