@@ -22,10 +22,6 @@ export default defineConfig({
   integrations: [UnoCSS({ injectReset: false }), react()],
   server: { host: config.HOST, port: config.PORT },
   trailingSlash: 'ignore',
-  // The page's CSS (6.5 KB brotli) travels inside its HTML: a stylesheet file blocked the first paint for
-  // one more round trip on a slow phone network (issue 10: first paint ≤ 1.2 s). The CSP allows the
-  // inlined <style> by the hash Astro computes.
-  build: { inlineStylesheets: 'always' },
   // Shiki colours code with style attributes, which the CSP refuses; a shop's editors write no code blocks.
   markdown: { syntaxHighlight: false },
   // The API authorises state changes only with a Bearer header, never a cookie alone (DESIGN §4), so there is

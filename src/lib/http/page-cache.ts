@@ -109,15 +109,15 @@ const PAGE_PARAMS: [RegExp, readonly string[]][] = [[/^\/(?:c|m|product\/search)
 export function pageCacheKey(method: string, url: string, cookie: string | null | undefined): string | undefined {
   if (method !== 'GET' || url.startsWith('/api/') || url.startsWith('/_astro/')) return undefined;
   if (/(?:^|;\s*)lang=en(?:;|$)/.test(cookie ?? '')) return undefined;
-  let parsed: URL;
-  try {
-    parsed = new URL(url, 'http://localhost');
-  } catch {
-    return undefined;
-  }
-  const reads = PAGE_PARAMS.find(([pattern]) => pattern.test(parsed.pathname))?.[1] ?? [];
-  const kept = [...parsed.searchParams].filter(([name]) => reads.includes(name)).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return kept.length === 0 ? parsed.pathname : `${parsed.pathname}?${new URLSearchParams(kept).toString()}`;
+  // Split by hand, not with new URL(): this runs for every request the front sees. A path that URL
+  // parsing would normalise (dot segments) simply misses here and is answered by Astro.
+  const mark = url.indexOf('?');
+  const path = mark === -1 ? url : url.slice(0, mark);
+  if (mark === -1 || mark === url.length - 1) return path;
+  const reads = PAGE_PARAMS.find(([pattern]) => pattern.test(path))?.[1];
+  if (!reads) return path;
+  const kept = [...new URLSearchParams(url.slice(mark + 1))].filter(([name]) => reads.includes(name)).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return kept.length === 0 ? path : `${path}?${new URLSearchParams(kept).toString()}`;
 }
 
 /** Whether a rendered response may be shared with every visitor. */
