@@ -13,7 +13,7 @@
 import http from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { env, loadDotEnv } from '../src/lib/env.ts';
-import { Admission } from '../src/lib/http/admission.ts';
+import { ADMISSION_LIMITS, Admission } from '../src/lib/http/admission.ts';
 import { apiMethodRefusal, clientErrorResponse, methodTable, preflight, rawHttp, refusal } from '../src/lib/http/edge.ts';
 import { t } from '../src/lib/i18n/index.ts';
 import { pageAnswer, pageCache, pageCacheKey } from '../src/lib/http/page-cache.ts';
@@ -22,7 +22,7 @@ import { serveStatic, staticIndex } from '../src/lib/http/static-files.ts';
 import { loggablePath, logger, requestIdFrom } from '../src/lib/log.ts';
 
 loadDotEnv();
-const { HOST, PORT } = env();
+const { HOST, PORT, DATABASE_URL } = env();
 process.env.ASTRO_NODE_AUTOSTART = 'disabled';
 const entry = new URL('../dist/server/entry.mjs', import.meta.url);
 const { handler } = await import(fileURLToPath(entry));
@@ -30,7 +30,7 @@ const cache = pageCache();
 const assets = staticIndex(fileURLToPath(new URL('../dist/client', import.meta.url)));
 /** @type {import('../src/lib/http/edge.ts').MethodTable | undefined} */
 let methods;
-const admission = new Admission();
+const admission = new Admission(ADMISSION_LIMITS[DATABASE_URL ? 'postgres' : 'pglite']);
 
 const server = http.createServer((req, res) => {
   const started = performance.now();

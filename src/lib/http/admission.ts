@@ -12,7 +12,14 @@ export interface AdmissionLimits {
   maxWaitMs: number;
 }
 
-export const ADMISSION_LIMITS: AdmissionLimits = { active: 4, waiting: 32, maxWaitMs: 1000 };
+/**
+ * PGlite runs its queries on the server's own thread, so renders beyond a few only queue; on PostgreSQL
+ * a render spends part of its time waiting for the database, and more of them overlap usefully.
+ */
+export const ADMISSION_LIMITS: Record<'pglite' | 'postgres', AdmissionLimits> = {
+  pglite: { active: 4, waiting: 32, maxWaitMs: 1000 },
+  postgres: { active: 16, waiting: 64, maxWaitMs: 1000 },
+};
 
 export class Admission {
   #active = 0;
@@ -20,7 +27,7 @@ export class Admission {
   readonly #limits: AdmissionLimits;
   refused = 0;
 
-  constructor(limits: AdmissionLimits = ADMISSION_LIMITS) {
+  constructor(limits: AdmissionLimits) {
     this.#limits = limits;
   }
 
