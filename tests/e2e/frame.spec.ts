@@ -48,6 +48,24 @@ test.describe('header panels', () => {
     }
   });
 
+  test('the catalogue on a built info page comes from the API, says so when it cannot, and tries again', async ({ page }) => {
+    let fail = true;
+    await page.route('**/api/v1/ecommerce-core/mega-categories', (route) =>
+      fail ? route.fulfill({ status: 503, contentType: 'application/json', body: '{"success":false,"message":"busy"}' }) : route.fallback(),
+    );
+    await open(page, '/i/4/contacts');
+    const catalogButton = isMobile(page)
+      ? page.getByRole('navigation', { name: 'Мобильная навигация' }).getByRole('button', { name: 'Каталог' })
+      : page.getByRole('banner').getByRole('button', { name: 'Каталог' });
+    const panel = page.getByRole('dialog', { name: 'Каталог' });
+    await catalogButton.click();
+    await expect(panel.getByRole('status')).toHaveText('Не удалось загрузить каталог. Попробуйте ещё раз');
+    await page.keyboard.press('Escape');
+    fail = false;
+    await catalogButton.click();
+    await expect(panel.getByRole('link', { name: 'Платья' })).toHaveAttribute('href', /^\/c\/\d+\/platya$/);
+  });
+
   test('submitting the search goes to the search route', async ({ page }) => {
     await open(page, '/i/4/contacts');
     if (isMobile(page)) await page.getByRole('button', { name: 'Поиск', exact: true }).click();
