@@ -80,7 +80,7 @@ export class Cache<K, V> {
       this.count('hits');
       return entry.value;
     }
-    const inGrace = entry !== undefined && now - entry.at <= this.options.ttlMs + (this.options.graceMs ?? 0);
+    const inGrace = entry !== undefined && this.withinGrace(entry, now);
     if (entry && inGrace && whileLoading && this.loading.has(key)) {
       this.count('hits');
       return entry.value;
@@ -93,7 +93,7 @@ export class Cache<K, V> {
   /** The value if it is fresh or within its grace (for answers under load, when rendering is refused). */
   peekWithinGrace(key: K, now = Date.now()): V | undefined {
     const entry = this.entries.get(key);
-    return entry && now - entry.at <= this.options.ttlMs + (this.options.graceMs ?? 0) ? entry.value : undefined;
+    return entry && this.withinGrace(entry, now) ? entry.value : undefined;
   }
 
   /** The value whatever its age (for stale-while-revalidate callers and reloads). */
@@ -167,6 +167,10 @@ export class Cache<K, V> {
       });
     this.loading.set(key, pending);
     return pending;
+  }
+
+  private withinGrace(entry: Entry<V>, now: number): boolean {
+    return now - entry.at <= this.options.ttlMs + (this.options.graceMs ?? 0);
   }
 
   private expired(entry: Entry<V>, now: number): boolean {

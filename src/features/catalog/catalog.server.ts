@@ -25,21 +25,15 @@ type CardJson = Pick<Product, 'id' | 'name' | 'slug' | 'price' | 'priceOld' | 'f
 // The tree and the brand list change only when the catalogue is edited; a short lifetime keeps the
 // header call off the database without letting instances disagree for long.
 const TREE_TTL_MS = 60_000;
-const tree = new Cache<'tree', { tree: MegaCategory[] }>({ name: 'tree', ttlMs: TREE_TTL_MS });
+const tree = new Cache<'tree', MegaCategory[]>({ name: 'tree', ttlMs: TREE_TTL_MS });
 const brandList = new Cache<'brands', BrandListItem[]>({ name: 'brands', ttlMs: TREE_TTL_MS });
 
-async function loadTree() {
+export async function getMegaCategories(): Promise<MegaCategory[]> {
   const value = await tree.getOrLoad('tree', async () => {
     const db = await getDb();
-    const rows = await db.select().from(categories).orderBy(asc(categories.level), asc(categories.sort));
-    const built = buildCategoryTree(rows);
-    return { tree: built };
+    return buildCategoryTree(await db.select().from(categories).orderBy(asc(categories.level), asc(categories.sort)));
   });
-  return value ?? { tree: [] };
-}
-
-export async function getMegaCategories(): Promise<MegaCategory[]> {
-  return (await loadTree()).tree;
+  return value ?? [];
 }
 
 export interface BrandListItem {

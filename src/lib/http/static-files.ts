@@ -8,6 +8,7 @@
 import { createReadStream, readdirSync, readFileSync, statSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { dirname, extname, join, relative, sep } from 'node:path';
+import { PUBLIC_PAGE } from './cache.ts';
 import { preferredEncoding, type Encoding } from './compression.ts';
 
 const TYPES: Record<string, string> = {
@@ -25,9 +26,6 @@ const TYPES: Record<string, string> = {
   '.webmanifest': 'application/manifest+json; charset=utf-8',
   '.html': 'text/html; charset=utf-8',
 };
-
-/** Prerendered pages: browsers ask again each time (ETag makes that cheap), shared caches keep 5 minutes. */
-const PAGE_CACHE_CONTROL = 'public, max-age=0, s-maxage=300, stale-while-revalidate=86400';
 
 interface Variant {
   path: string;
@@ -103,7 +101,9 @@ export function staticIndex(root: string): Map<string, StaticFile> {
         type,
         etag: `W/"${stat.size.toString(36)}-${Math.floor(stat.mtimeMs).toString(36)}"`,
         lastModified: stat.mtime.toUTCString(),
-        cacheControl: isPage ? PAGE_CACHE_CONTROL : cacheControlFor(url),
+        // Prerendered pages like the rendered public ones: browsers ask again each time (ETag makes that
+        // cheap), shared caches keep them 5 minutes.
+        cacheControl: isPage ? PUBLIC_PAGE['cache-control'] : cacheControlFor(url),
         encoded: { ...(br ? { br } : {}), ...(gzip ? { gzip } : {}) },
         headers: (isPage && headersOf.get(url)) || {},
       });
