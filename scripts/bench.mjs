@@ -1,4 +1,4 @@
-// `npm run bench [-- --products 100000] [--duration 10] [--skip-http] [--flood]`: the catalogue's speed at scale.
+// `npm run bench [-- --products 100000] [--duration 10] [--skip-http] [--flood] [--uncached-only]`: the catalogue's speed at scale.
 // 1. Seeds a benchmark database once (PGlite in data-bench/, and PostgreSQL when BENCH_DATABASE_URL is
 //    set) with --products products; later runs reuse it.
 // 2. Service timings (tests/bench/catalog.bench.ts): suggestions, filtered listings, product page data.
@@ -23,6 +23,7 @@ const { values } = parseArgs({
     'skip-http': { type: 'boolean', default: false },
     'skip-services': { type: 'boolean', default: false },
     flood: { type: 'boolean', default: false },
+    'uncached-only': { type: 'boolean', default: false },
   },
 });
 const products = Number(values.products);
@@ -268,7 +269,7 @@ for (const target of targets) {
   }
   if (!values['skip-http'] && !values.flood) {
     console.log(`\n— HTTP on ${target.kind} (${duration} s each, ${connections} connections)`);
-    result.http = await httpBench(target);
+    if (!values['uncached-only']) result.http = await httpBench(target);
     // The same run with the page cache off: what every render costs when nothing is reused.
     const uncached = await httpBench(target, { PAGE_CACHE_SECONDS: '0' });
     result.httpUncached = { productPage: uncached.productPage, categoryPage: uncached.categoryPage };

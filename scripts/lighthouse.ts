@@ -1,4 +1,4 @@
-// `npm run lighthouse [-- http://127.0.0.1:4321]`: Lighthouse (mobile, default throttling) in Debian's
+// `npm run lighthouse [-- http://127.0.0.1:4321] [--page home] [--full]`: Lighthouse (mobile, default throttling) in Debian's
 // Chromium on each page type — home, category, brand, search, product, brands, an info page, a blog
 // post. Without a URL it starts the built shop on a fresh database itself. Prints the Markdown table for
 // docs/performance.md and writes bench-results/lighthouse.json. Budgets of DESIGN §7 / issue 10:
@@ -11,6 +11,9 @@ import { CHROMIUM_ARGS, chromiumPath } from '../tests/e2e/chromium.ts';
 import { startTestServer } from '../tests/support/server.ts';
 
 const given = process.argv.slice(2).find((a) => a.startsWith('http'));
+// --page <name>: measure that page type only; --full: keep each page's whole report (bench-results/lighthouse-<page>.json).
+const only = process.argv.includes('--page') ? process.argv[process.argv.indexOf('--page') + 1] : undefined;
+const full = process.argv.includes('--full');
 const server = given ? undefined : await startTestServer({ label: 'lighthouse', seedProducts: 2000, env: { LOG_LEVEL: 'warn' } });
 const base = given ?? (server?.baseUrl as string);
 
@@ -34,15 +37,17 @@ try {
     ['blog post', blogs.posts[0]?.url ?? '/blog'],
   ];
 
+  mkdirSync('bench-results', { recursive: true });
   const chrome = await chromeLauncher.launch({ chromePath: chromiumPath(), chromeFlags: ['--headless=new', ...CHROMIUM_ARGS] });
   const rows: Record<string, unknown>[] = [];
   try {
-    for (const [name, path] of pages) {
+    for (const [name, path] of pages.filter(([name]) => !only || name === only)) {
       // Once to warm the page cache (a visitor after the first), then measured.
       await fetch(new URL(path, base));
       const result = await lighthouse(new URL(path, base).href, { port: chrome.port, output: 'json', logLevel: 'error' });
       const lhr = result?.lhr;
       if (!lhr) throw new Error(`no Lighthouse result for ${path}`);
+      if (full) writeFileSync(`bench-results/lighthouse-${name.replace(' ', '-')}.json`, JSON.stringify(lhr));
       const score = (id: string) => Math.round((lhr.categories[id]?.score ?? 0) * 100);
       const audit = (id: string) => lhr.audits[id]?.numericValue ?? NaN;
       const row = {

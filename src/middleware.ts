@@ -6,7 +6,7 @@ import { logUnexpected } from '~/lib/log.ts';
 import { apiMethodRefusal } from '~/lib/http/edge.ts';
 import { routeMethods } from '~/pages/api/_routes.ts';
 import { fail } from '~/lib/http/envelope.ts';
-import { COMPRESSIBLE, compress, isCompressible, preferredEncoding } from '~/lib/http/compression.ts';
+import { COMPRESSIBLE, compressAsync, isCompressible, preferredEncoding } from '~/lib/http/compression.ts';
 import { cachedPage, isShareable, pageAnswer, pageCache, pageCacheKey } from '~/lib/http/page-cache.ts';
 import { LOCALE_COOKIE, localeFromHeader, t, type Locale } from '~/lib/i18n/index.ts';
 
@@ -88,7 +88,7 @@ async function encoded(response: Response, acceptEncoding: string | null): Promi
   const headers = new Headers(response.headers);
   headers.append('vary', 'accept-encoding');
   if (!isCompressible(type, body.byteLength)) return new Response(body, { status: response.status, headers });
-  const packed = compress(body, encoding, 'fast');
+  const packed = await compressAsync(body, encoding, 'fast');
   headers.set('content-encoding', encoding);
   headers.set('content-length', String(packed.byteLength));
   return new Response(packed as Uint8Array<ArrayBuffer>, { status: response.status, headers });

@@ -2,7 +2,20 @@
 // text answer. Assets are compressed once at build (scripts/compress-assets.ts, best quality); pages in
 // the page cache once when stored; everything else per answer at a fast level.
 // Relative imports only: scripts/server.mjs loads this file from src/.
-import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { Readable, pipeline, type Duplex } from 'node:stream';
+import { promisify } from 'node:util';
+import {
+  brotliCompress,
+  brotliCompressSync,
+  constants,
+  createBrotliCompress,
+  createGunzip,
+  createGzip,
+  gzip,
+  gzipSync,
+  type BrotliOptions,
+  type ZlibOptions,
+} from 'node:zlib';
 
 export type Encoding = 'br' | 'gzip';
 
@@ -29,23 +42,65 @@ export function preferredEncoding(header: string | null | undefined): Encoding |
 // so it gets 6, not 9; only assets, compressed once at build, are worth 11.
 const BROTLI_QUALITY = { fast: 4, best: 6, build: 11 } as const;
 
-/**
- * `fast` for answers made per request, `best` for pages stored and served many times, `build` for
- * assets compressed once by `npm run build`.
- */
+function brotliOptions(body: Uint8Array, effort: keyof typeof BROTLI_QUALITY): BrotliOptions {
+  return {
+    params: {
+      [constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY[effort],
+      [constants.BROTLI_PARAM_SIZE_HINT]: body.byteLength,
+      [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
+    },
+  };
+}
+
+function gzipOptions(effort: keyof typeof BROTLI_QUALITY): ZlibOptions {
+  return { level: effort === 'fast' ? 6 : 9 };
+}
+
+/** `build` for assets compressed once by `npm run build` (a script: blocking is fine there). */
 export function compress(body: Uint8Array, encoding: Encoding, effort: keyof typeof BROTLI_QUALITY): Uint8Array {
-  if (encoding === 'br') {
-    return brotliCompressSync(body, {
-      params: {
-        [constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY[effort],
-        [constants.BROTLI_PARAM_SIZE_HINT]: body.byteLength,
-        [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
-      },
-    });
-  }
-  return gzipSync(body, { level: effort === 'fast' ? 6 : 9 });
+  return encoding === 'br' ? brotliCompressSync(body, brotliOptions(body, effort)) : gzipSync(body, gzipOptions(effort));
+}
+
+const brotliAsync = promisify(brotliCompress);
+const gzipAsync = promisify(gzip);
+
+/**
+ * The server's form: `fast` for answers made per request, `best` for pages stored and served many
+ * times. Compressed on libuv's thread pool, not the event loop: a product page is 1–3 ms of brotli, which
+ * on the loop is that much less rendering and answering (docs/performance.md, "Renders without the page
+ * cache").
+ */
+export async function compressAsync(body: Uint8Array, encoding: Encoding, effort: 'fast' | 'best'): Promise<Uint8Array> {
+  return encoding === 'br' ? brotliAsync(body, brotliOptions(body, effort)) : gzipAsync(body, gzipOptions(effort));
 }
 
 export function isCompressible(contentType: string | null | undefined, bytes: number): boolean {
   return bytes >= MIN_BYTES && COMPRESSIBLE.test(contentType ?? '');
+}
+
+/**
+ * A body too large to hold (a sitemap file, the product feed) compressed as it is produced, in the
+ * encoding the client takes. `gzipped` says the source is gzip already (the feed's file): passed on as
+ * it is to a client that takes gzip, unpacked for one that does not. A failing source ends the answer
+ * with an error instead of a truncated file that looks whole.
+ */
+export function streamedBody(
+  source: AsyncIterable<string | Uint8Array> | Readable,
+  encoding: Encoding | undefined,
+  gzipped = false,
+): { body: ReadableStream<Uint8Array>; encoding: Encoding | undefined } {
+  const input = source instanceof Readable ? source : Readable.from(bytes(source), { objectMode: false });
+  if (gzipped && encoding === 'gzip') return { body: Readable.toWeb(input) as ReadableStream<Uint8Array>, encoding };
+  const stages: Duplex[] = gzipped ? [createGunzip()] : [];
+  if (encoding === 'br') stages.push(createBrotliCompress(brotliOptions(new Uint8Array(), 'fast')));
+  else if (encoding === 'gzip') stages.push(createGzip(gzipOptions('fast')));
+  const last = stages.at(-1);
+  if (!last) return { body: Readable.toWeb(input) as ReadableStream<Uint8Array>, encoding: undefined };
+  pipeline([input, ...stages], () => {});
+  return { body: Readable.toWeb(last) as ReadableStream<Uint8Array>, encoding };
+}
+
+async function* bytes(source: AsyncIterable<string | Uint8Array>): AsyncGenerator<Uint8Array> {
+  const encoder = new TextEncoder();
+  for await (const chunk of source) yield typeof chunk === 'string' ? encoder.encode(chunk) : chunk;
 }

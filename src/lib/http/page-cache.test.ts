@@ -36,14 +36,14 @@ describe('page cache rules', () => {
     expect(isShareable(new Response('{}', { headers: { 'content-type': 'application/json', 'cache-control': 'public' } }))).toBe(false);
   });
 
-  it('keeps a text page only compressed, and gives each client the form it takes', () => {
+  it('keeps a text page only compressed, and gives each client the form it takes', async () => {
     const html = new TextEncoder().encode(`<!doctype html><p>${'Платье из шёлка '.repeat(400)}</p>`);
     const headers = new Headers({
       'content-type': 'text/html; charset=utf-8',
       'cache-control': 'public, s-maxage=300',
       'content-length': String(html.byteLength),
     });
-    const page = cachedPage(200, headers, html, 1_000);
+    const page = await cachedPage(200, headers, html, 1_000);
     expect(page.forms.identity).toBeUndefined();
     expect(cachedPageBytes(page)).toBeLessThan(html.byteLength / 5);
 

@@ -9,7 +9,7 @@
 // import it, so it keeps to relative imports that Node's type stripping can load.
 import { gunzipSync } from 'node:zlib';
 import { Cache } from '../cache.ts';
-import { compress, isCompressible, preferredEncoding, type Encoding } from './compression.ts';
+import { compressAsync, isCompressible, preferredEncoding, type Encoding } from './compression.ts';
 import { env } from '../env.ts';
 
 export interface CachedPage {
@@ -26,12 +26,13 @@ export interface CachedPage {
 }
 
 /** A rendered page as it is stored. */
-export function cachedPage(status: number, headers: Headers, body: Uint8Array, now = Date.now()): CachedPage {
+export async function cachedPage(status: number, headers: Headers, body: Uint8Array, now = Date.now()): Promise<CachedPage> {
   const shared: Record<string, string> = {};
   for (const [name, value] of headers) if (name !== 'content-length' && name !== 'content-encoding') shared[name] = value;
   if (!isCompressible(headers.get('content-type'), body.byteLength)) return { at: now, status, headers: shared, forms: { identity: body } };
   shared['vary'] = shared['vary'] ? `${shared['vary']}, accept-encoding` : 'accept-encoding';
-  return { at: now, status, headers: shared, forms: { br: compress(body, 'br', 'best'), gzip: compress(body, 'gzip', 'best') } };
+  const [br, gzip] = await Promise.all([compressAsync(body, 'br', 'best'), compressAsync(body, 'gzip', 'best')]);
+  return { at: now, status, headers: shared, forms: { br, gzip } };
 }
 
 /** The bytes a stored page takes (what the cache's byte bound counts). */
