@@ -36,7 +36,7 @@ export default defineConfig({
     },
   },
   vite: {
-    define: { 'process.env.NODE_ENV': JSON.stringify('production') },
+    define: { 'process.env.NODE_ENV': JSON.stringify('production'), 'import.meta.env.BUILD_DATE': JSON.stringify(new Date().toISOString()) },
     ssr: {
       // PGlite loads its WASM and data files relative to its own module URL, so it must stay in node_modules.
       external: ['@electric-sql/pglite', 'pg', 'sharp'],

@@ -1,4 +1,4 @@
-// `npm run bench [-- --products 100000] [--duration 10] [--skip-http] [--flood] [--uncached-only]`: the catalogue's speed at scale.
+// `npm run bench [-- --products 100000] [--duration 10] [--skip-http] [--flood] [--discovery] [--uncached-only]`: the catalogue's speed at scale.
 // 1. Seeds a benchmark database once (PGlite in data-bench/, and PostgreSQL when BENCH_DATABASE_URL is
 //    set) with --products products; later runs reuse it.
 // 2. Service timings (tests/bench/catalog.bench.ts): suggestions, filtered listings, product page data.
@@ -7,6 +7,8 @@
 // 4. --flood (issue 10): 200 connections asking a category page with a new `?utm=` each time, and then
 //    with a new price filter each time (pages that really differ and must be rendered), while a few
 //    shoppers browse pages already cached; their latency, the server's resident memory and /api/health.
+// 5. --discovery (issue 12): the sitemap index, every sitemap file and the product feed, timed to the last
+//    byte as a crawler fetches them (gzip), with the server's peak resident memory.
 // Results: bench-results/<database>.json and a Markdown summary on stdout for docs/performance.md.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -23,6 +25,7 @@ const { values } = parseArgs({
     'skip-http': { type: 'boolean', default: false },
     'skip-services': { type: 'boolean', default: false },
     flood: { type: 'boolean', default: false },
+    discovery: { type: 'boolean', default: false },
     'uncached-only': { type: 'boolean', default: false },
   },
 });
@@ -154,6 +157,35 @@ async function flood(base, pid, categoryPath, cachedPaths, make) {
   return { attack, shoppers, distinct: i, memoryMb: { before, peak, after: residentMb(pid) }, healthMsAfter: health };
 }
 
+/** One GET read to the end as a crawler would (gzip): time to the last byte and the size unpacked. */
+async function timedGet(url) {
+  const started = performance.now();
+  const res = await fetch(url, { headers: { 'accept-encoding': 'gzip' } });
+  const bytes = (await res.arrayBuffer()).byteLength;
+  return { status: res.status, ms: Math.round(performance.now() - started), kb: Math.round(bytes / 1024) };
+}
+
+/** Issue 12: every sitemap file and the product feed (written on the first request, then served), peak memory. */
+async function discovery(base, pid) {
+  let peak = residentMb(pid);
+  const before = peak;
+  const sampler = setInterval(() => (peak = Math.max(peak, residentMb(pid))), 100);
+  try {
+    const index = await timedGet(`${base}/sitemap.xml`);
+    const text = await (await fetch(`${base}/sitemap.xml`)).text();
+    const files = [];
+    for (const [, loc] of text.matchAll(/<loc>([^<]+)<\/loc>/g)) {
+      const path = new URL(loc).pathname;
+      files.push({ path, ...(await timedGet(base + path)) });
+    }
+    const feedFirst = await timedGet(`${base}/feeds/yandex.yml`);
+    const feedServed = await timedGet(`${base}/feeds/yandex.yml`);
+    return { index, files, feedFirst, feedServed, memoryMb: { before, peak } };
+  } finally {
+    clearInterval(sampler);
+  }
+}
+
 // The bare server lives in its own process, like the shop's, so neither shares a CPU with autocannon's loop.
 const BARE = `
 const http = require('node:http');
@@ -165,7 +197,7 @@ http.createServer((req, res) => {
   res.end(body);
 }).listen(Number(process.env.PORT), '127.0.0.1', () => console.log('ready'));`;
 
-async function httpBench(target, extraEnv = {}, floodRun = false) {
+async function httpBench(target, extraEnv = {}, floodRun = false, discoveryRun = false) {
   const port = await freePort();
   const flags = process.env.BENCH_NODE_FLAGS === undefined ? SERVER_NODE_FLAGS : process.env.BENCH_NODE_FLAGS.split(' ').filter(Boolean);
   const server = spawn('node', [...flags, 'scripts/server.mjs'], {
@@ -185,6 +217,7 @@ async function httpBench(target, extraEnv = {}, floodRun = false) {
     await waitFor(`${base}/api/health`);
     // The first listing builds the catalogue index; shoppers after it never wait for that.
     await waitFor(`${base}/api/v1/ecommerce-core/products?per_page=60`);
+    if (discoveryRun) return await discovery(base, server.pid);
     const productPaths = [];
     for (let page = 1; productPaths.length < 200; page++) {
       const res = await (await fetch(`${base}/api/v1/ecommerce-core/products?per_page=60&sort=new&page=${page}`)).json();
@@ -267,7 +300,15 @@ for (const target of targets) {
     console.log(row('new ?utm= each time', f.utm));
     console.log(row('new price filter each time', f.filters));
   }
-  if (!values['skip-http'] && !values.flood) {
+  if (values.discovery) {
+    console.log(`\n— sitemaps and the product feed on ${target.kind}`);
+    const d = (result.discovery = await httpBench(target, {}, false, true));
+    const slowest = d.files.reduce((a, b) => (b.ms > a.ms ? b : a), d.files[0]);
+    console.log(
+      `| ${target.kind} | ${d.index.ms} ms | ${d.files.length} files, slowest ${slowest.path} ${slowest.ms} ms (${slowest.kb} KB), all ${d.files.reduce((s, f) => s + f.ms, 0)} ms | written and sent ${d.feedFirst.ms} ms, then ${d.feedServed.ms} ms (${d.feedServed.kb} KB) | ${d.memoryMb.before} → ${d.memoryMb.peak} MB |`,
+    );
+  }
+  if (!values['skip-http'] && !values.flood && !values.discovery) {
     console.log(`\n— HTTP on ${target.kind} (${duration} s each, ${connections} connections)`);
     if (!values['uncached-only']) result.http = await httpBench(target);
     // The same run with the page cache off: what every render costs when nothing is reused.

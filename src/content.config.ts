@@ -12,6 +12,8 @@ const info = defineCollection({
     slug: z.string().regex(/^[a-z0-9-]+$/),
     title: z.string().min(1),
     description: z.string().min(1).max(200),
+    // When the text last changed in substance: the sitemap's lastmod (the build's date when absent).
+    updated: z.coerce.date().optional(),
   }),
 });
 

@@ -7,3 +7,8 @@ declare namespace App {
     requestId: string;
   }
 }
+
+interface ImportMetaEnv {
+  /** When `npm run build` made this build (ISO 8601): the lastmod of editors' pages that do not say their own. */
+  readonly BUILD_DATE: string;
+}

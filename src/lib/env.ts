@@ -23,6 +23,8 @@ const schema = z.object({
   METRIKA_ID: z.string().regex(/^\d+$/).optional(),
   // Seconds a rendered public page is reused by this process (0 turns the page cache off).
   PAGE_CACHE_SECONDS: z.coerce.number().int().min(0).max(3600).default(10),
+  // How old the product feed (/feeds/yandex.yml) may be before it is written again in the background.
+  FEED_REFRESH_MINUTES: z.coerce.number().int().min(1).max(10_080).default(60),
   // pino's levels; 'silent' turns the request log off.
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });

@@ -74,7 +74,7 @@ function decodeImage(i: ImageJson, fallbackAlt = ''): ProductImage {
 }
 
 /** A json/json_agg column: both drivers parse it; an empty aggregate is null. */
-function jsonList<T>(value: unknown): T[] {
+export function jsonList<T>(value: unknown): T[] {
   const parsed: unknown = typeof value === 'string' ? JSON.parse(value) : value;
   return Array.isArray(parsed) ? (parsed as T[]) : [];
 }

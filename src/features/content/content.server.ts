@@ -41,6 +41,16 @@ export async function listInfoPages(): Promise<Omit<InfoPage, 'content'>[]> {
     .sort((a, b) => a.id - b.id);
 }
 
+/** Editors' pages for the sitemap, each with when it last changed: info pages, the blog and its posts. */
+export async function editorsPagesForSitemap(): Promise<{ url: string; lastmod: Date }[]> {
+  const built = new Date(import.meta.env.BUILD_DATE ?? Date.now());
+  const info = (await getCollection('info'))
+    .sort((a, b) => a.data.pageId - b.data.pageId)
+    .map((e) => ({ url: infoPageUrl(e.data.pageId, e.data.slug), lastmod: e.data.updated ?? built }));
+  const posts = (await sortedPosts()).map((p) => ({ url: blogPostUrl(p.data.postId, p.data.permalink), lastmod: p.data.date }));
+  return [...info, ...(posts.length > 0 ? [{ url: '/blog', lastmod: posts[0]?.lastmod ?? built }] : []), ...posts];
+}
+
 export function infoPageMeta(page: Pick<InfoPage, 'title' | 'description'>): MetaData {
   return { title: `${page.title} — ${SITE_NAME}`, description: page.description };
 }

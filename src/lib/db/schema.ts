@@ -169,6 +169,9 @@ export const products = pgTable(
     freeDelivery: boolean('free_delivery').notNull().default(false),
     isActive: boolean('is_active').notNull().default(true),
     createdAt: createdAt(),
+    // Kept by triggers (migration 0004): any change of the product or of its variants (price, stock) moves
+    // it, so sitemaps' lastmod and the product feed say when a product last changed.
+    updatedAt: updatedAt(),
     // Name, brand (Latin and Cyrillic), category and colour in one line, kept by a trigger (migration 0003):
     // what search matches against, with full text (Russian stemming) and trigrams (typos, transliteration).
     searchText: text('search_text').notNull().default(''),

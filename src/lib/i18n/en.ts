@@ -222,4 +222,14 @@ export const en: Partial<Messages> = {
   'validation.mobilePhone': 'Enter a Russian mobile number: +7 (9XX) XXX-XX-XX',
   'catalog.loadFailed': 'Could not load the catalogue. Please try again',
   'error.busy': 'Too many requests right now. Please reload in a second',
+  // The product feed's parameters (Yandex reads them in Russian: the feed is always written with 'ru').
+  'feed.color': 'Colour',
+  'feed.size': 'Size',
+  'feed.gender': 'Gender',
+  'feed.age': 'Age',
+  'feed.female': 'Female',
+  'feed.male': 'Male',
+  'feed.unisex': 'Unisex',
+  'feed.child': 'Children',
+  'feed.adult': 'Adult',
 };

@@ -221,6 +221,16 @@ export const ru = {
   'validation.mobilePhone': 'Введите российский мобильный номер: +7 (9XX) XXX-XX-XX',
   'catalog.loadFailed': 'Не удалось загрузить каталог. Попробуйте ещё раз',
   'error.busy': 'Сейчас слишком много запросов. Обновите страницу через секунду',
+  // The product feed's parameters (Yandex reads them in Russian: the feed is always written with 'ru').
+  'feed.color': 'Цвет',
+  'feed.size': 'Размер',
+  'feed.gender': 'Пол',
+  'feed.age': 'Возраст',
+  'feed.female': 'Женский',
+  'feed.male': 'Мужской',
+  'feed.unisex': 'Унисекс',
+  'feed.child': 'Детский',
+  'feed.adult': 'Взрослый',
 } as const;
 
 export type MessageKey = keyof typeof ru;

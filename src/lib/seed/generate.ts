@@ -33,7 +33,7 @@ export interface LeafInfo {
 }
 
 type Child<T extends { $inferSelect: unknown }> = Omit<Of<T>, 'id' | 'productId'>;
-export type ProductRow = Omit<Of<typeof products>, 'colorId' | 'discountPercent' | 'isActive' | 'searchText' | 'searchVector'> & {
+export type ProductRow = Omit<Of<typeof products>, 'colorId' | 'discountPercent' | 'isActive' | 'searchText' | 'searchVector' | 'updatedAt'> & {
   colorId: number;
   variants: Child<typeof productVariants>[];
   images: Child<typeof productImages>[];
