@@ -9,6 +9,8 @@ import { getDb } from '~/lib/db/index.ts';
 import { brands, categories, colors, productAttributes, productImages, products, productVariants } from '~/lib/db/schema.ts';
 import { CURRENCY_SYMBOL } from '~/lib/format.ts';
 import { buildCategoryTree, brandUrl, categoryUrl, imageFromTemplate, productUrl, type MegaCategory, type ProductCard, type ProductImage } from './catalog.ts';
+// The listing's parameters, for what reads them from outside the catalogue (robots.txt's rules).
+export { listingQuerySchema } from './listing.ts';
 import { LOW_STOCK, type ProductDetail, type ProductVariant } from './product.ts';
 
 type Product = typeof products.$inferSelect;

@@ -3,7 +3,6 @@ import type { categories } from '~/lib/db/schema.ts';
 import type { MegaCategory, ProductImage } from './catalog.schema.ts';
 
 export type { MegaCategory, ProductCard, ProductImage } from './catalog.schema.ts';
-export { listingQuerySchema } from './listing.ts';
 
 /** A category row as the schema types it (what the tree and the read model are built from). */
 export type CategoryRecord = Pick<typeof categories.$inferSelect, 'id' | 'parentId' | 'name' | 'slug' | 'icon' | 'level' | 'sort'>;

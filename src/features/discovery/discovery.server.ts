@@ -10,7 +10,7 @@ import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
 import { and, asc, count, eq, gt, gte, max, sql } from 'drizzle-orm';
 import { brandUrl, categoryUrl, imageFromTemplate, productUrl } from '~/features/catalog/catalog.ts';
-import { jsonList } from '~/features/catalog/catalog.server.ts';
+import { jsonList, listingQuerySchema } from '~/features/catalog/catalog.server.ts';
 import { editorsPagesForSitemap } from '~/features/content/content.server.ts';
 import { getDb } from '~/lib/db/index.ts';
 import { CRAWLER_FILE } from '~/lib/http/cache.ts';
@@ -314,4 +314,9 @@ export function xmlAnswer(request: Request, source: AsyncIterable<string> | Read
 /** The shop's public address (SITE_URL at run time): every address in these files is absolute. */
 export function siteOrigin(): string {
   return new URL(env().SITE_URL).origin;
+}
+
+/** Listing parameters that only filter or re-order a category's products: not pages of their own. */
+export function listingFilters(): string[] {
+  return Object.keys(listingQuerySchema.shape).filter((name) => name !== 'page');
 }

@@ -13,7 +13,7 @@ import {
 } from './discovery.ts';
 
 describe('robots.txt', () => {
-  const text = robotsTxt('https://brandshop.example/some/path');
+  const text = robotsTxt('https://brandshop.example/some/path', ['sort', 'per_page', 'brands', 'categories', 'color', 'attr', 'price_min', 'with_discount']);
   const lines = text.split('\n');
 
   it('opens the shop, closes personal and transactional paths and the API', () => {

@@ -1,7 +1,6 @@
 // What search engines and marketplaces read (issue 12): robots.txt, the sitemap protocol's XML and the
 // Yandex Market Language (YML) product feed, as text built from plain rows. The rows come from
 // discovery.server.ts; nothing here touches the database, so the formats are tested on their own.
-import { listingQuerySchema } from '~/features/catalog/catalog.ts';
 import { t } from '~/lib/i18n/index.ts';
 
 /** The protocol allows 50,000; smaller files answer in a fraction of a second and stay small compressed. */
@@ -9,8 +8,6 @@ export const SITEMAP_FILE_URLS = 10_000;
 export const SITEMAP_PATH = '/sitemap.xml';
 export const FEED_PATH = '/feeds/yandex.yml';
 
-/** Listing parameters that only filter or re-order a category's products: not pages of their own. */
-export const LISTING_FILTERS = Object.keys(listingQuerySchema.shape).filter((name) => name !== 'page');
 /** Parameters that never change a page: Yandex's Clean-param folds them into the address without them. */
 export const TRACKING_PARAMS = ['utm_source', 'utm_medium', 'utm_campaign', 'utm_content', 'utm_term', 'ref', 'yclid', 'gclid', 'fbclid'];
 /** Paths that are personal, transactional or answers of a program: never in a search index. */
@@ -26,7 +23,8 @@ export const PRIVATE_PATHS = [
   '/product/search',
 ];
 
-export function robotsTxt(siteUrl: string): string {
+/** `filters`: the listing parameters that only filter or re-order a category's products (not `page`). */
+export function robotsTxt(siteUrl: string, filters: readonly string[]): string {
   const origin = new URL(siteUrl).origin;
   return [
     'User-agent: *',
@@ -34,7 +32,7 @@ export function robotsTxt(siteUrl: string): string {
     ...PRIVATE_PATHS.map((path) => `Disallow: ${path}`),
     // A filtered or sorted listing repeats its category's products; the category itself stays open,
     // and so do its pages (?page=2), which lead to products the first page does not show.
-    ...LISTING_FILTERS.flatMap((name) => [`Disallow: /*?${name}=`, `Disallow: /*&${name}=`]),
+    ...filters.flatMap((name) => [`Disallow: /*?${name}=`, `Disallow: /*&${name}=`]),
     `Clean-param: ${TRACKING_PARAMS.join('&')}`,
     '',
     `Sitemap: ${origin}${SITEMAP_PATH}`,
