@@ -133,14 +133,25 @@ async function healthMs(base) {
   return Math.round(performance.now() - started);
 }
 
+/** The process's peak resident memory while it runs: sampled every `everyMs` until `stop()`. */
+function peakMemory(pid, everyMs) {
+  let peak = residentMb(pid);
+  const sampler = setInterval(() => (peak = Math.max(peak, residentMb(pid))), everyMs);
+  return {
+    stop() {
+      clearInterval(sampler);
+      return peak;
+    },
+  };
+}
+
 /**
  * A flood of distinct addresses for one category page (`make(i)` gives the i-th query string) from 200
  * connections, while 4 connections browse pages already cached; memory sampled every 250 ms.
  */
 async function flood(base, pid, categoryPath, cachedPaths, make) {
   let i = 0;
-  let peak = residentMb(pid);
-  const sampler = setInterval(() => (peak = Math.max(peak, residentMb(pid))), 250);
+  const memory = peakMemory(pid, 250);
   const before = residentMb(pid);
   const [attack, shoppers] = await Promise.all([
     load(base, [categoryPath], {
@@ -150,7 +161,7 @@ async function flood(base, pid, categoryPath, cachedPaths, make) {
     }),
     load(base, cachedPaths, { connections: 4 }),
   ]);
-  clearInterval(sampler);
+  const peak = memory.stop();
   const health = await healthMs(base);
   global.gc?.();
   await new Promise((r) => setTimeout(r, 2000));
@@ -167,9 +178,8 @@ async function timedGet(url) {
 
 /** Issue 12: every sitemap file and the product feed (written on the first request, then served), peak memory. */
 async function discovery(base, pid) {
-  let peak = residentMb(pid);
-  const before = peak;
-  const sampler = setInterval(() => (peak = Math.max(peak, residentMb(pid))), 100);
+  const before = residentMb(pid);
+  const memory = peakMemory(pid, 100);
   try {
     const index = await timedGet(`${base}/sitemap.xml`);
     const text = await (await fetch(`${base}/sitemap.xml`)).text();
@@ -180,9 +190,9 @@ async function discovery(base, pid) {
     }
     const feedFirst = await timedGet(`${base}/feeds/yandex.yml`);
     const feedServed = await timedGet(`${base}/feeds/yandex.yml`);
-    return { index, files, feedFirst, feedServed, memoryMb: { before, peak } };
+    return { index, files, feedFirst, feedServed, memoryMb: { before, peak: memory.stop() } };
   } finally {
-    clearInterval(sampler);
+    memory.stop();
   }
 }
 

@@ -1,11 +1,10 @@
 // What search engines and marketplaces read (issue 12): robots.txt, the sitemap index and its files
 // (valid against the protocol's schema, every active product once, no inactive one), the Yandex product
 // feed (offers as the database has them), the icons and the manifest — served by the built shop.
-import { gunzipSync, brotliDecompressSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { validateXML } from 'xmllint-wasm';
 import { api, baseUrl } from '../support/api.ts';
-import { rawRequest } from '../support/http.ts';
+import { rawRequest, unpacked } from '../support/http.ts';
 import { SITEMAP_INDEX_XSD, URLSET_XSD } from '../support/sitemap-schema.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 
@@ -16,16 +15,9 @@ beforeAll(() => {
   SITE = baseUrl().replace(/\/$/, '');
 });
 
-const unpack = (answer: { headers: Record<string, unknown>; body: Buffer }) =>
-  answer.headers['content-encoding'] === 'br'
-    ? brotliDecompressSync(answer.body).toString('utf8')
-    : answer.headers['content-encoding'] === 'gzip'
-      ? gunzipSync(answer.body).toString('utf8')
-      : answer.body.toString('utf8');
-
 async function xml(path: string, encoding = 'gzip, br') {
   const answer = await rawRequest('GET', path, { headers: { 'accept-encoding': encoding } });
-  return { ...answer, xml: unpack(answer) };
+  return { ...answer, xml: unpacked(answer).toString('utf8') };
 }
 
 async function expectValid(text: string, schema: string) {
@@ -202,7 +194,12 @@ describe('icons and manifest', () => {
     const answer = await rawRequest('GET', '/manifest.webmanifest');
     expect(answer.status).toBe(200);
     expect(answer.headers['content-type']).toMatch(/^application\/manifest\+json/);
-    const manifest = JSON.parse(unpack(answer)) as { name: string; short_name: string; theme_color: string; icons: { src: string; sizes: string }[] };
+    const manifest = JSON.parse(unpacked(answer).toString('utf8')) as {
+      name: string;
+      short_name: string;
+      theme_color: string;
+      icons: { src: string; sizes: string }[];
+    };
     expect(manifest.short_name).toBe('Brandshop');
     expect(manifest.icons.map((i) => i.sizes)).toEqual(expect.arrayContaining(['192x192', '512x512']));
     for (const icon of manifest.icons) expect((await rawRequest('GET', icon.src)).status).toBe(200);

@@ -1,6 +1,7 @@
 // Requests fetch would not send or would rewrite: a body on any method, chunks, a chosen local address,
 // no automatic decompression. Each on a connection of its own (after a refused body the server closes it).
 import { request as httpRequest } from 'node:http';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { baseUrl } from './api.ts';
 
 export interface RawAnswer {
@@ -45,4 +46,10 @@ export function rawRequest(method: string, path: string, options: RawOptions = {
     if (options.chunks) for (const chunk of options.chunks) req.write(chunk);
     req.end(options.body);
   });
+}
+
+/** The body as the server meant it: unpacked from brotli or gzip when it was sent so. */
+export function unpacked(answer: { headers: Record<string, unknown>; body: Buffer }): Buffer {
+  const encoding = answer.headers['content-encoding'];
+  return encoding === 'br' ? brotliDecompressSync(answer.body) : encoding === 'gzip' ? gunzipSync(answer.body) : answer.body;
 }

@@ -36,25 +36,19 @@ import {
 
 const BATCH = 2_000;
 
-export async function activeProductCount(): Promise<number> {
-  const db = await getDb();
-  const [row] = await db.select({ n: count() }).from(products).where(eq(products.isActive, true));
-  return row?.n ?? 0;
-}
-
-/** When anything in the catalogue last changed, for the home page and the index. */
-async function catalogueLastmod(): Promise<Date> {
+/** How many products are on sale and when the newest change among them was: one pass over the table. */
+async function activeProducts(): Promise<{ total: number; lastmod: Date }> {
   const db = await getDb();
   const [row] = await db
-    .select({ at: max(products.updatedAt) })
+    .select({ total: count(), at: max(products.updatedAt) })
     .from(products)
     .where(eq(products.isActive, true));
-  return row?.at ?? new Date(0);
+  return { total: row?.total ?? 0, lastmod: row?.at ?? new Date(0) };
 }
 
 /** The sitemap index: the pages file, then one file per SITEMAP_FILE_URLS active products. */
 export async function* sitemapIndex(origin: string): AsyncGenerator<string> {
-  const [total, lastmod] = await Promise.all([activeProductCount(), catalogueLastmod()]);
+  const { total, lastmod } = await activeProducts();
   yield SITEMAP_INDEX_OPEN;
   for (const name of sitemapFiles(total)) yield sitemapEntry(`${origin}/sitemaps/${name}.xml`, lastmod);
   yield SITEMAP_INDEX_CLOSE;
@@ -185,10 +179,7 @@ export async function* feed(origin: string, now = new Date()): AsyncGenerator<st
     while (c && c.parentId !== null) c = byId.get(c.parentId);
     return c?.slug ?? '';
   };
-  yield feedHead(
-    { name: 'Brandshop', company: 'Brandshop', url: `${origin}/`, date: now },
-    tree.map(({ id, parentId, name }) => ({ id, parentId, name })),
-  );
+  yield feedHead({ name: 'Brandshop', company: 'Brandshop', url: `${origin}/`, date: now }, tree);
   let after = 0;
   for (;;) {
     const rows: FeedRow[] = await db
@@ -283,7 +274,7 @@ function renew(origin: string): Promise<void> {
  * The feed file to serve: written now when there is none; when it is older than FEED_REFRESH_MINUTES the
  * current one is served and a new one written in the background (a marketplace never waits on it).
  */
-export async function feedFile(origin: string): Promise<{ path: string; modified: Date; bytes: number }> {
+export async function feedFile(origin: string): Promise<{ path: string; modified: Date }> {
   const path = join(feedDir(), FEED_FILE);
   let info = await stat(path).catch(() => undefined);
   if (!info) {
@@ -292,7 +283,7 @@ export async function feedFile(origin: string): Promise<{ path: string; modified
   } else if (Date.now() - info.mtimeMs > env().FEED_REFRESH_MINUTES * 60_000) {
     renew(origin).catch((error: unknown) => logger.error({ err: loggableError(error) }, 'product feed renewal failed'));
   }
-  return { path, modified: info.mtime, bytes: info.size };
+  return { path, modified: info.mtime };
 }
 
 export function openFeed(path: string): Readable {

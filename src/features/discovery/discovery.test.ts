@@ -38,7 +38,7 @@ describe('robots.txt', () => {
 
 describe('sitemap text', () => {
   it('escapes XML and drops characters XML cannot carry', () => {
-    expect(xmlText(`a&b<c>"d"'e'\u0000\u0008ок`)).toBe('a&amp;b&lt;c&gt;&quot;d&quot;&apos;e&apos;ок');
+    expect(xmlText(`a&b<c>"d"'e'\u0000\u0008ок`)).toBe('a&amp;b&lt;c&gt;&quot;d&quot;&#39;e&#39;ок');
     expect(urlEntry('https://s.example/p/1/a?x=1&y=2', new Date(Date.UTC(2026, 10, 23, 12, 0, 5)))).toBe(
       '<url><loc>https://s.example/p/1/a?x=1&amp;y=2</loc><lastmod>2026-11-23T12:00:05+00:00</lastmod></url>\n',
     );

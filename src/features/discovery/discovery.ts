@@ -1,6 +1,7 @@
 // What search engines and marketplaces read (issue 12): robots.txt, the sitemap protocol's XML and the
 // Yandex Market Language (YML) product feed, as text built from plain rows. The rows come from
 // discovery.server.ts; nothing here touches the database, so the formats are tested on their own.
+import { escapeHtml } from '~/lib/html.ts';
 import { t } from '~/lib/i18n/index.ts';
 
 /** The protocol allows 50,000; smaller files answer in a fraction of a second and stay small compressed. */
@@ -40,14 +41,13 @@ export function robotsTxt(siteUrl: string, filters: readonly string[]): string {
   ].join('\n');
 }
 
-const XML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' };
-
 /**
- * Text for XML content and attributes. Characters XML 1.0 cannot carry at all (C0 controls other than
- * tab and line breaks, lone surrogates, U+FFFE/U+FFFF) are dropped rather than breaking the whole file.
+ * Text for XML content and attributes: the HTML escapes (all five are XML's too), after dropping the
+ * characters XML 1.0 cannot carry at all (C0 controls other than tab and line breaks, lone surrogates,
+ * U+FFFE/U+FFFF) rather than breaking the whole file.
  */
 export function xmlText(value: string): string {
-  return value.replace(/[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu, '').replace(/[&<>"']/g, (c) => XML_ESCAPES[c] as string);
+  return escapeHtml(value.replace(/[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu, ''));
 }
 
 /** W3C datetime with the offset, as both the sitemap protocol and YML accept. */

@@ -42,11 +42,13 @@ export function preferredEncoding(header: string | null | undefined): Encoding |
 // so it gets 6, not 9; only assets, compressed once at build, are worth 11.
 const BROTLI_QUALITY = { fast: 4, best: 6, build: 11 } as const;
 
-function brotliOptions(body: Uint8Array, effort: keyof typeof BROTLI_QUALITY): BrotliOptions {
+/** `bytes`: the body's size when it is known in advance (a stream's is not). */
+function brotliOptions(effort: keyof typeof BROTLI_QUALITY, bytes?: number): BrotliOptions {
   return {
     params: {
       [constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY[effort],
-      [constants.BROTLI_PARAM_SIZE_HINT]: body.byteLength,
+      // 0 is brotli's "unknown".
+      [constants.BROTLI_PARAM_SIZE_HINT]: bytes ?? 0,
       [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
     },
   };
@@ -58,7 +60,7 @@ function gzipOptions(effort: keyof typeof BROTLI_QUALITY): ZlibOptions {
 
 /** `build` for assets compressed once by `npm run build` (a script: blocking is fine there). */
 export function compress(body: Uint8Array, encoding: Encoding, effort: keyof typeof BROTLI_QUALITY): Uint8Array {
-  return encoding === 'br' ? brotliCompressSync(body, brotliOptions(body, effort)) : gzipSync(body, gzipOptions(effort));
+  return encoding === 'br' ? brotliCompressSync(body, brotliOptions(effort, body.byteLength)) : gzipSync(body, gzipOptions(effort));
 }
 
 const brotliAsync = promisify(brotliCompress);
@@ -71,7 +73,7 @@ const gzipAsync = promisify(gzip);
  * cache").
  */
 export async function compressAsync(body: Uint8Array, encoding: Encoding, effort: 'fast' | 'best'): Promise<Uint8Array> {
-  return encoding === 'br' ? brotliAsync(body, brotliOptions(body, effort)) : gzipAsync(body, gzipOptions(effort));
+  return encoding === 'br' ? brotliAsync(body, brotliOptions(effort, body.byteLength)) : gzipAsync(body, gzipOptions(effort));
 }
 
 export function isCompressible(contentType: string | null | undefined, bytes: number): boolean {
@@ -92,7 +94,7 @@ export function streamedBody(
   const input = source instanceof Readable ? source : Readable.from(bytes(source), { objectMode: false });
   if (gzipped && encoding === 'gzip') return { body: Readable.toWeb(input) as ReadableStream<Uint8Array>, encoding };
   const stages: Duplex[] = gzipped ? [createGunzip()] : [];
-  if (encoding === 'br') stages.push(createBrotliCompress(brotliOptions(new Uint8Array(), 'fast')));
+  if (encoding === 'br') stages.push(createBrotliCompress(brotliOptions('fast')));
   else if (encoding === 'gzip') stages.push(createGzip(gzipOptions('fast')));
   const last = stages.at(-1);
   if (!last) return { body: Readable.toWeb(input) as ReadableStream<Uint8Array>, encoding: undefined };
