@@ -130,11 +130,14 @@ describe('methods', () => {
     }
   });
 
-  it.each(['/', '/c/1/x', '/brands', '/i/12/razmery', '/product/search/abc'])('the page %s answers only GET and HEAD: POST is a 405 page', async (path) => {
-    const answer = await raw('POST', path, { headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'a=1' });
-    expectRefusal(answer, 405, path);
-    expect(answer.headers['allow']).toBe('GET, HEAD');
-  });
+  it.each(['/', '/c/1/x', '/brands', '/i/12/razmery', '/product/search/abc', '/robots.txt', '/sitemap.xml', '/sitemaps/pages.xml', '/feeds/yandex.yml'])(
+    'the page %s answers only GET and HEAD: POST is a 405 page',
+    async (path) => {
+      const answer = await raw('POST', path, { headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'a=1' });
+      expectRefusal(answer, 405, path);
+      expect(answer.headers['allow']).toBe('GET, HEAD');
+    },
+  );
 
   it.each([
     ['TRACE', '/'],
@@ -164,7 +167,17 @@ describe('methods', () => {
 });
 
 describe('paths and ids', () => {
-  it.each(['/c/1/%zz', '/p/%E0%A4%A', '/product/search/%', '/api/v1/ecommerce-core/product/%zz'])('%s does not decode: 400 with the headers', async (path) => {
+  it.each([
+    '/c/1/%zz',
+    '/p/%E0%A4%A',
+    '/product/search/%',
+    '/api/v1/ecommerce-core/product/%zz',
+    '/brands?x=%ff',
+    '/sitemap.xml?x=%ff',
+    '/robots.txt?q=100%',
+    '/i/12/razmery?x=%E0%A4%A',
+    '/api/v1/ecommerce-core/products?sort=%ff',
+  ])('%s does not decode: 400 with the headers', async (path) => {
     expectRefusal(await raw('GET', path), 400, path);
   });
 

@@ -12,6 +12,12 @@ describe('the front’s refusals', () => {
     expect(preflight('TRACE', '/api/health')).toMatchObject({ status: 405, headers: { 'content-type': 'application/json; charset=utf-8' } });
     expect(preflight('POST', '/brands')).toMatchObject({ status: 405, headers: { allow: 'GET, HEAD', 'content-type': 'text/html; charset=utf-8' } });
     expect(preflight('GET', '/c/1/%zz')?.status).toBe(400);
+    expect(preflight('GET', '/brands?x=%ff')?.status).toBe(400);
+    expect(JSON.parse(preflight('GET', '/api/v1/ecommerce-core/products?sort=%E0%A4%A')?.body ?? '{}')).toEqual({
+      success: false,
+      message: 'Некорректный запрос',
+    });
+    expect(preflight('GET', '/product/search/%D0%BF%D0%BB%D0%B0%D1%82%D1%8C%D0%B5?page=2&q=100%25')).toBeUndefined();
     expect(JSON.parse(preflight('GET', '/api/%zz')?.body ?? '{}')).toEqual({ success: false, message: 'Некорректный запрос' });
   });
 

@@ -39,7 +39,9 @@ export function preflight(method: string, url: string, locale: Locale = 'ru'): E
   const isApi = path.startsWith('/api/');
   if (REFUSED_METHODS.has(method)) return refusal(405, path, t(locale, 'error.methodNotAllowed'), isApi ? {} : { allow: PAGE_METHODS });
   try {
-    decodeURIComponent(path);
+    // The query too: Astro's adapter answers a query that does not decode with a bare 'Bad request.',
+    // outside the envelope and the shop's page.
+    decodeURIComponent(url);
   } catch {
     return refusal(400, path, t(locale, isApi ? 'error.badRequest' : 'error.badUrl'));
   }
