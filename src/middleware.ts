@@ -7,7 +7,8 @@ import { apiMethodRefusal } from '~/lib/http/edge.ts';
 import { routeMethods } from '~/pages/api/_routes.ts';
 import { fail } from '~/lib/http/envelope.ts';
 import { COMPRESSIBLE, compressAsync, isCompressible, preferredEncoding } from '~/lib/http/compression.ts';
-import { cachedPage, isShareable, pageAnswer, pageCache, pageCacheKey } from '~/lib/http/page-cache.ts';
+import { cachedPage, isPrivatePage, isShareable, pageAnswer, pageCache, pageCacheKey } from '~/lib/http/page-cache.ts';
+import { PRIVATE } from '~/lib/http/cache.ts';
 import { LOCALE_COOKIE, localeFromHeader, t, type Locale } from '~/lib/i18n/index.ts';
 
 export const onRequest = defineMiddleware(async (context, next) => {
@@ -59,15 +60,16 @@ export const onRequest = defineMiddleware(async (context, next) => {
     const cache = pageCache();
     const key = cache && pageCacheKey(context.request.method, context.url.pathname + context.url.search, context.request.headers.get('cookie'));
     const acceptEncoding = context.request.headers.get('accept-encoding');
-    if (!cache || key === undefined) return encoded(finish(isApi ? await apiAnswer(await next()) : await next(), isApi, context.locals.locale), acceptEncoding);
+    if (!cache || key === undefined)
+      return encoded(finish(isApi ? await apiAnswer(await next()) : await next(), isApi, context.locals.locale, context.url.pathname), acceptEncoding);
 
     // Visitors asking for a page that is being rendered wait for that render instead of starting their own.
     let own: Response | undefined;
     const page = await cache.getOrLoad(key, async () => {
       own = await next();
-      if (!isShareable(own)) return undefined;
+      if (!isShareable(own, context.url.pathname)) return undefined;
       const body = new Uint8Array(await own.arrayBuffer());
-      const rendered = finish(new Response(body, own), isApi, context.locals.locale);
+      const rendered = finish(new Response(body, own), isApi, context.locals.locale, context.url.pathname);
       return cachedPage(rendered.status, rendered.headers, body);
     });
     if (page) {
@@ -75,7 +77,7 @@ export const onRequest = defineMiddleware(async (context, next) => {
       return new Response(context.request.method === 'HEAD' ? null : body.slice(), { status, headers });
     }
     // Rendered here but personal, or someone else's render turned out personal: this visitor's own.
-    return encoded(finish(own ?? (await next()), isApi, context.locals.locale), acceptEncoding);
+    return encoded(finish(own ?? (await next()), isApi, context.locals.locale, context.url.pathname), acceptEncoding);
   }
 });
 
@@ -94,7 +96,7 @@ async function encoded(response: Response, acceptEncoding: string | null): Promi
   return new Response(packed as Uint8Array<ArrayBuffer>, { status: response.status, headers });
 }
 
-function finish(response: Response, isApi: boolean, locale: Locale): Response {
+function finish(response: Response, isApi: boolean, locale: Locale, url: string): Response {
   if (isApi && response.status >= 400 && !isJson(response)) {
     // Whatever answered outside our endpoints (a method with no handler, the framework itself),
     // API clients still get the envelope.
@@ -111,7 +113,10 @@ function finish(response: Response, isApi: boolean, locale: Locale): Response {
   withSecurityHeaders(response);
   // Pages say their charset (Astro sends a bare text/html).
   if (response.headers.get('content-type') === 'text/html') response.headers.set('content-type', 'text/html; charset=utf-8');
-  if (!isApi && locale !== 'ru') {
+  if (!isApi && isPrivatePage(url)) {
+    // Whatever the page said, an answer made for one visitor is kept by no cache (page-cache.ts decides).
+    response.headers.set('cache-control', PRIVATE['cache-control']);
+  } else if (!isApi && locale !== 'ru') {
     // A page in another language must not be served from a shared cache to Russian visitors.
     response.headers.set('cache-control', 'private, no-store');
   }

@@ -25,6 +25,12 @@ export function setAccessToken(value: string | null): void {
   token = value;
 }
 
+let onUnauthorized: (() => void) | undefined;
+/** What happens when a call made with a token answers 401: the session store clears itself and asks to log in. */
+export function setUnauthorizedHandler(handler: (() => void) | undefined): void {
+  onUnauthorized = handler;
+}
+
 interface Envelope<T> {
   success: boolean;
   data: T;
@@ -35,15 +41,16 @@ interface Envelope<T> {
 /** Calls the API and returns `data`; a failure (success false or an HTTP error) becomes an ApiError with the server's message. */
 export async function api<T>(
   path: string,
-  options: { method?: 'GET' | 'POST'; body?: unknown; query?: Record<string, string | number>; signal?: AbortSignal } = {},
+  options: { method?: 'GET' | 'POST'; body?: unknown; query?: Record<string, string | number>; signal?: AbortSignal; token?: string } = {},
 ): Promise<T> {
+  const sentToken = options.token ?? token;
   try {
     const res = await ofetch<Envelope<T>>(path, {
       method: options.method ?? 'GET',
       ...(options.body === undefined ? {} : { body: options.body as Record<string, unknown> }),
       ...(options.query ? { query: options.query } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
-      headers: { 'accept-language': pageLocale(), ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      headers: { 'accept-language': pageLocale(), ...(sentToken ? { authorization: `Bearer ${sentToken}` } : {}) },
     });
     if (!res.success) throw new ApiError({ status: 200, message: res.message ?? '', errors: res.errors ?? {}, data: res.data });
     return res.data;
@@ -54,6 +61,8 @@ export async function api<T>(
         throw new ApiError({ status: 0, message: bt('error.network'), errors: {}, data: undefined });
       }
       const body = (error.data ?? {}) as Partial<Envelope<unknown>>;
+      const status = error.statusCode ?? error.response.status;
+      if (status === 401 && sentToken && sentToken === token) onUnauthorized?.();
       throw new ApiError({
         status: error.statusCode ?? error.response.status,
         message: body.message ?? error.message,

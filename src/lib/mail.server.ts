@@ -35,7 +35,8 @@ async function deliver(id: number, mail: Mail): Promise<void> {
     await mkdir(outboxDir(), { recursive: true });
     const path = join(outboxDir(), `${String(id).padStart(6, '0')}.eml`);
     await writeFile(path, info.message as Buffer);
-    console.log(`[mail] "${mail.subject}" to ${mail.to} written to ${path}`);
+    // The address stays out of the log (personal data); the file holds it.
+    console.log(`[mail] "${mail.subject}" written to ${path}`);
   }
 }
 

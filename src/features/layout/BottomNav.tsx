@@ -5,16 +5,18 @@ import type { MouseEvent } from 'react';
 import { Icon, type IconName } from '~/components/ui/Icon.tsx';
 import { $cartCount } from '~/features/cart/cart.store.ts';
 import { $wishlistCount } from '~/features/wishlist/wishlist.store.ts';
+import { $loggedIn } from '~/features/auth/auth.store.ts';
+import { AccountMenu, type AccountMenuLabels } from '~/features/account/AccountMenu.tsx';
 import { badgeText } from './badge.ts';
-import { $modal, $panel, openModal, togglePanel } from './layout.store.ts';
+import { $modal, $panel, closePanels, openAuth, togglePanel } from './layout.store.ts';
 
 export type BottomNavItem = 'home' | 'catalog' | 'wishlist' | 'cart' | 'account';
 
 export interface BottomNavProps {
   path: string;
-  loggedIn: boolean;
-  /** One label per item, and `nav` for the navigation itself. */
-  labels: Record<BottomNavItem | 'nav', string>;
+  /** One label per item, `nav` for the navigation itself, `overlay` for the account overlay's title. */
+  labels: Record<BottomNavItem | 'nav' | 'overlay' | 'close', string>;
+  accountMenu: AccountMenuLabels;
 }
 
 /** The item a route belongs to, when no overlay is open. */
@@ -27,8 +29,9 @@ export function routeItem(path: string): BottomNavItem | null {
   return null;
 }
 
-export default function BottomNav({ path, loggedIn, labels }: BottomNavProps) {
+export default function BottomNav({ path, labels, accountMenu }: BottomNavProps) {
   const panel = useStore($panel);
+  const loggedIn = useStore($loggedIn);
   const modal = useStore($modal);
   const cart = useStore($cartCount);
   const wishlist = useStore($wishlistCount);
@@ -38,7 +41,7 @@ export default function BottomNav({ path, loggedIn, labels }: BottomNavProps) {
   const gate = (e: MouseEvent) => {
     if (!loggedIn) {
       e.preventDefault();
-      openModal('auth');
+      openAuth();
     }
   };
   const item = (key: BottomNavItem, icon: IconName, count = 0) => (
@@ -61,33 +64,44 @@ export default function BottomNav({ path, loggedIn, labels }: BottomNavProps) {
   const current = (key: BottomNavItem) => (active === key ? ('page' as const) : undefined);
 
   return (
-    <nav aria-label={labels.nav} className="fixed inset-x-0 bottom-0 z-[45] flex border-t border-line bg-paper pb-[env(safe-area-inset-bottom)] lg:hidden">
-      <a href="/" aria-current={current('home')} className={cls('home')}>
-        {item('home', 'home')}
-      </a>
-      <button
-        type="button"
-        aria-current={current('catalog')}
-        aria-expanded={panel === 'catalog'}
-        onClick={() => togglePanel('catalog')}
-        className={cls('catalog')}
-      >
-        {item('catalog', 'grid')}
-      </button>
-      <a href="/dashboard/wishlist" aria-current={current('wishlist')} onClick={gate} className={cls('wishlist')}>
-        {item('wishlist', 'heart', wishlist)}
-      </a>
-      <a href="/cart" aria-current={current('cart')} className={cls('cart')}>
-        {item('cart', 'cart', cart)}
-      </a>
-      <button
-        type="button"
-        aria-current={current('account')}
-        onClick={() => (loggedIn ? togglePanel('account') : openModal('auth'))}
-        className={cls('account')}
-      >
-        {item('account', 'user')}
-      </button>
-    </nav>
+    <>
+      {loggedIn && panel === 'account' && (
+        // spec §2: the logged-in account item opens the full-screen 'Личный кабинет' overlay.
+        <div role="dialog" aria-label={labels.overlay} className="fixed inset-x-0 bottom-14 top-0 z-[46] overflow-y-auto bg-paper lg:hidden">
+          <div className="flex items-center justify-between border-b border-line px-4 py-4">
+            <h2 className="font-display text-2xl font-500">{labels.overlay}</h2>
+            <button type="button" onClick={closePanels} aria-label={labels.close} className="grid h-10 w-10 cursor-pointer place-items-center">
+              <Icon name="close" />
+            </button>
+          </div>
+          <div className="py-3">
+            <AccountMenu labels={accountMenu} current={path} />
+          </div>
+        </div>
+      )}
+      <nav aria-label={labels.nav} className="fixed inset-x-0 bottom-0 z-[45] flex border-t border-line bg-paper pb-[env(safe-area-inset-bottom)] lg:hidden">
+        <a href="/" aria-current={current('home')} className={cls('home')}>
+          {item('home', 'home')}
+        </a>
+        <button
+          type="button"
+          aria-current={current('catalog')}
+          aria-expanded={panel === 'catalog'}
+          onClick={() => togglePanel('catalog')}
+          className={cls('catalog')}
+        >
+          {item('catalog', 'grid')}
+        </button>
+        <a href="/dashboard/wishlist" aria-current={current('wishlist')} onClick={gate} className={cls('wishlist')}>
+          {item('wishlist', 'heart', wishlist)}
+        </a>
+        <a href="/cart" aria-current={current('cart')} className={cls('cart')}>
+          {item('cart', 'cart', cart)}
+        </a>
+        <button type="button" aria-current={current('account')} onClick={() => (loggedIn ? togglePanel('account') : openAuth())} className={cls('account')}>
+          {item('account', 'user')}
+        </button>
+      </nav>
+    </>
   );
 }

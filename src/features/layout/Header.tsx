@@ -8,11 +8,14 @@ import { loadMegaCategories } from '~/features/catalog/catalog.client.ts';
 import type { HeaderTag, MenuLink } from '~/features/content/content.ts';
 import { $cartCount, loadGuestCart } from '~/features/cart/cart.store.ts';
 import { $wishlistCount } from '~/features/wishlist/wishlist.store.ts';
+import { $loggedIn, initSession } from '~/features/auth/auth.store.ts';
+import { AccountMenu, type AccountMenuLabels } from '~/features/account/AccountMenu.tsx';
+import { captureReferral } from '~/features/partners/partners.store.ts';
 import { SearchBox, type SearchLabels } from '~/features/search/SearchBox.tsx';
 import { throttle } from '~/lib/throttle.ts';
 import { badgeText } from './badge.ts';
 import { CatalogPanel } from './CatalogPanel.tsx';
-import { $panel, closePanels, openModal, togglePanel } from './layout.store.ts';
+import { $panel, closePanels, openAuth, openModal, togglePanel } from './layout.store.ts';
 
 export interface HeaderLabels {
   catalog: string;
@@ -34,6 +37,7 @@ export interface HeaderLabels {
   info: string;
   collections: string;
   search_: SearchLabels;
+  accountMenu: AccountMenuLabels;
 }
 
 export interface HeaderProps {
@@ -41,7 +45,6 @@ export interface HeaderProps {
   topLeft: MenuLink[];
   tags: HeaderTag[];
   supportUrl: string;
-  loggedIn: boolean;
 }
 
 /** spec §9: the header's scroll-direction check is throttled to 100 ms. */
@@ -60,8 +63,11 @@ function Badge({ count, label }: { count: number; label: string }) {
   );
 }
 
-export default function Header({ labels, topLeft, tags, supportUrl, loggedIn }: HeaderProps) {
+export default function Header({ labels, topLeft, tags, supportUrl }: HeaderProps) {
   const panel = useStore($panel);
+  // The account state comes from the stored session, never from the server's HTML: every visitor gets
+  // the same page, so caches may keep it (DESIGN §4).
+  const loggedIn = useStore($loggedIn);
   // The category tree arrives on intent (catalog.client.ts); undefined while loading, null when it failed.
   const [tree, setTree] = useState<MegaCategory[] | null | undefined>(undefined);
   const loadTree = () => {
@@ -72,6 +78,10 @@ export default function Header({ labels, topLeft, tags, supportUrl, loggedIn }: 
   const [hidden, setHidden] = useState(false);
 
   useEffect(() => {
+    initSession();
+    captureReferral();
+    // /auth-redirect sends a guest home with ?login=1: the login modal opens there.
+    if (new URLSearchParams(location.search).has('login') && !$loggedIn.get()) openAuth();
     loadGuestCart();
     let lastY = window.scrollY;
     const onScroll = throttle(() => {
@@ -106,7 +116,7 @@ export default function Header({ labels, topLeft, tags, supportUrl, loggedIn }: 
     // spec §2: anonymous users clicking orders or wishlist get the login modal.
     if (!loggedIn) {
       e.preventDefault();
-      openModal('auth');
+      openAuth();
     }
   };
   const buyout = () => openModal('buyout');
@@ -186,10 +196,24 @@ export default function Header({ labels, topLeft, tags, supportUrl, loggedIn }: 
             <Icon name="chat" />
           </a>
           <nav aria-label={labels.account} className="hidden items-center gap-6 lg:flex">
-            <button type="button" onClick={() => openModal('auth')} className="flex cursor-pointer flex-col items-center gap-0.5 text-xs link-quiet">
-              <Icon name="user" />
-              {labels.account}
-            </button>
+            <div className="relative">
+              <button
+                type="button"
+                // spec §2: logged in, the account tooltip opens the profile menu; logged out, the login modal.
+                onClick={() => (loggedIn ? togglePanel('account') : openAuth())}
+                aria-expanded={loggedIn ? panel === 'account' : undefined}
+                aria-haspopup={loggedIn ? 'menu' : 'dialog'}
+                className={`flex cursor-pointer flex-col items-center gap-0.5 text-xs link-quiet ${loggedIn ? 'text-accent' : ''}`}
+              >
+                <Icon name="user" />
+                {labels.account}
+              </button>
+              {loggedIn && panel === 'account' && (
+                <div className="absolute right-0 top-full z-50 mt-3 hidden w-72 border border-line bg-paper py-3 text-ink shadow-xl lg:block">
+                  <AccountMenu labels={labels.accountMenu} />
+                </div>
+              )}
+            </div>
             <a href="/dashboard/orders" onClick={guestGate} className="flex flex-col items-center gap-0.5 text-xs link-quiet">
               <Icon name="orders" />
               {labels.orders}

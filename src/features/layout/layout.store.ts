@@ -25,9 +25,17 @@ export function closePanels(): void {
 export type ModalName = 'buyout' | 'buyout-thanks' | 'auth' | 'newsletter';
 export const $modal = atom<ModalName | null>(null);
 
+/** Which tab the login/registration modal opens on (spec §2: login by default, configurable). */
+export const $authTab = atom<'login' | 'register'>('login');
+
 export function openModal(name: ModalName): void {
   closePanels();
   $modal.set(name);
+}
+
+export function openAuth(tab: 'login' | 'register' = 'login'): void {
+  $authTab.set(tab);
+  openModal('auth');
 }
 
 export function closeModal(): void {

@@ -5,8 +5,7 @@ import type { MessageKey } from '~/lib/i18n/index.ts';
 // i18n keys: the endpoint answers them in the caller's language, the form in the page's.
 export const NEWSLETTER_TEXT = { required: 'validation.required', invalid: 'validation.email' } as const satisfies Record<string, MessageKey>;
 
-/** Something@domain.tld, in any script (the server checks the rest with zod's unicode e-mail pattern). */
-export const EMAIL_SHAPE = /^[^\s@]+@[^\s@]+\.[^\s@]{2,}$/u;
+import { EMAIL_SHAPE } from '~/lib/contact.ts';
 
 /** The browser's check; the server applies newsletterSchema. Answers a message key. */
 export function validateEmail(value: string): (typeof NEWSLETTER_TEXT)[keyof typeof NEWSLETTER_TEXT] | null {

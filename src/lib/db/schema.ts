@@ -52,8 +52,14 @@ export const sessions = pgTable(
       .references(() => customers.id, { onDelete: 'cascade' }),
     // Only the SHA-256 of the token is stored (DESIGN §4).
     tokenHash: text('token_hash').notNull(),
+    // Every token a refresh rotates out of one login shares the family: a logout revokes them all, so a
+    // predecessor still in its grace period cannot outlive the logout.
+    familyId: text('family_id').notNull(),
     createdAt: createdAt(),
+    // Idle expiry: moved forward by each refresh.
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    // Absolute expiry of the family: no refresh extends a login past it (ASVS 5.0 7.3.2).
+    familyExpiresAt: timestamp('family_expires_at', { withTimezone: true }).notNull(),
     // Set when a refresh rotates the token; the old token stays valid until grace_until for other tabs.
     rotatedAt: timestamp('rotated_at', { withTimezone: true }),
     graceUntil: timestamp('grace_until', { withTimezone: true }),
@@ -61,7 +67,7 @@ export const sessions = pgTable(
     userAgent: text('user_agent').notNull().default(''),
     ip: text('ip').notNull().default(''),
   },
-  (t) => [uniqueIndex('sessions_token_hash_uq').on(t.tokenHash), index('sessions_customer_idx').on(t.customerId)],
+  (t) => [uniqueIndex('sessions_token_hash_uq').on(t.tokenHash), index('sessions_customer_idx').on(t.customerId), index('sessions_family_idx').on(t.familyId)],
 );
 
 export const passwordResets = pgTable(

@@ -98,6 +98,16 @@ export const LISTING_PARAMS = [
   'price_max',
 ];
 
+/**
+ * Pages made for one visitor (DESIGN §4): the account area, cart, checkout, order results, the reset and
+ * sign-in pages. Never kept, never coalesced with another visitor's render, always `private, no-store`.
+ */
+const PRIVATE_PAGES = /^\/(?:dashboard|checkout|cart|password|auth-redirect|order-success|order-failed)(?:[/?]|$)/;
+
+export function isPrivatePage(url: string): boolean {
+  return PRIVATE_PAGES.test(url);
+}
+
 /** The query parameters each page reads; any other (utm_*, ref, a cache-buster) cannot change the page. */
 const PAGE_PARAMS: [RegExp, readonly string[]][] = [[/^\/(?:c|m|product\/search)\//, LISTING_PARAMS]];
 
@@ -108,7 +118,7 @@ const PAGE_PARAMS: [RegExp, readonly string[]][] = [[/^\/(?:c|m|product\/search)
  * made-up query strings finds the one cached page instead of rendering and storing a page each.
  */
 export function pageCacheKey(method: string, url: string, cookie: string | null | undefined): string | undefined {
-  if (method !== 'GET' || url.startsWith('/api/') || url.startsWith('/_astro/')) return undefined;
+  if (method !== 'GET' || url.startsWith('/api/') || url.startsWith('/_astro/') || isPrivatePage(url)) return undefined;
   if (/(?:^|;\s*)lang=en(?:;|$)/.test(cookie ?? '')) return undefined;
   // Split by hand, not with new URL(): this runs for every request the front sees. A path that URL
   // parsing would normalise (dot segments) simply misses here and is answered by Astro.
@@ -122,7 +132,8 @@ export function pageCacheKey(method: string, url: string, cookie: string | null 
 }
 
 /** Whether a rendered response may be shared with every visitor. */
-export function isShareable(response: Response): boolean {
+export function isShareable(response: Response, url?: string): boolean {
+  if (url !== undefined && isPrivatePage(url)) return false;
   const cc = response.headers.get('cache-control') ?? '';
   return (
     response.status === 200 &&

@@ -32,3 +32,37 @@ export async function enforce(limit: Limit): Promise<void> {
   const result = await hit(limit);
   if (!result.allowed) throw tooManyRequests(result.retryAfterSeconds);
 }
+
+/**
+ * Seconds until every one of the limits allows another try, 0 when none is used up: a check that counts
+ * nothing, for limits that count only failures (a login is counted when it fails, DESIGN §4).
+ */
+export async function blockedFor(limits: Limit[]): Promise<number> {
+  if (limits.length === 0) return 0;
+  const db = await getDb();
+  const rows = await selectRows<{ key: string; count: number; retry: number }>(
+    db,
+    sql`SELECT key, count, ceil(extract(epoch FROM reset_at - now()))::int AS retry FROM throttles
+        WHERE key IN (${sql.join(
+          limits.map((l) => sql`${l.key}`),
+          sql`, `,
+        )}) AND reset_at > now()`,
+  );
+  let wait = 0;
+  for (const row of rows) {
+    const limit = limits.find((l) => l.key === row.key);
+    if (limit && Number(row.count) >= limit.max) wait = Math.max(wait, Math.max(1, Number(row.retry)));
+  }
+  return wait;
+}
+
+/** Throws a 429 with Retry-After while any of the limits is used up, without counting this try. */
+export async function refuseWhileBlocked(limits: Limit[]): Promise<void> {
+  const wait = await blockedFor(limits);
+  if (wait > 0) throw tooManyRequests(wait);
+}
+
+/** Counts one failure against each limit (one statement per key, each atomic). */
+export async function countFailure(limits: Limit[]): Promise<void> {
+  for (const limit of limits) await hit(limit);
+}

@@ -1,0 +1,245 @@
+// The login/registration modal's content (spec §2, §4, §5, §8): two tabs, login first unless the opener
+// asks for registration; the login form toggles to a forgot-password view with a back button. Loaded
+// only when the modal opens, so the form library and the schemas never weigh on the first page load.
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useState } from 'react';
+import { Controller, useForm } from 'react-hook-form';
+import { FormField } from '~/components/ui/FormField.tsx';
+import { showToast } from '~/components/ui/toast.store.ts';
+import { ApiError } from '~/lib/api.client.ts';
+import { maskPhone, PHONE_PLACEHOLDER } from '~/lib/contact.ts';
+import { closeModal } from '~/features/layout/layout.store.ts';
+import type { ModalMessages } from '~/features/layout/Modals.tsx';
+import { takeReferralCode } from '~/features/partners/partners.store.ts';
+import { forgotCall, loginCall, registerCall } from './auth.client.ts';
+import { forgotSchema, loginSchema, registerSchema } from './auth.schema.ts';
+import { startSession } from './auth.store.ts';
+import type { z } from 'zod';
+
+type Tab = 'login' | 'register';
+
+/** Schema messages are i18n keys: shown in the page's language. */
+const shown = (m: ModalMessages, message: string | undefined) => (message && message in m ? m[message as keyof ModalMessages] : message);
+
+// spec §5: validate on blur and on change, not on every keystroke; the first error, then a success style.
+const MODES = { mode: 'onBlur', reValidateMode: 'onChange' } as const;
+
+function serverErrors<F extends string>(error: unknown, fields: readonly F[], set: (field: F, message: string) => void): boolean {
+  if (!(error instanceof ApiError)) return false;
+  let matched = false;
+  for (const field of fields) {
+    const message = error.failure.errors[field]?.[0];
+    if (message) {
+      set(field, message);
+      matched = true;
+    }
+  }
+  return matched;
+}
+
+function LoginForm({ m, onForgot }: { m: ModalMessages; onForgot: () => void }) {
+  const {
+    register,
+    handleSubmit,
+    setError,
+    formState: { errors, isSubmitting, touchedFields },
+  } = useForm<z.input<typeof loginSchema>, unknown, z.output<typeof loginSchema>>({ resolver: zodResolver(loginSchema), ...MODES });
+  const submit = handleSubmit(async (values) => {
+    try {
+      // spec §4: login may send the cart lines; the cart issue fills them in.
+      startSession(await loginCall({ email: values.email, password: values.password }));
+      closeModal();
+    } catch (error) {
+      // spec §8: an HTTP error's message in red under the form; other errors only logged.
+      if (error instanceof ApiError) {
+        if (!serverErrors(error, ['email', 'password'] as const, (f, message) => setError(f, { type: 'server', message })))
+          setError('root', { type: 'server', message: error.message });
+      } else console.error(error);
+    }
+  });
+  return (
+    <form onSubmit={submit} noValidate className="space-y-4" aria-label={m['auth.login']}>
+      <FormField
+        label={m['auth.email']}
+        type="email"
+        autoComplete="username"
+        inputMode="email"
+        {...register('email')}
+        error={shown(m, errors.email?.message)}
+        valid={touchedFields.email && !errors.email}
+      />
+      <FormField
+        label={m['auth.password']}
+        type="password"
+        autoComplete="current-password"
+        {...register('password')}
+        error={shown(m, errors.password?.message)}
+        valid={touchedFields.password && !errors.password}
+        reveal={{ show: m['auth.showPassword'], hide: m['auth.hidePassword'] }}
+      />
+      <button type="button" onClick={onForgot} className="cursor-pointer text-sm underline underline-offset-4 text-ink-soft hover:text-ink">
+        {m['auth.forgot']}
+      </button>
+      <button type="submit" disabled={isSubmitting} className="btn-primary w-full disabled:opacity-60">
+        {m['auth.submitLogin']}
+      </button>
+      {errors.root?.message && (
+        <p role="alert" className="text-sm text-danger">
+          {errors.root.message}
+        </p>
+      )}
+    </form>
+  );
+}
+
+function RegisterForm({ m }: { m: ModalMessages }) {
+  const {
+    register,
+    handleSubmit,
+    setError,
+    control,
+    formState: { errors, isSubmitting, touchedFields },
+  } = useForm<z.input<typeof registerSchema>, unknown, z.output<typeof registerSchema>>({
+    resolver: zodResolver(registerSchema),
+    defaultValues: { email: '', phone: '', password: '' },
+    ...MODES,
+  });
+  const submit = handleSubmit(async (values) => {
+    try {
+      const ref = takeReferralCode();
+      const answer = await registerCall({ email: values.email, phone: values.phone, password: values.password, ...(ref ? { ref } : {}) });
+      // spec §4: account created, logged in, success message, modal closed.
+      startSession(answer);
+      showToast(m['auth.registered'], 'success');
+      closeModal();
+    } catch (error) {
+      // spec §8: field errors from the response set on the form (and logged); anything else under it.
+      console.error(error);
+      if (!serverErrors(error, ['email', 'phone', 'password'] as const, (f, message) => setError(f, { type: 'server', message })))
+        setError('root', { type: 'server', message: error instanceof ApiError ? error.message : m['auth.resetLinkFailed'] });
+    }
+  });
+  return (
+    <form onSubmit={submit} noValidate className="space-y-4" aria-label={m['auth.register']}>
+      <FormField
+        label={m['auth.email']}
+        type="email"
+        autoComplete="email"
+        inputMode="email"
+        {...register('email')}
+        error={shown(m, errors.email?.message)}
+        valid={touchedFields.email && !errors.email}
+      />
+      <Controller
+        control={control}
+        name="phone"
+        render={({ field, fieldState }) => (
+          <FormField
+            label={m['auth.phone']}
+            type="tel"
+            autoComplete="tel"
+            inputMode="tel"
+            placeholder={PHONE_PLACEHOLDER}
+            name={field.name}
+            ref={field.ref}
+            value={field.value}
+            onBlur={field.onBlur}
+            // spec §5: the mask +7 (###) ###-##-## as typed or pasted.
+            onChange={(e) => field.onChange(maskPhone(e.target.value))}
+            error={shown(m, fieldState.error?.message)}
+            valid={fieldState.isTouched && !fieldState.error}
+          />
+        )}
+      />
+      <FormField
+        label={m['auth.password']}
+        type="password"
+        autoComplete="new-password"
+        {...register('password')}
+        hint={m['auth.passwordHint']}
+        error={shown(m, errors.password?.message)}
+        valid={touchedFields.password && !errors.password}
+        reveal={{ show: m['auth.showPassword'], hide: m['auth.hidePassword'] }}
+      />
+      {/* Honeypot: hidden from people and their assistive technology; bots fill it. */}
+      <input type="text" tabIndex={-1} autoComplete="off" aria-hidden="true" className="hidden" {...register('website')} />
+      <p className="text-xs text-ink-muted">{m['auth.registerConsent']}</p>
+      <button type="submit" disabled={isSubmitting} className="btn-primary w-full disabled:opacity-60">
+        {m['auth.submitRegister']}
+      </button>
+      {errors.root?.message && (
+        <p role="alert" className="text-sm text-danger">
+          {errors.root.message}
+        </p>
+      )}
+    </form>
+  );
+}
+
+function ForgotForm({ m, onBack }: { m: ModalMessages; onBack: () => void }) {
+  const {
+    register,
+    handleSubmit,
+    formState: { errors, isSubmitting, touchedFields },
+  } = useForm<z.input<typeof forgotSchema>, unknown, z.output<typeof forgotSchema>>({ resolver: zodResolver(forgotSchema), ...MODES });
+  const submit = handleSubmit(async (values) => {
+    try {
+      await forgotCall(values.email);
+      // spec §4, §8: success message, modal closed.
+      showToast(m['auth.resetLinkSent'], 'success');
+      closeModal();
+    } catch (error) {
+      showToast(error instanceof ApiError && error.failure.status === 429 ? error.message : m['auth.resetLinkFailed'], 'error');
+    }
+  });
+  return (
+    <form onSubmit={submit} noValidate className="space-y-4" aria-label={m['auth.forgotTitle']}>
+      <button type="button" onClick={onBack} className="-ml-1 inline-flex cursor-pointer items-center gap-1 text-sm text-ink-soft hover:text-ink">
+        <span aria-hidden="true">←</span> {m['auth.back']}
+      </button>
+      <h3 className="font-display text-xl font-500">{m['auth.forgotTitle']}</h3>
+      <p className="text-sm text-ink-soft">{m['auth.forgotText']}</p>
+      <FormField
+        label={m['auth.email']}
+        type="email"
+        autoComplete="email"
+        inputMode="email"
+        {...register('email')}
+        error={shown(m, errors.email?.message)}
+        valid={touchedFields.email && !errors.email}
+      />
+      <button type="submit" disabled={isSubmitting} className="btn-primary w-full disabled:opacity-60">
+        {m['auth.forgotSubmit']}
+      </button>
+    </form>
+  );
+}
+
+export default function AuthForms({ m, initialTab = 'login' }: { m: ModalMessages; initialTab?: Tab }) {
+  const [tab, setTab] = useState<Tab>(initialTab);
+  const [forgot, setForgot] = useState(false);
+  if (forgot) return <ForgotForm m={m} onBack={() => setForgot(false)} />;
+  return (
+    <div>
+      <div role="tablist" aria-label={m['auth.tabs']} className="mb-5 grid grid-cols-2 border-b border-line">
+        {(['login', 'register'] as const).map((t) => (
+          <button
+            key={t}
+            id={`auth-tab-${t}`}
+            type="button"
+            role="tab"
+            aria-selected={tab === t}
+            aria-controls={`auth-panel-${t}`}
+            onClick={() => setTab(t)}
+            className={`cursor-pointer pb-3 text-sm font-600 ${tab === t ? 'border-b-2 border-ink text-ink' : 'text-ink-muted'}`}
+          >
+            {t === 'login' ? m['auth.login'] : m['auth.register']}
+          </button>
+        ))}
+      </div>
+      <div role="tabpanel" id={`auth-panel-${tab}`} aria-labelledby={`auth-tab-${tab}`}>
+        {tab === 'login' ? <LoginForm m={m} onForgot={() => setForgot(true)} /> : <RegisterForm m={m} />}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,18 @@
+// spec §7: POST auth/customer-login — e-mail and password; the token, the user and the dashboard summary.
+import { loginSchema, authAnswerSchema } from '~/features/auth/auth.schema.ts';
+import { authAnswer, issueSession, login, sessionCookie } from '~/features/auth/auth.server.ts';
+import { endpoint } from '~/lib/http/endpoint.ts';
+import { fail, ok } from '~/lib/http/envelope.ts';
+
+export const POST = endpoint({
+  summary: 'spec §7: logs a customer in (401 with one message for an unknown e-mail or a wrong password; 429 when throttled)',
+  response: authAnswerSchema,
+  body: loginSchema,
+  async handler({ body, context, t }) {
+    // cart_items is accepted here; the cart issue merges the guest's lines into the server cart.
+    const customer = await login(body.email, body.password, context.clientAddress);
+    if (!customer) return fail(401, t('auth.invalidCredentials'));
+    const issued = await issueSession(customer.id);
+    return ok(await authAnswer(customer, issued), { headers: { 'set-cookie': sessionCookie(context.url, issued) } });
+  },
+});
