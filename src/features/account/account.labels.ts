@@ -9,6 +9,6 @@ export function accountMenuLabels(locale: Locale) {
     logout: t(locale, 'auth.logout'),
     balance: t(locale, 'account.balance'),
     bonus: t(locale, 'account.bonus'),
-    nav: t(locale, 'account.menu.dashboard'),
+    nav: t(locale, 'account.menu.nav'),
   };
 }

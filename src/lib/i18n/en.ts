@@ -280,6 +280,7 @@ export const en: Partial<Messages> = {
   'mail.auth.resetText': 'We received a request to reset your password. The link works once, for one hour.',
   'mail.auth.resetIgnore': 'If you did not ask for it, ignore this e-mail: your password stays the same.',
   'mail.auth.resetAction': 'Set a new password',
+  'account.menu.nav': 'Account menu',
   'account.menu.dashboard': 'My account',
   'account.menu.orders': 'Orders',
   'account.menu.balance': 'My balance',

@@ -279,6 +279,7 @@ export const ru = {
   'mail.auth.resetText': 'Мы получили запрос на сброс пароля. Ссылка действует один час и срабатывает один раз.',
   'mail.auth.resetIgnore': 'Если вы не запрашивали сброс, просто проигнорируйте это письмо: пароль останется прежним.',
   'mail.auth.resetAction': 'Задать новый пароль',
+  'account.menu.nav': 'Меню личного кабинета',
   'account.menu.dashboard': 'Личный кабинет',
   'account.menu.orders': 'Заказы',
   'account.menu.balance': 'Мой баланс',
