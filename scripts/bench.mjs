@@ -1,4 +1,4 @@
-// `npm run bench [-- --products 100000] [--duration 10] [--skip-http] [--flood] [--discovery] [--uncached-only]`: the catalogue's speed at scale.
+// `npm run bench [-- --products 100000] [--duration 10] [--skip-http] [--flood] [--discovery] [--auth] [--uncached-only]`: the catalogue's speed at scale.
 // 1. Seeds a benchmark database once (PGlite in data-bench/, and PostgreSQL when BENCH_DATABASE_URL is
 //    set) with --products products; later runs reuse it.
 // 2. Service timings (tests/bench/catalog.bench.ts): suggestions, filtered listings, product page data.
@@ -9,6 +9,9 @@
 //    shoppers browse pages already cached; their latency, the server's resident memory and /api/health.
 // 5. --discovery (issue 12): the sitemap index, every sitemap file and the product feed, timed to the last
 //    byte as a crawler fetches them (gzip), with the server's peak resident memory.
+// 6. --auth (issue 8): logins and token refreshes per second with the production password hash, and the
+//    median time of a wrong password against an unknown address (use a fresh BENCH_DATA_DIR: an IP may
+//    register 50 customers an hour, and each run registers 40).
 // Results: bench-results/<database>.json and a Markdown summary on stdout for docs/performance.md.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -27,6 +30,7 @@ const { values } = parseArgs({
     flood: { type: 'boolean', default: false },
     discovery: { type: 'boolean', default: false },
     'uncached-only': { type: 'boolean', default: false },
+    auth: { type: 'boolean', default: false },
   },
 });
 const products = Number(values.products);
@@ -196,6 +200,88 @@ async function discovery(base, pid) {
   }
 }
 
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+/**
+ * Issue 8: logins and refreshes per second with the password hash at its production cost (argon2id,
+ * 19 MiB, t=2), and the time a wrong password and an unknown address take, side by side.
+ */
+async function authBench(base) {
+  const json = { 'content-type': 'application/json' };
+  const password = 'скамейка у пруда в парке';
+  const emails = [];
+  // 40 customers: under the 50 registrations an IP may make in an hour.
+  for (let i = 0; i < 40; i++) {
+    const email = `bench.${Date.now().toString(36)}.${i}@example.ru`;
+    const res = await fetch(`${base}/api/v1/ecommerce-core/auth/customer-registration`, {
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify({ email, phone: '+7 (999) 000-00-00', password }),
+    });
+    if (res.status !== 201) throw new Error(`registration answered ${res.status}`);
+    emails.push(email);
+  }
+  const timeLogin = async (email, pw) => {
+    const started = performance.now();
+    const res = await fetch(`${base}/api/v1/ecommerce-core/auth/customer-login`, {
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify({ email, password: pw }),
+    });
+    await res.arrayBuffer();
+    return { status: res.status, ms: performance.now() - started };
+  };
+  // One wrong try per address, so no address reaches its lock; 20 of each, interleaved.
+  const wrong = [];
+  const unknown = [];
+  for (let i = 0; i < 20; i++) {
+    wrong.push((await timeLogin(emails[i], 'не тот пароль')).ms);
+    unknown.push((await timeLogin(`nobody.${i}.${Date.now()}@example.ru`, 'не тот пароль')).ms);
+  }
+  let k = 0;
+  const login = await load(base, [], {
+    requests: [
+      {
+        method: 'POST',
+        path: '/api/v1/ecommerce-core/auth/customer-login',
+        headers: json,
+        setupRequest: (req) => ({ ...req, body: JSON.stringify({ email: emails[k++ % emails.length], password }) }),
+      },
+    ],
+  });
+  // Each connection refreshes its own login again and again, always with the newest token, as a tab does.
+  const tokens = [];
+  for (let i = 0; i < connections; i++)
+    tokens.push(
+      (
+        await (
+          await fetch(`${base}/api/v1/ecommerce-core/auth/customer-login`, {
+            method: 'POST',
+            headers: json,
+            body: JSON.stringify({ email: emails[i % emails.length], password }),
+          })
+        ).json()
+      ).data.access_token,
+    );
+  let t = 0;
+  const refresh = await load(base, [], {
+    requests: [
+      {
+        method: 'GET',
+        path: '/api/v1/ecommerce-core/auth/customer-refresh-auth',
+        setupRequest: (req, context) => {
+          context.token ??= tokens[t++ % tokens.length];
+          return { ...req, headers: { ...req.headers, authorization: `Bearer ${context.token}` } };
+        },
+        onResponse: (status, body, context) => {
+          if (status === 200) context.token = JSON.parse(body).data.access_token || context.token;
+        },
+      },
+    ],
+  });
+  return { login, refresh, wrongPasswordMs: Math.round(median(wrong)), unknownEmailMs: Math.round(median(unknown)) };
+}
+
 // The bare server lives in its own process, like the shop's, so neither shares a CPU with autocannon's loop.
 const BARE = `
 const http = require('node:http');
@@ -207,7 +293,7 @@ http.createServer((req, res) => {
   res.end(body);
 }).listen(Number(process.env.PORT), '127.0.0.1', () => console.log('ready'));`;
 
-async function httpBench(target, extraEnv = {}, floodRun = false, discoveryRun = false) {
+async function httpBench(target, extraEnv = {}, floodRun = false, discoveryRun = false, authRun = false) {
   const port = await freePort();
   const flags = process.env.BENCH_NODE_FLAGS === undefined ? SERVER_NODE_FLAGS : process.env.BENCH_NODE_FLAGS.split(' ').filter(Boolean);
   const server = spawn('node', [...flags, 'scripts/server.mjs'], {
@@ -228,6 +314,7 @@ async function httpBench(target, extraEnv = {}, floodRun = false, discoveryRun =
     // The first listing builds the catalogue index; shoppers after it never wait for that.
     await waitFor(`${base}/api/v1/ecommerce-core/products?per_page=60`);
     if (discoveryRun) return await discovery(base, server.pid);
+    if (authRun) return await authBench(base);
     const productPaths = [];
     for (let page = 1; productPaths.length < 200; page++) {
       const res = await (await fetch(`${base}/api/v1/ecommerce-core/products?per_page=60&sort=new&page=${page}`)).json();
@@ -318,7 +405,15 @@ for (const target of targets) {
       `| ${target.kind} | ${d.index.ms} ms | ${d.files.length} files, slowest ${slowest.path} ${slowest.ms} ms (${slowest.kb} KB), all ${d.files.reduce((s, f) => s + f.ms, 0)} ms | written and sent ${d.feedFirst.ms} ms, then ${d.feedServed.ms} ms (${d.feedServed.kb} KB) | ${d.memoryMb.before} → ${d.memoryMb.peak} MB |`,
     );
   }
-  if (!values['skip-http'] && !values.flood && !values.discovery) {
+  if (values.auth) {
+    console.log(`\n— login and refresh on ${target.kind} (${duration} s each, ${connections} connections)`);
+    const a = (result.auth = await httpBench(target, {}, false, false, true));
+    console.log('| database | logins/s | login p50 / p99 | refreshes/s | refresh p50 / p99 | wrong password / unknown e-mail (median) |');
+    console.log(
+      `| ${target.kind} | ${a.login.rps} (${a.login.errors} not 2xx) | ${a.login.p50} / ${a.login.p99} ms | ${a.refresh.rps} (${a.refresh.errors} not 2xx) | ${a.refresh.p50} / ${a.refresh.p99} ms | ${a.wrongPasswordMs} / ${a.unknownEmailMs} ms |`,
+    );
+  }
+  if (!values['skip-http'] && !values.flood && !values.discovery && !values.auth) {
     console.log(`\n— HTTP on ${target.kind} (${duration} s each, ${connections} connections)`);
     if (!values['uncached-only']) result.http = await httpBench(target);
     // The same run with the page cache off: what every render costs when nothing is reused.

@@ -53,7 +53,15 @@ function expectRefusal(answer: Answer, status: number, path: string): void {
 }
 
 const fx = () => inject('catalog');
-const BODY_ENDPOINTS = ['/api/v1/ecommerce-core/redemption-request/', '/api/v1/ecommerce-core/newsletter/subscribe'];
+const BODY_ENDPOINTS = [
+  '/api/v1/ecommerce-core/redemption-request/',
+  '/api/v1/ecommerce-core/newsletter/subscribe',
+  '/api/v1/ecommerce-core/auth/customer-login',
+  '/api/v1/ecommerce-core/auth/customer-registration',
+  '/api/v1/ecommerce-core/auth/customer-reset-password',
+  '/api/v1/ecommerce-core/customer/update-customer-basic-info',
+  '/api/v1/ecommerce-core/customer/addresses',
+];
 const json = { 'content-type': 'application/json' };
 
 describe('bodies', () => {
