@@ -73,3 +73,20 @@ export async function api<T>(
     throw error;
   }
 }
+
+/**
+ * Puts a failed call's field errors (the envelope's `errors`) on the form's fields; false when none of
+ * them is one of the form's, so the caller shows the message another way.
+ */
+export function applyFieldErrors<F extends string>(error: unknown, fields: readonly F[], set: (field: F, message: string) => void): boolean {
+  if (!(error instanceof ApiError)) return false;
+  let matched = false;
+  for (const field of fields) {
+    const message = error.failure.errors[field]?.[0];
+    if (message) {
+      set(field, message);
+      matched = true;
+    }
+  }
+  return matched;
+}

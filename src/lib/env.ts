@@ -25,6 +25,8 @@ const schema = z.object({
   PAGE_CACHE_SECONDS: z.coerce.number().int().min(0).max(3600).default(10),
   // How old the product feed (/feeds/yandex.yml) may be before it is written again in the background.
   FEED_REFRESH_MINUTES: z.coerce.number().int().min(1).max(10_080).default(60),
+  // How long a token a refresh replaced keeps working, for calls other tabs sent just before (docs/decisions/011).
+  SESSION_GRACE_SECONDS: z.coerce.number().int().min(0).max(600).default(60),
   // pino's levels; 'silent' turns the request log off.
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });

@@ -44,6 +44,15 @@ async function registerFromModal(page: Page, address: string) {
   await expect(modal).toBeHidden();
 }
 
+/** Forgets the session in this browser (storage and cookie) and opens the login modal as a guest. */
+async function asGuestAgain(page: Page) {
+  await page.evaluate(() => localStorage.clear());
+  await page.context().clearCookies();
+  await open(page, '/');
+  await accountButton(page).click();
+  return page.getByRole('dialog', { name: 'Личный кабинет' });
+}
+
 test('register from the modal, stay signed in, open every dashboard page, edit the profile, copy the link, log out', async ({ page, context }) => {
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
   const address = email();
@@ -131,11 +140,7 @@ test('a guest opening /dashboard/orders lands on /', async ({ page }) => {
 test('login with a wrong password shows the message in red under the form; the right one signs in', async ({ page }) => {
   const address = email();
   await registerFromModal(page, address);
-  await page.evaluate(() => localStorage.clear());
-  await page.context().clearCookies();
-  await open(page, '/');
-  await accountButton(page).click();
-  const form = page.getByRole('dialog', { name: 'Личный кабинет' }).getByRole('form', { name: 'Вход' });
+  const form = (await asGuestAgain(page)).getByRole('form', { name: 'Вход' });
   await form.getByLabel('Email').fill(address);
   await form.getByLabel('Пароль', { exact: true }).fill('совсем не тот пароль');
   await form.getByRole('button', { name: 'Войти' }).click();
@@ -167,11 +172,7 @@ test('logging out in one tab logs out the other', async ({ page, context }) => {
 test('forgot password: the e-mailed link sets a new password and the login modal opens', async ({ page }) => {
   const address = email();
   await registerFromModal(page, address);
-  await page.evaluate(() => localStorage.clear());
-  await page.context().clearCookies();
-  await open(page, '/');
-  await accountButton(page).click();
-  const modal = page.getByRole('dialog', { name: 'Личный кабинет' });
+  const modal = await asGuestAgain(page);
   await modal.getByRole('button', { name: 'Забыли пароль?' }).click();
   const forgot = modal.getByRole('form', { name: 'Восстановление пароля' });
   await forgot.getByRole('button', { name: 'Назад' }).click();

@@ -2,9 +2,10 @@
 // logout, throttles, password reset, the customer's own data and nobody else's, private pages, and public
 // pages that never carry a customer.
 import { randomBytes } from 'node:crypto';
-import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { api, baseUrl, type Envelope } from '../support/api.ts';
 import { resetLink, waitForMail } from '../support/mail.ts';
+import { startTestServer, type TestServer } from '../support/server.ts';
 
 const AUTH = '/api/v1/ecommerce-core/auth';
 const CUSTOMER = '/api/v1/ecommerce-core/customer';
@@ -403,5 +404,30 @@ describe('hostile bodies get a clear 4xx, never a 500', () => {
     const answer = (await res.json()) as Envelope;
     expect(answer.success).toBe(false);
     expect(answer.message).toBeTruthy();
+  });
+});
+
+describe('after the grace', () => {
+  // A server of its own whose rotated-out tokens work for one second instead of sixty.
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer({ label: 'grace', env: { SESSION_GRACE_SECONDS: '1' } });
+  }, 120_000);
+  afterAll(async () => server?.stop());
+
+  it('the token a refresh replaced is refused once the grace is over; the new one keeps working', async () => {
+    const call = async (path: string, init: RequestInit = {}) => (await fetch(new URL(path, server.baseUrl), init)).status;
+    const res = await fetch(
+      new URL(`${AUTH}/customer-registration`, server.baseUrl),
+      post({ email: uniqueEmail('grace'), phone: '+7 (999) 555-12-34', password: PASSWORD }),
+    );
+    const token = ((await res.json()) as Envelope<AuthData>).data!.access_token;
+    const refreshed = await fetch(new URL(`${AUTH}/customer-refresh-auth`, server.baseUrl), bearer(token));
+    const next = ((await refreshed.json()) as Envelope<AuthData>).data!.access_token;
+    expect(await call(`${CUSTOMER}/customer-basic-info`, bearer(token))).toBe(200);
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(await call(`${CUSTOMER}/customer-basic-info`, bearer(token))).toBe(401);
+    expect(await call(`${AUTH}/customer-refresh-auth`, bearer(token))).toBe(401);
+    expect(await call(`${CUSTOMER}/customer-basic-info`, bearer(next))).toBe(200);
   });
 });

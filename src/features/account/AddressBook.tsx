@@ -2,12 +2,12 @@
 // from the server's render and follows each call's answer.
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useEffect, useState } from 'react';
-import { Controller, useForm } from 'react-hook-form';
+import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
 import { FormField } from '~/components/ui/FormField.tsx';
+import { PhoneField } from '~/components/ui/PhoneField.tsx';
 import { showToast } from '~/components/ui/toast.store.ts';
-import { api, ApiError } from '~/lib/api.client.ts';
-import { maskPhone, PHONE_PLACEHOLDER } from '~/lib/contact.ts';
+import { api, ApiError, applyFieldErrors } from '~/lib/api.client.ts';
 import { initSession } from '~/features/auth/auth.store.ts';
 import { addressSchema, type savedAddressSchema } from './account.schema.ts';
 
@@ -48,15 +48,11 @@ function AddressForm({
       onSaved(await api<Saved[]>(BASE));
       showToast(m['account.address.saved'] ?? '', 'success');
     } catch (error) {
-      if (!(error instanceof ApiError)) return;
-      let matched = false;
-      for (const [field, messages] of Object.entries(error.failure.errors)) {
-        if ((TEXT_FIELDS as readonly string[]).includes(field) || field === 'phone') {
-          setError(field as keyof Input, { type: 'server', message: messages[0] ?? '' });
-          matched = true;
-        }
-      }
-      if (!matched) showToast(error.message, 'error');
+      if (
+        error instanceof ApiError &&
+        !applyFieldErrors(error, [...TEXT_FIELDS, 'phone'] as const, (field, message) => setError(field, { type: 'server', message }))
+      )
+        showToast(error.message, 'error');
     }
   });
   const labels: Record<(typeof TEXT_FIELDS)[number], string> = {
@@ -95,25 +91,7 @@ function AddressForm({
       aria-label={initial ? m['account.address.edit'] : m['account.address.add']}
     >
       {text('recipient')}
-      <Controller
-        control={control}
-        name="phone"
-        render={({ field: f, fieldState }) => (
-          <FormField
-            label={m['auth.phone'] ?? ''}
-            type="tel"
-            autoComplete="tel"
-            placeholder={PHONE_PLACEHOLDER}
-            name={f.name}
-            ref={f.ref}
-            value={f.value}
-            onBlur={f.onBlur}
-            onChange={(e) => f.onChange(maskPhone(e.target.value))}
-            error={shown(fieldState.error?.message)}
-            valid={fieldState.isTouched && !fieldState.error}
-          />
-        )}
-      />
+      <PhoneField control={control} name="phone" label={m['auth.phone'] ?? ''} shown={shown} />
       {text('city')}
       {text('street')}
       <div className="grid grid-cols-2 gap-4">

@@ -3,12 +3,12 @@
 // change by e-mailed link.
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useEffect, useState } from 'react';
-import { Controller, useForm } from 'react-hook-form';
+import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
 import { FormField } from '~/components/ui/FormField.tsx';
+import { PhoneField } from '~/components/ui/PhoneField.tsx';
 import { showToast } from '~/components/ui/toast.store.ts';
-import { ApiError } from '~/lib/api.client.ts';
-import { maskPhone, PHONE_PLACEHOLDER } from '~/lib/contact.ts';
+import { ApiError, applyFieldErrors } from '~/lib/api.client.ts';
 import { ownResetLinkCall, updateBasicInfoCall } from '~/features/auth/auth.client.ts';
 import { initSession, updateSessionUser } from '~/features/auth/auth.store.ts';
 import type { User } from '~/features/auth/auth.ts';
@@ -42,16 +42,8 @@ export default function ProfileForm({ user, m }: { user: User; m: Record<string,
       reset({ name: saved.name, surname: saved.surname, patronymic: saved.patronymic, email: saved.email, phone: saved.phone });
       showToast(m['account.profile.saved'] ?? '', 'success');
     } catch (error) {
-      if (!(error instanceof ApiError)) return;
-      let matched = false;
-      for (const field of FIELDS) {
-        const message = error.failure.errors[field]?.[0];
-        if (message) {
-          setError(field, { type: 'server', message });
-          matched = true;
-        }
-      }
-      if (!matched) showToast(error.message, 'error');
+      if (error instanceof ApiError && !applyFieldErrors(error, FIELDS, (field, message) => setError(field, { type: 'server', message })))
+        showToast(error.message, 'error');
     }
   });
   const sendLink = async () => {
@@ -83,25 +75,7 @@ export default function ProfileForm({ user, m }: { user: User; m: Record<string,
         {field('surname', m['account.profile.surname'] ?? '', 'text', 'family-name')}
         {field('patronymic', m['account.profile.patronymic'] ?? '', 'text', 'additional-name')}
         {field('email', m['auth.email'] ?? '', 'email', 'email')}
-        <Controller
-          control={control}
-          name="phone"
-          render={({ field: f, fieldState }) => (
-            <FormField
-              label={m['auth.phone'] ?? ''}
-              type="tel"
-              autoComplete="tel"
-              placeholder={PHONE_PLACEHOLDER}
-              name={f.name}
-              ref={f.ref}
-              value={f.value}
-              onBlur={f.onBlur}
-              onChange={(e) => f.onChange(maskPhone(e.target.value))}
-              error={shown(fieldState.error?.message)}
-              valid={fieldState.isTouched && !fieldState.error}
-            />
-          )}
-        />
+        <PhoneField control={control} name="phone" label={m['auth.phone'] ?? ''} shown={shown} />
         <div className="sm:col-span-2">
           <button type="submit" disabled={isSubmitting || !isDirty} className="btn-primary w-full sm:w-auto disabled:opacity-60">
             {m['account.profile.save']}

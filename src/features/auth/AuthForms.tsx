@@ -3,11 +3,11 @@
 // only when the modal opens, so the form library and the schemas never weigh on the first page load.
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useState } from 'react';
-import { Controller, useForm } from 'react-hook-form';
+import { useForm } from 'react-hook-form';
 import { FormField } from '~/components/ui/FormField.tsx';
+import { PhoneField } from '~/components/ui/PhoneField.tsx';
 import { showToast } from '~/components/ui/toast.store.ts';
-import { ApiError } from '~/lib/api.client.ts';
-import { maskPhone, PHONE_PLACEHOLDER } from '~/lib/contact.ts';
+import { ApiError, applyFieldErrors } from '~/lib/api.client.ts';
 import { closeModal } from '~/features/layout/layout.store.ts';
 import type { ModalMessages } from '~/features/layout/Modals.tsx';
 import { takeReferralCode } from '~/features/partners/partners.store.ts';
@@ -24,19 +24,6 @@ const shown = (m: ModalMessages, message: string | undefined) => (message && mes
 // spec §5: validate on blur and on change, not on every keystroke; the first error, then a success style.
 const MODES = { mode: 'onBlur', reValidateMode: 'onChange' } as const;
 
-function serverErrors<F extends string>(error: unknown, fields: readonly F[], set: (field: F, message: string) => void): boolean {
-  if (!(error instanceof ApiError)) return false;
-  let matched = false;
-  for (const field of fields) {
-    const message = error.failure.errors[field]?.[0];
-    if (message) {
-      set(field, message);
-      matched = true;
-    }
-  }
-  return matched;
-}
-
 function LoginForm({ m, onForgot }: { m: ModalMessages; onForgot: () => void }) {
   const {
     register,
@@ -52,7 +39,7 @@ function LoginForm({ m, onForgot }: { m: ModalMessages; onForgot: () => void }) 
     } catch (error) {
       // spec §8: an HTTP error's message in red under the form; other errors only logged.
       if (error instanceof ApiError) {
-        if (!serverErrors(error, ['email', 'password'] as const, (f, message) => setError(f, { type: 'server', message })))
+        if (!applyFieldErrors(error, ['email', 'password'] as const, (f, message) => setError(f, { type: 'server', message })))
           setError('root', { type: 'server', message: error.message });
       } else console.error(error);
     }
@@ -115,7 +102,7 @@ function RegisterForm({ m }: { m: ModalMessages }) {
     } catch (error) {
       // spec §8: field errors from the response set on the form (and logged); anything else under it.
       console.error(error);
-      if (!serverErrors(error, ['email', 'phone', 'password'] as const, (f, message) => setError(f, { type: 'server', message })))
+      if (!applyFieldErrors(error, ['email', 'phone', 'password'] as const, (f, message) => setError(f, { type: 'server', message })))
         setError('root', { type: 'server', message: error instanceof ApiError ? error.message : m['auth.resetLinkFailed'] });
     }
   });
@@ -130,27 +117,7 @@ function RegisterForm({ m }: { m: ModalMessages }) {
         error={shown(m, errors.email?.message)}
         valid={touchedFields.email && !errors.email}
       />
-      <Controller
-        control={control}
-        name="phone"
-        render={({ field, fieldState }) => (
-          <FormField
-            label={m['auth.phone']}
-            type="tel"
-            autoComplete="tel"
-            inputMode="tel"
-            placeholder={PHONE_PLACEHOLDER}
-            name={field.name}
-            ref={field.ref}
-            value={field.value}
-            onBlur={field.onBlur}
-            // spec §5: the mask +7 (###) ###-##-## as typed or pasted.
-            onChange={(e) => field.onChange(maskPhone(e.target.value))}
-            error={shown(m, fieldState.error?.message)}
-            valid={fieldState.isTouched && !fieldState.error}
-          />
-        )}
-      />
+      <PhoneField control={control} name="phone" label={m['auth.phone']} shown={(message) => shown(m, message)} />
       <FormField
         label={m['auth.password']}
         type="password"

@@ -137,7 +137,7 @@ export const SESSION_IDLE_SECONDS = 14 * 24 * 60 * 60;
 /** No login lasts longer than this, however often it is refreshed (ASVS 5.0 7.3.2). */
 export const SESSION_ABSOLUTE_SECONDS = 60 * 24 * 60 * 60;
 /** How long a rotated-out token still works, for a request another tab sent just before the refresh. */
-export const ROTATION_GRACE_SECONDS = 60;
+const rotationGraceSeconds = () => env().SESSION_GRACE_SECONDS;
 
 export const SESSION_COOKIE = 'bs_session';
 
@@ -218,7 +218,7 @@ export async function rotateSession(token: string | null | undefined): Promise<{
   // Only the first refresh of a token rotates it, even when two processes are asked at once.
   const claimed = await db
     .update(sessions)
-    .set({ rotatedAt: sql`now()`, graceUntil: sql`now() + make_interval(secs => ${ROTATION_GRACE_SECONDS})` })
+    .set({ rotatedAt: sql`now()`, graceUntil: sql`now() + make_interval(secs => ${rotationGraceSeconds()})` })
     .where(and(eq(sessions.id, auth.sessionId), isNull(sessions.rotatedAt)))
     .returning({ id: sessions.id });
   if (claimed.length === 0) return { auth, issued: null };

@@ -3,6 +3,8 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
+import { FormField } from '~/components/ui/FormField.tsx';
+import { PhoneField } from '~/components/ui/PhoneField.tsx';
 import { Select } from '~/components/ui/Select.tsx';
 import { Tooltip } from '~/components/ui/Tooltip.tsx';
 import { api, ApiError } from '~/lib/api.client.ts';
@@ -10,17 +12,7 @@ import { closeModal, openModal } from '~/features/layout/layout.store.ts';
 import type { ModalMessages } from '~/features/layout/Modals.tsx';
 import { fill } from '~/lib/i18n/index.ts';
 import { AVERAGE_DELIVERY_DAYS } from '~/lib/shop.ts';
-import {
-  BUYOUT_DEFAULTS,
-  buyoutSchema,
-  maskPhone,
-  MESSENGER_LABELS,
-  MESSENGERS,
-  PHONE_PLACEHOLDER,
-  type BuyoutInput,
-  type BuyoutRequest,
-  type Messenger,
-} from './buyout.ts';
+import { BUYOUT_DEFAULTS, buyoutSchema, MESSENGER_LABELS, MESSENGERS, type BuyoutInput, type BuyoutRequest, type Messenger } from './buyout.ts';
 
 /** A message of the form's schema is a key (buyout.ts): shown in the page's language. */
 const shown = (m: ModalMessages, message: string | undefined) => (message && message in m ? m[message as keyof ModalMessages] : message);
@@ -95,7 +87,6 @@ function Form({ m }: { m: ModalMessages }) {
   });
 
   const input = 'h-11 w-full border bg-paper px-3 text-sm outline-none focus:border-ink';
-  const tone = (name: 'name' | 'phone') => (errors[name] ? 'border-danger' : touchedFields[name] ? 'border-success' : 'border-line');
   const error = (message?: string) =>
     message ? (
       <p role="alert" className="mt-1 text-xs text-danger">
@@ -105,39 +96,14 @@ function Form({ m }: { m: ModalMessages }) {
 
   return (
     <form onSubmit={submit} noValidate className="space-y-4">
-      <div>
-        <label htmlFor="buyout-name" className="mb-1.5 block text-xs font-600 uppercase tracking-wider text-ink-soft">
-          {m['buyout.name']} *
-        </label>
-        <input id="buyout-name" autoComplete="name" {...register('name')} aria-invalid={Boolean(errors.name)} className={`${input} ${tone('name')}`} />
-        {error(errors.name?.message)}
-      </div>
-      <div>
-        <label htmlFor="buyout-phone" className="mb-1.5 block text-xs font-600 uppercase tracking-wider text-ink-soft">
-          {m['buyout.phone']} *
-        </label>
-        <Controller
-          control={control}
-          name="phone"
-          render={({ field }) => (
-            <input
-              id="buyout-phone"
-              type="tel"
-              inputMode="tel"
-              autoComplete="tel"
-              placeholder={PHONE_PLACEHOLDER}
-              name={field.name}
-              ref={field.ref}
-              value={field.value}
-              onBlur={field.onBlur}
-              onChange={(e) => field.onChange(maskPhone(e.target.value))}
-              aria-invalid={Boolean(errors.phone)}
-              className={`${input} ${tone('phone')}`}
-            />
-          )}
-        />
-        {error(errors.phone?.message)}
-      </div>
+      <FormField
+        label={`${m['buyout.name']} *`}
+        autoComplete="name"
+        {...register('name')}
+        error={shown(m, errors.name?.message)}
+        valid={touchedFields.name && !errors.name}
+      />
+      <PhoneField control={control} name="phone" label={`${m['buyout.phone']} *`} shown={(message) => shown(m, message)} />
       <Controller
         control={control}
         name="messenger"

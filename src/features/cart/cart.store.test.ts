@@ -3,23 +3,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { browserMessages } from '~/lib/i18n/index.ts';
 import { setBrowserMessages } from '~/lib/i18n/browser.ts';
 import { $cartCount, $cartLines, addToGuestCart, GUEST_CART_KEY } from './cart.store.ts';
+import { memoryStorage } from '~/lib/memory-storage.ts';
 
 // What DefaultLayout embeds in a Russian page.
 setBrowserMessages(browserMessages('ru'));
-
-function memoryStorage(): Storage {
-  const data = new Map<string, string>();
-  return {
-    getItem: (k) => data.get(k) ?? null,
-    setItem: (k, v) => void data.set(k, v),
-    removeItem: (k) => void data.delete(k),
-    clear: () => data.clear(),
-    key: () => null,
-    get length() {
-      return data.size;
-    },
-  };
-}
 
 describe('guest cart add (spec §5)', () => {
   afterEach(() => {

@@ -1,20 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { cleanReferralCode, REFERRAL_STORAGE_KEY } from './partners.ts';
 import { takeReferralCode } from './partners.store.ts';
-
-function memoryStorage(): Storage {
-  const data = new Map<string, string>();
-  return {
-    getItem: (k) => data.get(k) ?? null,
-    setItem: (k, v) => void data.set(k, v),
-    removeItem: (k) => void data.delete(k),
-    clear: () => data.clear(),
-    key: () => null,
-    get length() {
-      return data.size;
-    },
-  };
-}
+import { memoryStorage } from '~/lib/memory-storage.ts';
 
 describe('referral codes', () => {
   it('are letters and digits, 4 to 32, lower case', () => {
