@@ -5,7 +5,7 @@ import { argon2, createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { and, eq, gt, isNull, or, sql } from 'drizzle-orm';
+import { and, eq, gt, isNull, lt, or, sql } from 'drizzle-orm';
 import type { AstroCookies } from 'astro';
 import { selectRows } from '~/lib/db/client.ts';
 import { getDb } from '~/lib/db/index.ts';
@@ -164,8 +164,17 @@ async function insertSession(customerId: number, familyId: string, familyExpires
   return { token, expiresIn: Math.max(0, Math.floor((expiresAt.getTime() - now) / 1000)) };
 }
 
-/** A new login: a new token in a new family. */
-export function issueSession(customerId: number): Promise<IssuedToken> {
+/** A new login: a new token in a new family. The customer's logins that ended over a day ago go. */
+export async function issueSession(customerId: number): Promise<IssuedToken> {
+  const db = await getDb();
+  await db
+    .delete(sessions)
+    .where(
+      and(
+        eq(sessions.customerId, customerId),
+        or(lt(sessions.expiresAt, sql`now() - interval '1 day'`), lt(sessions.revokedAt, sql`now() - interval '1 day'`)),
+      ),
+    );
   return insertSession(customerId, randomBytes(16).toString('hex'), new Date(Date.now() + SESSION_ABSOLUTE_SECONDS * 1000));
 }
 
@@ -222,7 +231,10 @@ export async function rotateSession(token: string | null | undefined): Promise<{
     .where(and(eq(sessions.id, auth.sessionId), isNull(sessions.rotatedAt)))
     .returning({ id: sessions.id });
   if (claimed.length === 0) return { auth, issued: null };
-  return { auth, issued: await insertSession(auth.customer.id, auth.familyId, auth.familyExpiresAt) };
+  const issued = await insertSession(auth.customer.id, auth.familyId, auth.familyExpiresAt);
+  // A tab refreshes every 5 minutes: the tokens of this login whose grace is over are dead, so they go.
+  await db.delete(sessions).where(and(eq(sessions.familyId, auth.familyId), lt(sessions.graceUntil, sql`now()`)));
+  return { auth, issued };
 }
 
 /** Logout: the token, its predecessors still in grace and its successors all stop working at once. */
@@ -232,15 +244,6 @@ export async function revokeFamily(familyId: string): Promise<void> {
     .update(sessions)
     .set({ revokedAt: sql`now()` })
     .where(and(eq(sessions.familyId, familyId), isNull(sessions.revokedAt)));
-}
-
-/** A password reset ends every session the customer has. */
-export async function revokeAllSessions(customerId: number): Promise<void> {
-  const db = await getDb();
-  await db
-    .update(sessions)
-    .set({ revokedAt: sql`now()` })
-    .where(and(eq(sessions.customerId, customerId), isNull(sessions.revokedAt)));
 }
 
 /** The Bearer token of a request (spec §7); a cookie never authorises a call (DESIGN §4: no CSRF surface). */
