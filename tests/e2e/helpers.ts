@@ -33,3 +33,23 @@ export async function newsletterForm(page: Page) {
   await page.waitForFunction(() => document.querySelectorAll('astro-island[ssr]').length === 0);
   return { footer, input, submit: footer.getByRole('button', { name: 'Подписаться' }) };
 }
+
+/**
+ * Signs a new customer in without the modal (tests that are not about the modal): registers through the
+ * API and hands the browser what the modal would have stored — the session in localStorage and the cookie.
+ */
+export async function signIn(page: Page, baseURL: string): Promise<{ email: string; token: string }> {
+  const email = `e2e.${Date.now().toString(36)}${Math.random().toString(36).slice(2, 7)}@example.ru`;
+  const res = await fetch(`${baseURL}/api/v1/ecommerce-core/auth/customer-registration`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, phone: '+7 (999) 765-43-21', password: 'ключ от квартиры где деньги' }),
+  });
+  const { data } = (await res.json()) as { data: { access_token: string; user: unknown } };
+  const session = { accessToken: data.access_token, user: data.user, dashboard: { balanceAmount: 0, bonusAmount: 0, bonusAvailableUntil: null } };
+  await page.context().addCookies([{ name: 'bs_session', value: data.access_token, url: baseURL }]);
+  await page.context().addInitScript((value) => {
+    if (!localStorage.getItem('session')) localStorage.setItem('session', value);
+  }, JSON.stringify(session));
+  return { email, token: data.access_token };
+}

@@ -1,11 +1,12 @@
 // The product page's buy box: sizes from the variants with availability (spec §3 variant), add to the
 // cart store with the line limit of spec §5, and the wishlist heart.
+import { useStore } from '@nanostores/react';
 import { useState } from 'react';
 import { Icon } from '~/components/ui/Icon.tsx';
 import { showToast } from '~/components/ui/toast.store.ts';
 import { pushEcommerce } from '~/features/analytics/analytics.client.ts';
 import { addToGuestCart } from '~/features/cart/cart.store.ts';
-import { toggleWishlist } from '~/features/wishlist/wishlist.store.ts';
+import { $wishlistBusy, $wishlistIds, toggleWishlist } from '~/features/wishlist/wishlist.store.ts';
 import type { ProductVariant } from './product.ts';
 
 export interface ProductBuyLabels {
@@ -30,6 +31,8 @@ export interface ProductBuyProps {
 }
 
 export default function ProductBuy({ product, variants, sizeChartUrl, labels }: ProductBuyProps) {
+  const wishlisted = useStore($wishlistIds).includes(product.id);
+  const wishlistBusy = useStore($wishlistBusy).includes(product.id);
   const withN = (text: string, n: number) => text.replace('{n}', String(n));
   const available = variants.filter((v) => v.available);
   // A one-size product needs no choice.
@@ -104,8 +107,10 @@ export default function ProductBuy({ product, variants, sizeChartUrl, labels }: 
           type="button"
           aria-label={labels.wishlist}
           title={labels.wishlist}
+          aria-pressed={wishlisted}
+          aria-busy={wishlistBusy}
           onClick={() => void toggleWishlist(product.id)}
-          className="grid h-13 w-13 cursor-pointer place-items-center border border-ink hover:bg-ink hover:text-white"
+          className="wishlist-heart grid h-13 w-13 cursor-pointer place-items-center border border-ink hover:bg-ink hover:text-white"
         >
           <Icon name="heart" size={22} />
         </button>

@@ -7,7 +7,7 @@ import { Icon } from '~/components/ui/Icon.tsx';
 import { formatPrice } from '~/lib/format.ts';
 import { api } from '~/lib/api.client.ts';
 import { $panel, $searchText, closePanels, openPanel } from '~/features/layout/layout.store.ts';
-import { toggleWishlist } from '~/features/wishlist/wishlist.store.ts';
+import { $wishlistBusy, $wishlistIds, toggleWishlist } from '~/features/wishlist/wishlist.store.ts';
 import { isEmpty, SEARCH_DEBOUNCE_MS, searchUrl, shouldSuggest, suggestionLimit, type Suggestions } from './search.ts';
 
 export interface SearchLabels {
@@ -23,6 +23,8 @@ export interface SearchLabels {
 export function SearchBox({ labels, id }: { labels: SearchLabels; id: string }) {
   const text = useStore($searchText);
   const panel = useStore($panel);
+  const wishlist = useStore($wishlistIds);
+  const busy = useStore($wishlistBusy);
   const [result, setResult] = useState<Suggestions | null>(null);
   const abort = useRef<AbortController | null>(null);
   const input = useRef<HTMLInputElement | null>(null);
@@ -137,8 +139,10 @@ export function SearchBox({ labels, id }: { labels: SearchLabels; id: string }) 
                       <button
                         type="button"
                         aria-label={labels.wishlist}
+                        aria-pressed={wishlist.includes(p.id)}
+                        aria-busy={busy.includes(p.id)}
                         onClick={() => void toggleWishlist(p.id)}
-                        className="absolute right-1 top-1 z-1 grid h-8 w-8 cursor-pointer place-items-center rounded-full bg-white/85 hover:text-accent"
+                        className="wishlist-heart absolute right-1 top-1 z-1 grid h-8 w-8 cursor-pointer place-items-center rounded-full bg-white/85 hover:text-accent"
                       >
                         <Icon name="heart" size={16} />
                       </button>

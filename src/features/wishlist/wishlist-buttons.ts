@@ -1,18 +1,26 @@
 // One listener for every server-rendered wishlist heart ([data-wishlist="<product id>"]): cards are
-// static HTML, so they need no island of their own.
-import { $wishlistIds, toggleWishlist } from './wishlist.store.ts';
+// static HTML, so they need no island of their own. Each heart shows whether its product is in the
+// wishlist (aria-pressed) and while its toggle is on its way (aria-busy).
+import { $wishlistBusy, $wishlistIds, toggleWishlist } from './wishlist.store.ts';
 
 function paint(): void {
   const ids = new Set($wishlistIds.get());
-  document
-    .querySelectorAll<HTMLButtonElement>('[data-wishlist]')
-    .forEach((b) => b.setAttribute('aria-pressed', String(ids.has(Number(b.dataset['wishlist'])))));
+  const busy = new Set($wishlistBusy.get());
+  document.querySelectorAll<HTMLButtonElement>('[data-wishlist]').forEach((b) => {
+    const id = Number(b.dataset['wishlist']);
+    b.setAttribute('aria-pressed', String(ids.has(id)));
+    b.setAttribute('aria-busy', String(busy.has(id)));
+  });
 }
 
 document.addEventListener('click', (event) => {
   const button = (event.target as Element | null)?.closest<HTMLButtonElement>('[data-wishlist]');
   if (!button) return;
   event.preventDefault();
-  void toggleWishlist(Number(button.dataset['wishlist']));
+  void toggleWishlist(Number(button.dataset['wishlist'])).then((inWishlist) => {
+    // On the wishlist page a card whose heart was undone leaves the list.
+    if (!inWishlist) button.closest('[data-wishlist-card]')?.remove();
+  });
 });
 $wishlistIds.subscribe(paint);
+$wishlistBusy.subscribe(paint);

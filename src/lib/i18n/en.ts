@@ -370,4 +370,9 @@ export const en: Partial<Messages> = {
   'orders.status.shipped': 'Shipped',
   'orders.status.delivered': 'Delivered',
   'orders.status.cancelled': 'Cancelled',
+  // Wishlist (issue 9).
+  'wishlist.limit': 'A wishlist holds at most {max} products',
+  'wishlist.added': 'Added to your wishlist',
+  'wishlist.removed': 'Removed from your wishlist',
+  'wishlist.remove': 'Remove from wishlist',
 };

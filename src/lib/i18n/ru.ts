@@ -369,6 +369,11 @@ export const ru = {
   'orders.status.shipped': 'Отправлен',
   'orders.status.delivered': 'Доставлен',
   'orders.status.cancelled': 'Отменён',
+  // Wishlist (issue 9).
+  'wishlist.limit': 'В избранном может быть не больше {max} товаров',
+  'wishlist.added': 'Товар добавлен в избранное',
+  'wishlist.removed': 'Товар удалён из избранного',
+  'wishlist.remove': 'Убрать из избранного',
 } as const;
 
 export type MessageKey = keyof typeof ru;
