@@ -61,6 +61,10 @@ const BODY_ENDPOINTS = [
   '/api/v1/ecommerce-core/auth/customer-reset-password',
   '/api/v1/ecommerce-core/customer/update-customer-basic-info',
   '/api/v1/ecommerce-core/customer/addresses',
+  '/api/v1/ecommerce-core/customer/cart/store-cart-item',
+  '/api/v1/ecommerce-core/guest/cart/validate-cart-item',
+  '/api/v1/ecommerce-core/cart/validate-cart-items',
+  '/api/v1/ecommerce-core/customer/store-product-to-wishlist',
 ];
 const json = { 'content-type': 'application/json' };
 

@@ -2,6 +2,13 @@
 // product.ts re-export them as types only, so islands never bundle zod) and of the OpenAPI document.
 // Prices are kopecks.
 import { z } from 'zod';
+import { ID_PATTERN, MAX_ID } from './catalog.ts';
+
+/**
+ * An id in a query string, a path or a JSON body: a positive PostgreSQL integer, written the one way
+ * (digits, no sign, no leading zero, no exponent or hex: '0x10', '1e1', '+16' and '16.0' are not ids).
+ */
+export const idSchema = z.union([z.number().int(), z.string().regex(ID_PATTERN).transform(Number)]).pipe(z.number().int().positive().max(MAX_ID));
 
 const id = z.number().int().positive();
 const kopecks = z.number().int().nonnegative();

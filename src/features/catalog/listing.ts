@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { searchParamsToObject } from '~/lib/http/search-params.ts';
 import { hasControlCharacters } from '~/lib/http/text.ts';
-import { ID_PATTERN, MAX_ID } from './catalog.ts';
+import { idSchema } from './catalog.schema.ts';
 
 export const SORTS = ['popular', 'new', 'price_asc', 'price_desc', 'discount'] as const;
 export type Sort = (typeof SORTS)[number];
@@ -30,11 +30,8 @@ const list = <T extends z.ZodType>(item: T, max: number, split = true) =>
     z.array(item).max(max),
   );
 
-/**
- * An id in a query string, a path or a JSON body: a positive PostgreSQL integer, written the one way
- * (digits, no sign, no leading zero, no exponent or hex: '0x10', '1e1', '+16' and '16.0' are not ids).
- */
-export const idSchema = z.union([z.number().int(), z.string().regex(ID_PATTERN).transform(Number)]).pipe(z.number().int().positive().max(MAX_ID));
+// Ids are parsed one way everywhere (catalog.schema.ts); re-exported for the endpoints that import it from here.
+export { idSchema } from './catalog.schema.ts';
 const flag = z
   .enum(['1', 'true', '0', 'false'])
   .optional()

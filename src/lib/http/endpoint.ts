@@ -153,7 +153,7 @@ export function controlCharacterPaths(value: unknown, path: string[] = []): stri
 export function errorResponse(error: unknown, locale: Locale, requestId = 'none'): Response {
   if (error instanceof HttpError) {
     const extra = error.errors ? { errors: error.errors } : {};
-    return fail(error.status, t(locale, error.messageKey), extra, error.headers);
+    return fail(error.status, t(locale, error.messageKey, error.params), extra, error.headers);
   }
   // Logged once, with the id the caller can quote, and without the request's data (src/lib/log.ts).
   logUnexpected(requestId, 'api', error);

@@ -8,14 +8,17 @@ export class HttpError extends Error {
   readonly messageKey: MessageKey;
   readonly errors: FieldErrors | undefined;
   readonly headers: Record<string, string> | undefined;
+  /** Values for the message's placeholders ('… больше {max} товаров'). */
+  readonly params: Record<string, string | number> | undefined;
 
-  constructor(status: number, messageKey: MessageKey, errors?: FieldErrors, headers?: Record<string, string>) {
+  constructor(status: number, messageKey: MessageKey, errors?: FieldErrors, headers?: Record<string, string>, params?: Record<string, string | number>) {
     super(messageKey);
     this.name = 'HttpError';
     this.status = status;
     this.messageKey = messageKey;
     this.errors = errors;
     this.headers = headers;
+    this.params = params;
   }
 }
 

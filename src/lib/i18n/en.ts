@@ -375,4 +375,16 @@ export const en: Partial<Messages> = {
   'wishlist.added': 'Added to your wishlist',
   'wishlist.removed': 'Removed from your wishlist',
   'wishlist.remove': 'Remove from wishlist',
+  // Cart (issue 9).
+  'cart.quantityWhole': 'The quantity is a whole number',
+  'cart.quantityMin': 'The quantity is at least 1',
+  'cart.quantityMax': 'The quantity is too large',
+  'cart.minQuantity': 'The minimum quantity for this line is {min}',
+  'cart.unavailable': 'This size is out of stock',
+  'cart.chooseSize': 'Choose a size',
+  'cart.lineNotFound': 'There is no such line in the cart',
+  'cart.tooManyLines': 'The cart has too many lines',
+  'cart.cleared': 'The cart has been emptied',
+  'cart.removed': 'Removed from the cart',
+  'cart.added': 'Added to the cart',
 };

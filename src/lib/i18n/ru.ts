@@ -374,6 +374,18 @@ export const ru = {
   'wishlist.added': 'Товар добавлен в избранное',
   'wishlist.removed': 'Товар удалён из избранного',
   'wishlist.remove': 'Убрать из избранного',
+  // Cart (issue 9).
+  'cart.quantityWhole': 'Количество — целое число',
+  'cart.quantityMin': 'Количество — не меньше 1',
+  'cart.quantityMax': 'Слишком большое количество',
+  'cart.minQuantity': 'Минимальное количество для этой позиции — {min}',
+  'cart.unavailable': 'Этого размера сейчас нет в наличии',
+  'cart.chooseSize': 'Выберите размер',
+  'cart.lineNotFound': 'Такой позиции в корзине нет',
+  'cart.tooManyLines': 'В корзине слишком много позиций',
+  'cart.cleared': 'Корзина очищена',
+  'cart.removed': 'Товар удалён из корзины',
+  'cart.added': 'Товар добавлен в корзину',
 } as const;
 
 export type MessageKey = keyof typeof ru;

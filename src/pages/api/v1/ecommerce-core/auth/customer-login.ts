@@ -1,6 +1,8 @@
 // spec §7: POST auth/customer-login — e-mail and password; the token, the user and the dashboard summary.
 import { loginSchema, authAnswerSchema } from '~/features/auth/auth.schema.ts';
 import { authAnswer, issueSession, login, sessionCookie } from '~/features/auth/auth.server.ts';
+import { cartItemSchema } from '~/features/cart/cart.schema.ts';
+import { mergeGuestItems } from '~/features/cart/cart.server.ts';
 import { endpoint } from '~/lib/http/endpoint.ts';
 import { fail, ok } from '~/lib/http/envelope.ts';
 
@@ -9,9 +11,15 @@ export const POST = endpoint({
   response: authAnswerSchema,
   body: loginSchema,
   async handler({ body, context, t }) {
-    // cart_items is accepted here; the cart issue merges the guest's lines into the server cart.
     const customer = await login(body.email, body.password, context.clientAddress);
     if (!customer) return fail(401, t('auth.invalidCredentials'));
+    // spec §4: the guest's lines join the server cart, checked and within their limits; ones that do
+    // not parse are left out rather than failing the login.
+    const items = (body.cart_items ?? []).flatMap((raw) => {
+      const item = cartItemSchema.safeParse(raw);
+      return item.success ? [item.data] : [];
+    });
+    await mergeGuestItems(customer.id, items);
     const issued = await issueSession(customer.id);
     return ok(await authAnswer(customer, issued), { headers: { 'set-cookie': sessionCookie(context.url, issued) } });
   },
