@@ -11,6 +11,7 @@ import { ApiError, applyFieldErrors } from '~/lib/api.client.ts';
 import { closeModal } from '~/features/layout/layout.store.ts';
 import type { ModalMessages } from '~/features/layout/Modals.tsx';
 import { takeReferralCode } from '~/features/partners/partners.store.ts';
+import { guestItems, saveGuestLines } from '~/features/cart/cart.store.ts';
 import { forgotCall, loginCall, registerCall } from './auth.client.ts';
 import { forgotSchema, loginSchema, registerSchema } from './auth.schema.ts';
 import { startSession } from './auth.store.ts';
@@ -33,8 +34,10 @@ function LoginForm({ m, onForgot }: { m: ModalMessages; onForgot: () => void }) 
   } = useForm<z.input<typeof loginSchema>, unknown, z.output<typeof loginSchema>>({ resolver: zodResolver(loginSchema), ...MODES });
   const submit = handleSubmit(async (values) => {
     try {
-      // spec §4: login may send the cart lines; the cart issue fills them in.
-      startSession(await loginCall({ email: values.email, password: values.password }));
+      // spec §4: login sends the guest's cart lines; the server merges them, so the local ones go.
+      const answer = await loginCall({ email: values.email, password: values.password, cart_items: guestItems() });
+      saveGuestLines([]);
+      startSession(answer);
       closeModal();
     } catch (error) {
       // spec §8: an HTTP error's message in red under the form; other errors only logged.

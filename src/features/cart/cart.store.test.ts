@@ -2,7 +2,7 @@ import { cleanStores } from 'nanostores';
 import { afterEach, describe, expect, it } from 'vitest';
 import { browserMessages } from '~/lib/i18n/index.ts';
 import { setBrowserMessages } from '~/lib/i18n/browser.ts';
-import { $cartCount, $cartLines, addToGuestCart, GUEST_CART_KEY } from './cart.store.ts';
+import { $cartCount, $guestLines, addToGuestCart, GUEST_CART_KEY } from './cart.store.ts';
 import { memoryStorage } from '~/lib/memory-storage.ts';
 
 // What DefaultLayout embeds in a Russian page.
@@ -10,8 +10,8 @@ setBrowserMessages(browserMessages('ru'));
 
 describe('guest cart add (spec §5)', () => {
   afterEach(() => {
-    $cartLines.set([]);
-    cleanStores($cartLines, $cartCount);
+    $guestLines.set([]);
+    cleanStores($guestLines, $cartCount);
   });
 
   it('joins the same size into one line and stores it under guest-products', () => {

@@ -5,7 +5,7 @@ import { useState } from 'react';
 import { Icon } from '~/components/ui/Icon.tsx';
 import { showToast } from '~/components/ui/toast.store.ts';
 import { pushEcommerce } from '~/features/analytics/analytics.client.ts';
-import { addToGuestCart } from '~/features/cart/cart.store.ts';
+import { addToCart } from '~/features/cart/cart.store.ts';
 import { $wishlistBusy, $wishlistIds, toggleWishlist } from '~/features/wishlist/wishlist.store.ts';
 import type { ProductVariant } from './product.ts';
 
@@ -40,12 +40,12 @@ export default function ProductBuy({ product, variants, sizeChartUrl, labels }: 
   const [error, setError] = useState('');
   const chosen = variants.find((v) => v.code === code);
 
-  const add = () => {
+  const add = async () => {
     if (!chosen) {
       setError(labels.chooseSize);
       return;
     }
-    const result = addToGuestCart({ id: product.id, variant_code: chosen.code, quantity: chosen.min_item, max_item: chosen.max_item });
+    const result = await addToCart({ id: product.id, variant_code: chosen.code, quantity: chosen.min_item, max_item: chosen.max_item });
     if (!result.ok) {
       showToast(result.message, 'error');
       return;
@@ -100,7 +100,7 @@ export default function ProductBuy({ product, variants, sizeChartUrl, labels }: 
         )}
       </fieldset>
       <div className="flex gap-2">
-        <button type="button" onClick={add} disabled={available.length === 0} className="btn-primary h-13 flex-1">
+        <button type="button" onClick={() => void add()} disabled={available.length === 0} className="btn-primary h-13 flex-1">
           <Icon name="cart" size={20} /> {available.length === 0 ? labels.soldOut : labels.addToCart}
         </button>
         <button

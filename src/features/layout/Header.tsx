@@ -6,7 +6,7 @@ import { Icon } from '~/components/ui/Icon.tsx';
 import type { MegaCategory } from '~/features/catalog/catalog.ts';
 import { loadMegaCategories } from '~/features/catalog/catalog.client.ts';
 import type { HeaderTag, MenuLink } from '~/features/content/content.ts';
-import { $cartCount, loadGuestCart } from '~/features/cart/cart.store.ts';
+import { $cartCount, followCart } from '~/features/cart/cart.store.ts';
 import { $wishlistCount, followWishlist } from '~/features/wishlist/wishlist.store.ts';
 import { $loggedIn, initSession } from '~/features/auth/auth.store.ts';
 import { AccountMenu, type AccountMenuLabels } from '~/features/account/AccountMenu.tsx';
@@ -80,10 +80,10 @@ export default function Header({ labels, topLeft, tags, supportUrl }: HeaderProp
   useEffect(() => {
     initSession();
     followWishlist();
+    followCart();
     captureReferral();
     // /auth-redirect sends a guest home with ?login=1: the login modal opens there.
     if (new URLSearchParams(location.search).has('login') && !$loggedIn.get()) openAuth();
-    loadGuestCart();
     let lastY = window.scrollY;
     const onScroll = throttle(() => {
       const y = window.scrollY;
