@@ -4,23 +4,12 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, inject, it } from 'vitest';
 import { api } from '../support/api.ts';
+import type { CartLine } from '../../src/features/cart/cart.ts';
 
 const CART = '/api/v1/ecommerce-core/customer/cart';
 const PASSWORD = 'корзина полная яблок';
 
-interface Line {
-  uid: string;
-  id: number;
-  price: number;
-  price_old: number | null;
-  variant_code: string;
-  variant: string;
-  min_item: number;
-  max_item: number;
-  quantity: number;
-  is_available: boolean;
-  is_selected: boolean;
-}
+type Line = CartLine;
 
 const json = (body: unknown, token?: string) => ({
   method: 'POST',

@@ -130,3 +130,17 @@ export function initSession(): void {
   if (Date.now() - refreshedAt > FRESH_MS) void refreshSession();
   startRefresh();
 }
+
+/**
+ * Calls `change` with the session each time the signed-in customer changes — logged in, logged out,
+ * another account — and once at once; refreshes of the same login do not count.
+ */
+export function onCustomerChange(change: (session: StoredSession | null) => void): () => void {
+  let current: number | null | undefined;
+  return $session.subscribe((session) => {
+    const who = session ? session.user.id : null;
+    if (who === current) return;
+    current = who;
+    change(session);
+  });
+}

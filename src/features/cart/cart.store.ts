@@ -5,7 +5,7 @@ import { atom, computed } from 'nanostores';
 import { showToast } from '~/components/ui/toast.store.ts';
 import { ApiError } from '~/lib/api.client.ts';
 import { bt } from '~/lib/i18n/browser.ts';
-import { $session } from '~/features/auth/auth.store.ts';
+import { $session, onCustomerChange } from '~/features/auth/auth.store.ts';
 import { cartListCall, storeCartCall } from './cart.client.ts';
 import type { CartLine } from './cart.ts';
 
@@ -110,7 +110,6 @@ export async function addToCart(item: AddToCart): Promise<AddResult> {
 }
 
 let followed = false;
-let loadedFor: string | null = null;
 
 /**
  * Follows the session (spec §4): for a customer, the guest's lines still here (a registration, which
@@ -121,14 +120,12 @@ export function followCart(): void {
   if (followed) return;
   followed = true;
   loadGuestCart();
-  $session.subscribe((session) => {
-    const who = session ? String(session.user.id) : null;
-    if (who === loadedFor) return;
-    loadedFor = who;
+  onCustomerChange((session) => {
     if (!session) {
       $serverLines.set([]);
       return;
     }
+    const who = session.user.id;
     void (async () => {
       const leftover = $guestLines.get();
       for (const line of leftover) {
@@ -136,7 +133,7 @@ export function followCart(): void {
       }
       if (leftover.length > 0) saveGuestLines([]);
       const lines = await cartListCall().catch(() => null);
-      if (lines && loadedFor === who) $serverLines.set(lines);
+      if (lines && $session.get()?.user.id === who) $serverLines.set(lines);
     })();
   });
 }

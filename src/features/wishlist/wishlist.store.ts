@@ -4,7 +4,7 @@ import { atom, computed } from 'nanostores';
 import { showToast } from '~/components/ui/toast.store.ts';
 import { ApiError } from '~/lib/api.client.ts';
 import { bt } from '~/lib/i18n/browser.ts';
-import { $session } from '~/features/auth/auth.store.ts';
+import { $session, onCustomerChange } from '~/features/auth/auth.store.ts';
 import { removeWishlistCall, storeWishlistCall, wishlistCall } from './wishlist.client.ts';
 
 export const $wishlistIds = atom<number[]>([]);
@@ -13,23 +13,20 @@ export const $wishlistCount = computed($wishlistIds, (ids) => ids.length);
 export const $wishlistBusy = atom<number[]>([]);
 
 let followed = false;
-let loadedFor: string | null = null;
 
 /** Follows the session: the customer's wishlist on login (and on each page for a customer), nothing for a guest. */
 export function followWishlist(): void {
   if (followed) return;
   followed = true;
-  $session.subscribe((session) => {
-    const who = session ? String(session.user.id) : null;
-    if (who === loadedFor) return;
-    loadedFor = who;
+  onCustomerChange((session) => {
     if (!session) {
       $wishlistIds.set([]);
       return;
     }
+    const who = session.user.id;
     wishlistCall().then(
       (cards) => {
-        if (loadedFor === who) $wishlistIds.set(cards.map((c) => c.id));
+        if ($session.get()?.user.id === who) $wishlistIds.set(cards.map((c) => c.id));
       },
       () => undefined,
     );
