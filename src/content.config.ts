@@ -64,4 +64,18 @@ const meta = defineCollection({
   schema: z.object({ id: z.string(), title: z.string().min(1), description: z.string().min(1) }),
 });
 
-export const collections = { info, blog, menus, footer, headerTags, slides, meta };
+// Checkout's delivery methods (issue 9): names, prices in kopecks and days, edited here like the menus.
+const delivery = defineCollection({
+  loader: file('src/content/site/delivery.json'),
+  schema: z.object({
+    id: z.enum(['courier', 'pickup', 'post']),
+    name: z.string().min(1),
+    description: z.string(),
+    price: z.number().int().min(0),
+    days_min: z.number().int().min(0),
+    days_max: z.number().int().min(0),
+    address: z.enum(['full', 'point', 'postal']),
+  }),
+});
+
+export const collections = { info, blog, menus, footer, headerTags, slides, meta, delivery };

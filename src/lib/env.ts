@@ -27,6 +27,10 @@ const schema = z.object({
   FEED_REFRESH_MINUTES: z.coerce.number().int().min(1).max(10_080).default(60),
   // How long a token a refresh replaced keeps working, for calls other tabs sent just before (docs/decisions/011).
   SESSION_GRACE_SECONDS: z.coerce.number().int().min(0).max(600).default(60),
+  // Signs the order result addresses (/order-success/{code}/{hash}); made once and kept in the database when unset.
+  ORDER_SECRET: z.string().min(32).optional(),
+  // How long an unpaid order holds its stock before it is cancelled and the stock returns (fractions for tests).
+  PAYMENT_TIMEOUT_MINUTES: z.coerce.number().min(0.05).max(1440).default(30),
   // pino's levels; 'silent' turns the request log off.
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });

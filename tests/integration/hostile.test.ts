@@ -65,6 +65,7 @@ const BODY_ENDPOINTS = [
   '/api/v1/ecommerce-core/guest/cart/validate-cart-item',
   '/api/v1/ecommerce-core/cart/validate-cart-items',
   '/api/v1/ecommerce-core/customer/store-product-to-wishlist',
+  '/api/v1/ecommerce-core/checkout/place-order',
 ];
 const json = { 'content-type': 'application/json' };
 

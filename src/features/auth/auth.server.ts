@@ -7,7 +7,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { and, eq, gt, isNull, lt, or, sql } from 'drizzle-orm';
 import type { AstroCookies } from 'astro';
-import { selectRows } from '~/lib/db/client.ts';
+import { selectRows, type Db } from '~/lib/db/client.ts';
 import { getDb } from '~/lib/db/index.ts';
 import { customers, partners, passwordResets, sessions } from '~/lib/db/schema.ts';
 import { env } from '~/lib/env.ts';
@@ -283,8 +283,9 @@ export function sessionCookie(url: URL, issued: IssuedToken | null): string {
  * spec §3 dashboard summary: the balance is the sum of its ledger; bonus points count while they are
  * valid, and the date shown is when the first of them lapses.
  */
-export async function dashboardContent(customerId: number): Promise<AuthAnswer['dashboard_content']> {
-  const db = await getDb();
+export async function dashboardContent(customerId: number, within?: Pick<Db, 'execute'>): Promise<AuthAnswer['dashboard_content']> {
+  // Inside a transaction (checkout spends points under a lock) the same sums are read through it.
+  const db = within ?? (await getDb());
   const [row] = await selectRows<{ balance: number | string | null; bonus: number | string | null; until: Date | string | null }>(
     db,
     sql`SELECT

@@ -123,7 +123,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
  * the single place a hand-written statement's rows get their type. Columns inside should come from the
  * schema (`${products.price}`) so a renamed column fails to compile instead of failing at run time.
  */
-export async function selectRows<T extends Record<string, unknown>>(db: Db, query: SQL): Promise<T[]> {
+export async function selectRows<T extends Record<string, unknown>>(db: Pick<Db, 'execute'>, query: SQL): Promise<T[]> {
   // Both drivers answer { rows }; drizzle's types describe only node-postgres's QueryResult.
   const result = (await db.execute<T>(query)) as unknown as { rows: T[] };
   return result.rows;

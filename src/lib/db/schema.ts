@@ -309,9 +309,8 @@ export const orders = pgTable(
   {
     id: serial('id').primaryKey(),
     code: text('code').notNull(),
-    customerId: integer('customer_id')
-      .notNull()
-      .references(() => customers.id),
+    // Null for a guest's order (the guest is known by the contact e-mail).
+    customerId: integer('customer_id').references(() => customers.id),
     // pending | processing | purchased | ready_to_ship | shipped | delivered | cancelled (spec §4)
     status: text('status').notNull().default('pending'),
     contactName: text('contact_name').notNull(),
@@ -325,6 +324,12 @@ export const orders = pgTable(
     balanceUsed: integer('balance_used').notNull().default(0),
     total: integer('total').notNull(),
     paymentStatus: text('payment_status').notNull().default('unpaid'),
+    // courier | pickup | post
+    deliveryMethod: text('delivery_method').notNull().default('courier'),
+    // card | sbp
+    paymentMethod: text('payment_method').notNull().default('card'),
+    // An unpaid order holds its stock until then; afterwards it is cancelled and the stock returns.
+    reservedUntil: timestamp('reserved_until', { withTimezone: true }),
     idempotencyKey: text('idempotency_key'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
@@ -332,7 +337,11 @@ export const orders = pgTable(
   (t) => [
     uniqueIndex('orders_code_uq').on(t.code),
     index('orders_customer_idx').on(t.customerId, t.createdAt),
-    uniqueIndex('orders_idempotency_uq').on(t.customerId, t.idempotencyKey),
+    // Keys are random (the client makes one per checkout): one key, one order, whoever sends it.
+    uniqueIndex('orders_idempotency_uq').on(t.idempotencyKey),
+    index('orders_reserved_idx')
+      .on(t.reservedUntil)
+      .where(sql`${t.paymentStatus} = 'unpaid' AND ${t.status} = 'pending'`),
   ],
 );
 

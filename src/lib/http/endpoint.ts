@@ -152,7 +152,10 @@ export function controlCharacterPaths(value: unknown, path: string[] = []): stri
 
 export function errorResponse(error: unknown, locale: Locale, requestId = 'none'): Response {
   if (error instanceof HttpError) {
-    const extra = error.errors ? { errors: error.errors } : {};
+    // Field messages may be keys (the shared schemas' way): answered in the caller's language.
+    const extra = error.errors
+      ? { errors: Object.fromEntries(Object.entries(error.errors).map(([field, messages]) => [field, messages.map((m) => translateMessage(locale, m))])) }
+      : {};
     return fail(error.status, t(locale, error.messageKey, error.params), extra, error.headers);
   }
   // Logged once, with the id the caller can quote, and without the request's data (src/lib/log.ts).

@@ -408,4 +408,10 @@ export const en: Partial<Messages> = {
   'cart.discount': 'Discount',
   'cart.total': 'Total',
   'cart.checkoutSoon': 'Checkout on the site is coming soon; meanwhile the support chat takes orders.',
+  // Checkout (issue 9).
+  'checkout.outOfStock': 'Not enough in stock: {name}. Refresh the cart',
+  'checkout.empty': 'Choose items to order',
+  'checkout.keyInUse': 'This idempotency key belongs to another order',
+  'checkout.keyRequired': 'An Idempotency-Key header is required',
+  'checkout.placed': 'Order {code} placed',
 };

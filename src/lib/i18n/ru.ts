@@ -407,6 +407,12 @@ export const ru = {
   'cart.discount': 'Скидка',
   'cart.total': 'Итого',
   'cart.checkoutSoon': 'Оформление заказа на сайте скоро заработает; пока его можно оформить в чате поддержки.',
+  // Checkout (issue 9).
+  'checkout.outOfStock': 'Недостаточно товара на складе: {name}. Обновите корзину',
+  'checkout.empty': 'Выберите товары для оформления заказа',
+  'checkout.keyInUse': 'Этот ключ повтора уже использован другим заказом',
+  'checkout.keyRequired': 'Нужен заголовок Idempotency-Key',
+  'checkout.placed': 'Заказ {code} оформлен',
 } as const;
 
 export type MessageKey = keyof typeof ru;

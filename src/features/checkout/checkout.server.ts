@@ -1,0 +1,294 @@
+// Order placement (issue 9; DESIGN §4): one transaction that reads every price from the database, locks
+// the sizes' stock rows in id order and refuses with 409 when one is short (stock never goes negative),
+// spends bonus points and balance under a lock on the customer, and answers a repeated Idempotency-Key
+// with the first order. An unpaid order holds its stock for PAYMENT_TIMEOUT_MINUTES.
+import { createHmac, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import { selectRows } from '~/lib/db/client.ts';
+import { getDb } from '~/lib/db/index.ts';
+import { env } from '~/lib/env.ts';
+import { HttpError } from '~/lib/http/errors.ts';
+import { dashboardContent } from '~/features/auth/auth.server.ts';
+import { getDeliveryOptions } from '~/features/content/content.server.ts';
+import type { CartItem } from '~/features/cart/cart.ts';
+import type { PlaceOrderInput } from './checkout.schema.ts';
+
+/** Bonus points pay at most this share of the goods (after discounts); the balance may pay everything. */
+export const BONUS_CAP_PERCENT = 30;
+
+let secret: Promise<string> | undefined;
+/** ORDER_SECRET, or one made once and kept in the database so every process signs alike. */
+function orderSecret(): Promise<string> {
+  secret ??= (async () => {
+    const configured = env().ORDER_SECRET;
+    if (configured) return configured;
+    const db = await getDb();
+    await db.execute(
+      sql`INSERT INTO app_meta (key, value) VALUES ('order_secret', to_jsonb(${randomBytes(32).toString('hex')}::text)) ON CONFLICT (key) DO NOTHING`,
+    );
+    const [row] = await selectRows<{ value: string }>(db, sql`SELECT value #>> '{}' AS value FROM app_meta WHERE key = 'order_secret'`);
+    if (!row) throw new Error('order secret missing');
+    return row.value;
+  })().catch((error: unknown) => {
+    secret = undefined;
+    throw error;
+  });
+  return secret;
+}
+
+/** The hash in /order-success/{code}/{hash}: who holds it may see that order's result page. */
+export async function orderHash(code: string): Promise<string> {
+  return createHmac('sha256', await orderSecret())
+    .update(code)
+    .digest('base64url')
+    .slice(0, 32);
+}
+
+export async function verifyOrderHash(code: string, hash: string): Promise<boolean> {
+  const expected = Buffer.from(await orderHash(code));
+  const given = Buffer.from(hash);
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+/** BS-12345678: short enough to read over the phone. */
+function newOrderCode(): string {
+  return `BS-${String(randomInt(10_000_000, 100_000_000))}`;
+}
+
+export interface PlacedOrder {
+  code: string;
+  hash: string;
+  total: number;
+  status: string;
+  payment_status: string;
+  /** False when the Idempotency-Key had already placed this order. */
+  created: boolean;
+}
+
+interface Owner {
+  customerId: number | null;
+}
+
+interface LockedVariant extends Record<string, unknown> {
+  id: number;
+  code: string;
+  label: string;
+  stock: number;
+  min_item: number;
+  max_item: number;
+  product_id: number;
+  name: string;
+  brand: string;
+  price: number;
+  price_old: number | null;
+  free_delivery: boolean;
+  is_active: boolean;
+  image: string | null;
+}
+
+const conflict = (key: 'checkout.outOfStock' | 'checkout.empty' | 'checkout.keyInUse', params?: Record<string, string | number>) =>
+  new HttpError(409, key, undefined, undefined, params);
+
+/** The lines to order: a customer's selected cart lines, or the guest's items. */
+async function orderItems(owner: Owner, input: PlaceOrderInput): Promise<CartItem[]> {
+  if (owner.customerId === null) return input.items ?? [];
+  const db = await getDb();
+  return selectRows<{ id: number; quantity: number; variant_code: string }>(
+    db,
+    sql`SELECT l.product_id AS id, l.quantity, v.code AS variant_code FROM cart_lines l
+        JOIN carts c ON c.id = l.cart_id JOIN product_variants v ON v.id = l.variant_id
+        WHERE c.customer_id = ${owner.customerId} AND l.is_selected ORDER BY l.id`,
+  );
+}
+
+async function existing(key: string, owner: Owner): Promise<PlacedOrder | null> {
+  const db = await getDb();
+  const [row] = await selectRows<{ code: string; total: number; status: string; payment_status: string; customer_id: number | null }>(
+    db,
+    sql`SELECT code, total, status, payment_status, customer_id FROM orders WHERE idempotency_key = ${key}`,
+  );
+  if (!row) return null;
+  if (row.customer_id !== owner.customerId) throw conflict('checkout.keyInUse');
+  return { code: row.code, hash: await orderHash(row.code), total: Number(row.total), status: row.status, payment_status: row.payment_status, created: false };
+}
+
+/**
+ * Places an order. Everything priced here comes from the database; the client's part is what to buy,
+ * where to deliver, how to pay and how much of its bonus and balance to spend.
+ */
+export async function placeOrder(input: PlaceOrderInput, owner: Owner, idempotencyKey: string): Promise<PlacedOrder> {
+  const repeated = await existing(idempotencyKey, owner);
+  if (repeated) return repeated;
+  await releaseDue();
+  const items = await orderItems(owner, input);
+  if (items.length === 0) throw conflict('checkout.empty');
+  const options = await getDeliveryOptions();
+  const option = options.find((o) => o.id === input.delivery.method);
+  if (!option) throw new HttpError(422, 'error.validation', { 'delivery.method': ['validation.invalid'] });
+  if (option.address === 'postal' && !input.delivery.postcode) throw new HttpError(422, 'error.validation', { 'delivery.postcode': ['validation.required'] });
+  const db = await getDb();
+  const code = newOrderCode();
+  const seconds = Math.round(env().PAYMENT_TIMEOUT_MINUTES * 60);
+
+  try {
+    await db.transaction(async (tx) => {
+      // The same size twice in one order is one line.
+      const wanted = new Map<string, number>();
+      for (const item of items) {
+        const key = item.variant_code ?? `#${item.id}`;
+        wanted.set(key, (wanted.get(key) ?? 0) + item.quantity);
+      }
+      const codes = [...wanted.keys()].filter((k) => !k.startsWith('#'));
+      const productIds = [...wanted.keys()].filter((k) => k.startsWith('#')).map((k) => Number(k.slice(1)));
+      // Locked in id order, so two orders for the same sizes never wait on each other in a circle.
+      const variants = await selectRows<LockedVariant>(
+        tx,
+        sql`SELECT v.id, v.code, v.label, v.stock, v.min_item, v.max_item, p.id AS product_id, p.name, b.name AS brand,
+                   p.price, p.price_old, p.free_delivery, p.is_active,
+                   (SELECT replace(i.url_template, '{w}', (SELECT min(w) FROM unnest(i.widths) w)::text) FROM product_images i
+                     WHERE i.product_id = p.id ORDER BY i.position LIMIT 1) AS image
+              FROM product_variants v JOIN products p ON p.id = v.product_id JOIN brands b ON b.id = p.brand_id
+             WHERE v.code IN (${sql.join(
+               [...codes, ''].map((c) => sql`${c}`),
+               sql`, `,
+             )})
+                OR (v.product_id IN (${sql.join(
+                  [...productIds, 0].map((id) => sql`${id}`),
+                  sql`, `,
+                )})
+                    AND (SELECT count(*) FROM product_variants w WHERE w.product_id = v.product_id) = 1)
+             ORDER BY v.id FOR UPDATE OF v`,
+      );
+      const lines = [...wanted.entries()].map(([key, quantity]) => {
+        const v = key.startsWith('#') ? variants.find((x) => x.product_id === Number(key.slice(1))) : variants.find((x) => x.code === key);
+        if (!v || !v.is_active) throw conflict('checkout.outOfStock', { name: v?.name ?? '' });
+        if (quantity > Number(v.stock) || quantity > Number(v.max_item) || quantity < Number(v.min_item))
+          throw conflict('checkout.outOfStock', { name: v.name });
+        return { v, quantity };
+      });
+
+      const itemsTotal = lines.reduce((s, l) => s + Number(l.v.price) * l.quantity, 0);
+      const discountTotal = lines.reduce((s, l) => s + Math.max(0, Number(l.v.price_old ?? l.v.price) - Number(l.v.price)) * l.quantity, 0);
+      const deliveryPrice = lines.every((l) => l.v.free_delivery) ? 0 : option.price;
+      let bonusUsed = 0;
+      let balanceUsed = 0;
+      if (owner.customerId !== null && (input.use_bonus > 0 || input.use_balance > 0)) {
+        // One order at a time spends a customer's points and balance.
+        await tx.execute(sql`SELECT id FROM customers WHERE id = ${owner.customerId} FOR UPDATE`);
+        const held = await dashboardContent(owner.customerId, tx);
+        bonusUsed = Math.min(input.use_bonus, held.bonus_amount, Math.floor((itemsTotal * BONUS_CAP_PERCENT) / 100));
+        balanceUsed = Math.min(input.use_balance, Math.max(0, held.balance_amount), itemsTotal + deliveryPrice - bonusUsed);
+      }
+      const total = itemsTotal + deliveryPrice - bonusUsed - balanceUsed;
+
+      for (const { v, quantity } of lines) {
+        await tx.execute(sql`UPDATE product_variants SET stock = stock - ${quantity} WHERE id = ${v.id}`);
+      }
+      const address = { city: input.delivery.city, address: input.delivery.address, postcode: input.delivery.postcode, comment: input.delivery.comment };
+      const [order] = await selectRows<{ id: number }>(
+        tx,
+        sql`INSERT INTO orders (code, customer_id, status, contact_name, contact_phone, contact_email, delivery_address, items_total,
+                                discount_total, delivery_price, bonus_used, balance_used, total, payment_status, delivery_method,
+                                payment_method, reserved_until, idempotency_key)
+            VALUES (${code}, ${owner.customerId}, 'pending', ${input.contact.name}, ${input.contact.phone}, ${input.contact.email.toLowerCase()},
+                    ${JSON.stringify(address)}::jsonb, ${itemsTotal}, ${discountTotal}, ${deliveryPrice}, ${bonusUsed}, ${balanceUsed}, ${total},
+                    ${total === 0 ? 'paid' : 'unpaid'}, ${input.delivery.method}, ${input.payment},
+                    now() + make_interval(secs => ${seconds}), ${idempotencyKey})
+            RETURNING id`,
+      );
+      if (!order) throw new Error('order row missing');
+      for (const { v, quantity } of lines) {
+        await tx.execute(
+          sql`INSERT INTO order_lines (order_id, product_id, variant_id, name, brand, variant_label, image, unit_price, unit_price_old, quantity)
+              VALUES (${order.id}, ${v.product_id}, ${v.id}, ${v.name}, ${v.brand}, ${v.label}, ${v.image ?? ''}, ${v.price}, ${v.price_old}, ${quantity})`,
+        );
+      }
+      await tx.execute(sql`INSERT INTO order_status_history (order_id, status) VALUES (${order.id}, 'pending')`);
+      if (bonusUsed > 0)
+        await tx.execute(
+          sql`INSERT INTO bonus_ledger (customer_id, amount, reason, order_id) VALUES (${owner.customerId}, ${-bonusUsed}, 'order_payment', ${order.id})`,
+        );
+      if (balanceUsed > 0)
+        await tx.execute(
+          sql`INSERT INTO balance_ledger (customer_id, amount, reason, order_id) VALUES (${owner.customerId}, ${-balanceUsed}, 'order_payment', ${order.id})`,
+        );
+      if (owner.customerId !== null) {
+        // The ordered lines leave the cart; unselected ones stay for later.
+        await tx.execute(
+          sql`DELETE FROM cart_lines l USING carts c WHERE c.id = l.cart_id AND c.customer_id = ${owner.customerId} AND l.is_selected
+                AND l.variant_id IN (${sql.join(
+                  lines.map((l) => sql`${l.v.id}`),
+                  sql`, `,
+                )})`,
+        );
+      }
+    });
+  } catch (error) {
+    // Two requests with one key at once: the unique index lets one order through; the other answers it.
+    const codeOf = (e: unknown) => (e as { code?: string; cause?: { code?: string } }).cause?.code ?? (e as { code?: string }).code;
+    if (codeOf(error) === '23505') {
+      const first = await existing(idempotencyKey, owner);
+      if (first) return first;
+    }
+    throw error;
+  }
+  const [row] = await selectRows<{ total: number; status: string; payment_status: string }>(
+    db,
+    sql`SELECT total, status, payment_status FROM orders WHERE code = ${code}`,
+  );
+  return {
+    code,
+    hash: await orderHash(code),
+    total: Number(row?.total ?? 0),
+    status: row?.status ?? 'pending',
+    payment_status: row?.payment_status ?? 'unpaid',
+    created: true,
+  };
+}
+
+let lastRelease = 0;
+/**
+ * Orders compete only with orders for stock, so unpaid orders past their time are released when the
+ * next order is placed — at most once a minute (or once per timeout, if shorter) per process.
+ */
+async function releaseDue(): Promise<void> {
+  const every = Math.min(60_000, env().PAYMENT_TIMEOUT_MINUTES * 60_000);
+  if (Date.now() - lastRelease < every) return;
+  lastRelease = Date.now();
+  await releaseExpiredOrders();
+}
+
+/**
+ * Cancels unpaid orders whose time is up and returns their stock, each in its own transaction with the
+ * order locked, so a payment arriving at the same moment either wins or finds the order cancelled.
+ */
+export async function releaseExpiredOrders(): Promise<number> {
+  const db = await getDb();
+  const due = await selectRows<{ id: number }>(
+    db,
+    sql`SELECT id FROM orders WHERE status = 'pending' AND payment_status = 'unpaid' AND reserved_until < now() ORDER BY id LIMIT 100`,
+  );
+  let released = 0;
+  for (const { id } of due) {
+    const done = await db.transaction(async (tx) => {
+      const [order] = await selectRows<{ id: number }>(
+        tx,
+        sql`SELECT id FROM orders WHERE id = ${id} AND status = 'pending' AND payment_status = 'unpaid' AND reserved_until < now() FOR UPDATE`,
+      );
+      if (!order) return false;
+      await tx.execute(sql`UPDATE product_variants v SET stock = v.stock + l.quantity FROM order_lines l WHERE l.order_id = ${id} AND l.variant_id = v.id`);
+      await tx.execute(sql`UPDATE orders SET status = 'cancelled', updated_at = now() WHERE id = ${id}`);
+      await tx.execute(sql`INSERT INTO order_status_history (order_id, status, note) VALUES (${id}, 'cancelled', 'payment_timeout')`);
+      // Points and balance spent on it come back.
+      await tx.execute(
+        sql`INSERT INTO bonus_ledger (customer_id, amount, reason, order_id) SELECT customer_id, -amount, 'refund', order_id FROM bonus_ledger WHERE order_id = ${id} AND amount < 0`,
+      );
+      await tx.execute(
+        sql`INSERT INTO balance_ledger (customer_id, amount, reason, order_id) SELECT customer_id, -amount, 'refund', order_id FROM balance_ledger WHERE order_id = ${id} AND amount < 0`,
+      );
+      return true;
+    });
+    if (done) released++;
+  }
+  return released;
+}
