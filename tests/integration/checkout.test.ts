@@ -121,13 +121,16 @@ describe('order placement', () => {
     expect((await place(body)).body.data!.code).not.toBe(a.body.data!.code);
   });
 
-  it('50 checkouts at once for the last 5 of a size give exactly 5 orders and leave none', async () => {
+  it('50 checkouts at once for the last 5 of a size give exactly 5 orders, refuse the rest and leave none', async () => {
     const last = fx().last;
     const body = { items: [{ id: last.id, quantity: 1, variant_code: last.variants[0]!.code }], contact, delivery };
     const results = await Promise.all(Array.from({ length: 50 }, () => place(body)));
     const statuses = results.map((r) => r.status);
     expect(statuses.filter((s) => s === 201)).toHaveLength(5);
-    expect(statuses.filter((s) => s === 409)).toHaveLength(45);
+    // The rest are refused: short of stock (409), or, on a slow machine, turned away by the server's
+    // admission before they reached the database (503 with Retry-After, src/lib/http/admission.ts).
+    expect(statuses.filter((s) => s !== 201).every((s) => s === 409 || s === 503)).toBe(true);
+    expect(statuses.filter((s) => s === 409).length).toBeGreaterThan(0);
     expect(results.find((r) => r.status === 409)!.body.message).toBe('Недостаточно товара на складе: Платье последнее в размере. Обновите корзину');
     expect(new Set(results.filter((r) => r.status === 201).map((r) => r.body.data!.code)).size).toBe(5);
     expect(await stockOf(last)).toMatchObject({ available: false, max_item: 0 });
