@@ -67,7 +67,7 @@ export const onRequest = defineMiddleware(async (context, next) => {
     let own: Response | undefined;
     const page = await cache.getOrLoad(key, async () => {
       own = await next();
-      if (!isShareable(own, context.url.pathname)) return undefined;
+      if (!isShareable(own)) return undefined;
       const body = new Uint8Array(await own.arrayBuffer());
       const rendered = finish(new Response(body, own), isApi, context.locals.locale, context.url.pathname);
       return cachedPage(rendered.status, rendered.headers, body);

@@ -64,7 +64,7 @@ export async function api<T>(
       const status = error.statusCode ?? error.response.status;
       if (status === 401 && sentToken && sentToken === token) onUnauthorized?.();
       throw new ApiError({
-        status: error.statusCode ?? error.response.status,
+        status,
         message: body.message ?? error.message,
         errors: body.errors ?? {},
         data: body.data,

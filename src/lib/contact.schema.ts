@@ -41,3 +41,18 @@ export function personNameField() {
     .max(100, 'validation.tooLong')
     .refine((name) => letterCount(name) >= 2, 'validation.nameMin');
 }
+
+/** A line of free text (a street, a comment): trimmed, at most `max` characters; `required` refuses it empty. */
+export function textLine(max: number, required = false) {
+  const line = z.string().trim().max(max, 'validation.tooLong');
+  return required ? line.min(1, 'validation.required') : line;
+}
+
+/** A Russian postcode: six digits, or nothing. */
+export function postcodeField() {
+  return z
+    .string()
+    .trim()
+    .regex(/^(\d{6})?$/, 'validation.postcode')
+    .default('');
+}

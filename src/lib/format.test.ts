@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { discountPercent, formatPrice } from './format.ts';
+import { discountPercent, formatDate, formatPrice } from './format.ts';
 
 describe('formatPrice', () => {
   it('formats kopecks as whole roubles in ru-RU with the rouble sign', () => {
@@ -21,5 +21,15 @@ describe('discountPercent (spec §3)', () => {
     expect(discountPercent(5000, 0)).toBe(0);
     expect(discountPercent(5000, -10)).toBe(0);
     expect(discountPercent(5000, 4000)).toBe(0);
+  });
+});
+
+describe('formatDate', () => {
+  it('writes a date as each language does, long or short', () => {
+    expect(formatDate('2026-11-23T10:00:00Z', 'ru', 'long')).toBe('23 ноября 2026 г.');
+    expect(formatDate('2026-11-23T10:00:00Z', 'ru', 'short')).toBe('23.11.2026');
+    expect(formatDate('2026-11-23T10:00:00Z', 'en', 'long')).toBe('23 November 2026');
+    // A calendar day kept as a date stays that day whatever the server's zone.
+    expect(formatDate('2026-11-23T00:00:00Z', 'ru', 'short', 'UTC')).toBe('23.11.2026');
   });
 });

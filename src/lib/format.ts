@@ -13,3 +13,22 @@ export function discountPercent(price: number, priceOld: number | null | undefin
   if (!priceOld || priceOld <= 0 || priceOld <= price) return 0;
   return Math.round(((priceOld - price) * 100) / priceOld);
 }
+
+const dateFormats = new Map<string, Intl.DateTimeFormat>();
+
+/**
+ * A date as the page's language writes it: `long` is «23 ноября 2026 г.», `short` is «23.11.2026».
+ * `timeZone: 'UTC'` for calendar days kept as dates (a statistics row), not as moments.
+ */
+export function formatDate(value: string | Date, locale: 'ru' | 'en' = 'ru', style: 'long' | 'short' = 'long', timeZone?: 'UTC'): string {
+  const key = `${locale}|${style}|${timeZone ?? ''}`;
+  let format = dateFormats.get(key);
+  if (!format) {
+    format = new Intl.DateTimeFormat(locale === 'en' ? 'en-GB' : 'ru-RU', {
+      ...(style === 'long' ? { day: 'numeric', month: 'long', year: 'numeric' } : {}),
+      ...(timeZone ? { timeZone } : {}),
+    });
+    dateFormats.set(key, format);
+  }
+  return format.format(typeof value === 'string' ? new Date(value) : value);
+}

@@ -5,6 +5,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../src/lib/db/client.ts';
+import type { PlacedOrder } from '../../src/features/checkout/checkout.server.ts';
 import { makeBrand, makeCategory, makeProduct, type MadeProduct } from '../support/factories.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 
@@ -66,14 +67,7 @@ async function call<T>(path: string, init: RequestInit = {}): Promise<{ status: 
   return { status: res.status, body: (await res.json()) as { success: boolean; data?: T; message?: string } };
 }
 
-interface Placed {
-  code: string;
-  hash: string;
-  total: number;
-  status: string;
-  payment_status: string;
-  created: boolean;
-}
+type Placed = PlacedOrder;
 
 function place(body: unknown, key: string = randomUUID(), token?: string) {
   return call<Placed>('/api/v1/ecommerce-core/checkout/place-order', {

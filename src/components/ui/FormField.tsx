@@ -60,3 +60,12 @@ export function FormField({ label, error, valid, hint, reveal, type, children, r
     </div>
   );
 }
+
+/** A form's own message, not a field's (spec §8: the login's HTTP error in red under the form). */
+export function FormError({ message }: { message: string | undefined }) {
+  return message ? (
+    <p role="alert" className="text-sm text-danger">
+      {message}
+    </p>
+  ) : null;
+}

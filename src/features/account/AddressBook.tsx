@@ -1,10 +1,9 @@
 // /dashboard/address: the saved delivery addresses — add, edit, delete, make default. The list starts
 // from the server's render and follows each call's answer.
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useEffect, useState } from 'react';
-import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
 import { FormField } from '~/components/ui/FormField.tsx';
+import { fieldProps, shownIn, useSchemaForm } from '~/components/ui/schema-form.ts';
 import { PhoneField } from '~/components/ui/PhoneField.tsx';
 import { showToast } from '~/components/ui/toast.store.ts';
 import { api, ApiError, applyFieldErrors } from '~/lib/api.client.ts';
@@ -15,6 +14,7 @@ type Saved = z.output<typeof savedAddressSchema>;
 type Input = z.input<typeof addressSchema>;
 const BASE = '/api/v1/ecommerce-core/customer/addresses';
 const TEXT_FIELDS = ['recipient', 'city', 'street', 'house', 'apartment', 'postcode', 'comment'] as const;
+const EMPTY: Input = { recipient: '', phone: '', city: '', street: '', house: '', apartment: '', postcode: '', comment: '', is_default: false };
 
 function AddressForm({
   m,
@@ -27,21 +27,10 @@ function AddressForm({
   onSaved: (list: Saved[]) => void;
   onCancel: () => void;
 }) {
-  const shown = (message: string | undefined) => (message ? (m[message] ?? message) : undefined);
-  const {
-    register,
-    handleSubmit,
-    control,
-    setError,
-    formState: { errors, touchedFields, isSubmitting },
-  } = useForm<Input, unknown, z.output<typeof addressSchema>>({
-    resolver: zodResolver(addressSchema),
-    defaultValues: initial
-      ? { ...initial, is_default: initial.is_default }
-      : { recipient: '', phone: '', city: '', street: '', house: '', apartment: '', postcode: '', comment: '', is_default: false },
-    mode: 'onBlur',
-    reValidateMode: 'onChange',
-  });
+  const shown = shownIn(m);
+  const form = useSchemaForm(addressSchema, initial ?? EMPTY);
+  const { register, handleSubmit, control, setError } = form;
+  const { isSubmitting } = form.formState;
   const submit = handleSubmit(async (values) => {
     try {
       await api<Saved>(initial ? `${BASE}/${initial.id}` : BASE, { method: 'POST', body: values });
@@ -55,15 +44,6 @@ function AddressForm({
         showToast(error.message, 'error');
     }
   });
-  const labels: Record<(typeof TEXT_FIELDS)[number], string> = {
-    recipient: m['account.address.recipient'] ?? '',
-    city: m['account.address.city'] ?? '',
-    street: m['account.address.street'] ?? '',
-    house: m['account.address.house'] ?? '',
-    apartment: m['account.address.apartment'] ?? '',
-    postcode: m['account.address.postcode'] ?? '',
-    comment: m['account.address.comment'] ?? '',
-  };
   const auto: Record<(typeof TEXT_FIELDS)[number], string> = {
     recipient: 'name',
     city: 'address-level2',
@@ -75,12 +55,10 @@ function AddressForm({
   };
   const text = (name: (typeof TEXT_FIELDS)[number]) => (
     <FormField
-      label={labels[name]}
+      label={m[`account.address.${name}`] ?? ''}
       autoComplete={auto[name]}
       inputMode={name === 'postcode' ? 'numeric' : undefined}
-      {...register(name)}
-      error={shown(errors[name]?.message)}
-      valid={touchedFields[name] && !errors[name]}
+      {...fieldProps(form, name, shown)}
     />
   );
   return (

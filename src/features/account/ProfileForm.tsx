@@ -1,11 +1,9 @@
 // /dashboard/profile's form (spec §2 'Мои данные', §5): name, surname, patronymic, e-mail, phone, with the
 // shared schema's messages on blur and change; saved as multipart (spec §7). Below it, a password
 // change by e-mailed link.
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useEffect, useState } from 'react';
-import { useForm } from 'react-hook-form';
-import type { z } from 'zod';
 import { FormField } from '~/components/ui/FormField.tsx';
+import { fieldProps, shownIn, useSchemaForm } from '~/components/ui/schema-form.ts';
 import { PhoneField } from '~/components/ui/PhoneField.tsx';
 import { showToast } from '~/components/ui/toast.store.ts';
 import { ApiError, applyFieldErrors } from '~/lib/api.client.ts';
@@ -17,22 +15,12 @@ import { profileSchema } from './account.schema.ts';
 const FIELDS = ['name', 'surname', 'patronymic', 'email', 'phone'] as const;
 
 export default function ProfileForm({ user, m }: { user: User; m: Record<string, string> }) {
-  const shown = (message: string | undefined) => (message ? (m[message] ?? message) : undefined);
+  const shown = shownIn(m);
   const [sending, setSending] = useState(false);
   useEffect(() => initSession(), []);
-  const {
-    register,
-    handleSubmit,
-    setError,
-    control,
-    reset,
-    formState: { errors, isSubmitting, touchedFields, isDirty },
-  } = useForm<z.input<typeof profileSchema>, unknown, z.output<typeof profileSchema>>({
-    resolver: zodResolver(profileSchema),
-    defaultValues: { name: user.name, surname: user.surname, patronymic: user.patronymic, email: user.email, phone: user.phone },
-    mode: 'onBlur',
-    reValidateMode: 'onChange',
-  });
+  const profile = useSchemaForm(profileSchema, { name: user.name, surname: user.surname, patronymic: user.patronymic, email: user.email, phone: user.phone });
+  const { handleSubmit, setError, control, reset } = profile;
+  const { isSubmitting, isDirty } = profile.formState;
   const submit = handleSubmit(async (values) => {
     const form = new FormData();
     for (const field of FIELDS) form.append(field, values[field]);
@@ -58,14 +46,7 @@ export default function ProfileForm({ user, m }: { user: User; m: Record<string,
     }
   };
   const field = (name: (typeof FIELDS)[number], label: string, type = 'text', autoComplete = 'off') => (
-    <FormField
-      label={label}
-      type={type}
-      autoComplete={autoComplete}
-      {...register(name)}
-      error={shown(errors[name]?.message)}
-      valid={touchedFields[name] && !errors[name]}
-    />
+    <FormField label={label} type={type} autoComplete={autoComplete} {...fieldProps(profile, name, shown)} />
   );
   return (
     <div className="max-w-xl">

@@ -1,7 +1,7 @@
 // The account's forms, shared by the dashboard's islands and the endpoints (spec §3, §5). Messages are
 // i18n keys, answered in the caller's language.
 import { z } from 'zod';
-import { emailField, mobilePhoneField, personNameField } from '~/lib/contact.schema.ts';
+import { emailField, mobilePhoneField, personNameField, postcodeField, textLine } from '~/lib/contact.schema.ts';
 import { letterCount } from '~/lib/contact.ts';
 
 /** A surname or patronymic: optional, but when given it is a name (two letters). */
@@ -22,23 +22,16 @@ export const profileSchema = z.object({
 });
 export type ProfileInput = z.input<typeof profileSchema>;
 
-const line = (max: number) => z.string().trim().max(max, 'validation.tooLong');
-const requiredLine = (max: number) => line(max).min(1, 'validation.required');
-
 /** A saved delivery address (dashboard-address). */
 export const addressSchema = z.object({
   recipient: personNameField(),
   phone: mobilePhoneField(),
-  city: requiredLine(100),
-  street: requiredLine(200),
-  house: requiredLine(20),
-  apartment: line(20).default(''),
-  postcode: z
-    .string()
-    .trim()
-    .regex(/^(\d{6})?$/, 'validation.postcode')
-    .default(''),
-  comment: line(500).default(''),
+  city: textLine(100, true),
+  street: textLine(200, true),
+  house: textLine(20, true),
+  apartment: textLine(20).default(''),
+  postcode: postcodeField(),
+  comment: textLine(500).default(''),
   is_default: z
     .union([z.boolean(), z.enum(['true', 'false', '1', '0', 'on'])])
     .transform((v) => v === true || v === 'true' || v === '1' || v === 'on')

@@ -2,10 +2,10 @@
 // write names the customer from the session, so another customer's address or ledger is simply not found.
 import { and, desc, eq, ne, sql } from 'drizzle-orm';
 import type { z } from 'zod';
-import { selectRows } from '~/lib/db/client.ts';
+import { isUniqueViolation, selectRows } from '~/lib/db/client.ts';
 import { getDb } from '~/lib/db/index.ts';
 import { customerAddresses, customers, orders } from '~/lib/db/schema.ts';
-import { notFound } from '~/lib/http/errors.ts';
+import { notFound, validationFailed } from '~/lib/http/errors.ts';
 import { t, type Locale, type MessageKey } from '~/lib/i18n/index.ts';
 import { normalizeEmail, toUser } from '~/features/auth/auth.server.ts';
 import type { User } from '~/features/auth/auth.ts';
@@ -13,13 +13,11 @@ import type { AddressFields, ledgerEntrySchema, savedAddressSchema } from './acc
 
 // ---------------------------------------------------------------- profile
 
-export type ProfileResult = { user: User } | { errors: Record<string, MessageKey[]> };
-
 /** spec §7 update-customer-basic-info: the session says whose profile; an address in use by another account is refused. */
 export async function updateProfile(
   customerId: number,
   input: { name: string; surname: string; patronymic: string; email: string; phone: string },
-): Promise<ProfileResult> {
+): Promise<User> {
   const db = await getDb();
   const email = normalizeEmail(input.email);
   const [taken] = await db
@@ -27,7 +25,7 @@ export async function updateProfile(
     .from(customers)
     .where(and(eq(customers.email, email), ne(customers.id, customerId)))
     .limit(1);
-  if (taken) return { errors: { email: ['auth.emailTaken'] } };
+  if (taken) throw validationFailed({ email: ['auth.emailTaken'] });
   try {
     const [row] = await db
       .update(customers)
@@ -35,12 +33,10 @@ export async function updateProfile(
       .where(eq(customers.id, customerId))
       .returning();
     if (!row) throw notFound();
-    return { user: toUser(row) };
+    return toUser(row);
   } catch (error) {
     // Another account took the address between the check and the write.
-    if ((error as { cause?: { code?: string }; code?: string }).cause?.code === '23505' || (error as { code?: string }).code === '23505') {
-      return { errors: { email: ['auth.emailTaken'] } };
-    }
+    if (isUniqueViolation(error)) throw validationFailed({ email: ['auth.emailTaken'] });
     throw error;
   }
 }

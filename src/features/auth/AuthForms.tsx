@@ -1,10 +1,9 @@
 // The login/registration modal's content (spec §2, §4, §5, §8): two tabs, login first unless the opener
 // asks for registration; the login form toggles to a forgot-password view with a back button. Loaded
 // only when the modal opens, so the form library and the schemas never weigh on the first page load.
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useState } from 'react';
-import { useForm } from 'react-hook-form';
-import { FormField } from '~/components/ui/FormField.tsx';
+import { FormError, FormField } from '~/components/ui/FormField.tsx';
+import { fieldProps, shownIn, useSchemaForm } from '~/components/ui/schema-form.ts';
 import { PhoneField } from '~/components/ui/PhoneField.tsx';
 import { showToast } from '~/components/ui/toast.store.ts';
 import { ApiError, applyFieldErrors } from '~/lib/api.client.ts';
@@ -15,23 +14,19 @@ import { guestItems, saveGuestLines } from '~/features/cart/cart.store.ts';
 import { forgotCall, loginCall, registerCall } from './auth.client.ts';
 import { forgotSchema, loginSchema, registerSchema } from './auth.schema.ts';
 import { startSession } from './auth.store.ts';
-import type { z } from 'zod';
 
 type Tab = 'login' | 'register';
 
-/** Schema messages are i18n keys: shown in the page's language. */
-const shown = (m: ModalMessages, message: string | undefined) => (message && message in m ? m[message as keyof ModalMessages] : message);
-
-// spec §5: validate on blur and on change, not on every keystroke; the first error, then a success style.
-const MODES = { mode: 'onBlur', reValidateMode: 'onChange' } as const;
+/** The e-mail field all three forms open with. */
+function EmailField({ m, autoComplete, ...field }: { m: ModalMessages; autoComplete: 'username' | 'email' } & ReturnType<typeof fieldProps>) {
+  return <FormField label={m['auth.email']} type="email" autoComplete={autoComplete} inputMode="email" {...field} />;
+}
 
 function LoginForm({ m, onForgot }: { m: ModalMessages; onForgot: () => void }) {
-  const {
-    register,
-    handleSubmit,
-    setError,
-    formState: { errors, isSubmitting, touchedFields },
-  } = useForm<z.input<typeof loginSchema>, unknown, z.output<typeof loginSchema>>({ resolver: zodResolver(loginSchema), ...MODES });
+  const form = useSchemaForm(loginSchema);
+  const { handleSubmit, setError } = form;
+  const { errors, isSubmitting } = form.formState;
+  const field = (name: 'email' | 'password') => fieldProps(form, name, shownIn(m));
   const submit = handleSubmit(async (values) => {
     try {
       // spec §4: login sends the guest's cart lines; the server merges them, so the local ones go.
@@ -49,22 +44,12 @@ function LoginForm({ m, onForgot }: { m: ModalMessages; onForgot: () => void }) 
   });
   return (
     <form onSubmit={submit} noValidate className="space-y-4" aria-label={m['auth.login']}>
-      <FormField
-        label={m['auth.email']}
-        type="email"
-        autoComplete="username"
-        inputMode="email"
-        {...register('email')}
-        error={shown(m, errors.email?.message)}
-        valid={touchedFields.email && !errors.email}
-      />
+      <EmailField m={m} autoComplete="username" {...field('email')} />
       <FormField
         label={m['auth.password']}
         type="password"
         autoComplete="current-password"
-        {...register('password')}
-        error={shown(m, errors.password?.message)}
-        valid={touchedFields.password && !errors.password}
+        {...field('password')}
         reveal={{ show: m['auth.showPassword'], hide: m['auth.hidePassword'] }}
       />
       <button type="button" onClick={onForgot} className="cursor-pointer text-sm underline underline-offset-4 text-ink-soft hover:text-ink">
@@ -73,27 +58,16 @@ function LoginForm({ m, onForgot }: { m: ModalMessages; onForgot: () => void }) 
       <button type="submit" disabled={isSubmitting} className="btn-primary w-full disabled:opacity-60">
         {m['auth.submitLogin']}
       </button>
-      {errors.root?.message && (
-        <p role="alert" className="text-sm text-danger">
-          {errors.root.message}
-        </p>
-      )}
+      <FormError message={errors.root?.message} />
     </form>
   );
 }
 
 function RegisterForm({ m }: { m: ModalMessages }) {
-  const {
-    register,
-    handleSubmit,
-    setError,
-    control,
-    formState: { errors, isSubmitting, touchedFields },
-  } = useForm<z.input<typeof registerSchema>, unknown, z.output<typeof registerSchema>>({
-    resolver: zodResolver(registerSchema),
-    defaultValues: { email: '', phone: '', password: '' },
-    ...MODES,
-  });
+  const form = useSchemaForm(registerSchema, { email: '', phone: '', password: '' });
+  const { handleSubmit, setError, control, register } = form;
+  const { errors, isSubmitting } = form.formState;
+  const field = (name: 'email' | 'password') => fieldProps(form, name, shownIn(m));
   const submit = handleSubmit(async (values) => {
     try {
       const ref = takeReferralCode();
@@ -111,24 +85,14 @@ function RegisterForm({ m }: { m: ModalMessages }) {
   });
   return (
     <form onSubmit={submit} noValidate className="space-y-4" aria-label={m['auth.register']}>
-      <FormField
-        label={m['auth.email']}
-        type="email"
-        autoComplete="email"
-        inputMode="email"
-        {...register('email')}
-        error={shown(m, errors.email?.message)}
-        valid={touchedFields.email && !errors.email}
-      />
-      <PhoneField control={control} name="phone" label={m['auth.phone']} shown={(message) => shown(m, message)} />
+      <EmailField m={m} autoComplete="email" {...field('email')} />
+      <PhoneField control={control} name="phone" label={m['auth.phone']} shown={shownIn(m)} />
       <FormField
         label={m['auth.password']}
         type="password"
         autoComplete="new-password"
-        {...register('password')}
+        {...field('password')}
         hint={m['auth.passwordHint']}
-        error={shown(m, errors.password?.message)}
-        valid={touchedFields.password && !errors.password}
         reveal={{ show: m['auth.showPassword'], hide: m['auth.hidePassword'] }}
       />
       {/* Honeypot: hidden from people and their assistive technology; bots fill it. */}
@@ -137,22 +101,15 @@ function RegisterForm({ m }: { m: ModalMessages }) {
       <button type="submit" disabled={isSubmitting} className="btn-primary w-full disabled:opacity-60">
         {m['auth.submitRegister']}
       </button>
-      {errors.root?.message && (
-        <p role="alert" className="text-sm text-danger">
-          {errors.root.message}
-        </p>
-      )}
+      <FormError message={errors.root?.message} />
     </form>
   );
 }
 
 function ForgotForm({ m, onBack }: { m: ModalMessages; onBack: () => void }) {
-  const {
-    register,
-    handleSubmit,
-    formState: { errors, isSubmitting, touchedFields },
-  } = useForm<z.input<typeof forgotSchema>, unknown, z.output<typeof forgotSchema>>({ resolver: zodResolver(forgotSchema), ...MODES });
-  const submit = handleSubmit(async (values) => {
+  const form = useSchemaForm(forgotSchema);
+  const { isSubmitting } = form.formState;
+  const submit = form.handleSubmit(async (values) => {
     try {
       await forgotCall(values.email);
       // spec §4, §8: success message, modal closed.
@@ -169,15 +126,7 @@ function ForgotForm({ m, onBack }: { m: ModalMessages; onBack: () => void }) {
       </button>
       <h3 className="font-display text-xl font-500">{m['auth.forgotTitle']}</h3>
       <p className="text-sm text-ink-soft">{m['auth.forgotText']}</p>
-      <FormField
-        label={m['auth.email']}
-        type="email"
-        autoComplete="email"
-        inputMode="email"
-        {...register('email')}
-        error={shown(m, errors.email?.message)}
-        valid={touchedFields.email && !errors.email}
-      />
+      <EmailField m={m} autoComplete="email" {...fieldProps(form, 'email', shownIn(m))} />
       <button type="submit" disabled={isSubmitting} className="btn-primary w-full disabled:opacity-60">
         {m['auth.forgotSubmit']}
       </button>

@@ -1,33 +1,22 @@
 // /password/reset's form: the token from the link's ?token=, the new password twice (ASVS: length only,
 // paste allowed, shown on request). On success every session has ended; the login modal opens.
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useEffect, useState } from 'react';
-import { useForm } from 'react-hook-form';
-import type { z } from 'zod';
 import { FormField } from '~/components/ui/FormField.tsx';
+import { fieldProps, shownIn, useSchemaForm } from '~/components/ui/schema-form.ts';
 import { showToast } from '~/components/ui/toast.store.ts';
-import { ApiError } from '~/lib/api.client.ts';
+import { ApiError, applyFieldErrors } from '~/lib/api.client.ts';
 import { openAuth } from '~/features/layout/layout.store.ts';
 import { resetCall } from './auth.client.ts';
 import { resetSchema } from './auth.schema.ts';
 import { clearSession, initSession } from './auth.store.ts';
 
 export default function ResetPasswordForm({ m }: { m: Record<string, string> }) {
-  const shown = (message: string | undefined) => (message ? (m[message] ?? message) : undefined);
+  const shown = shownIn(m);
   const [token, setToken] = useState<string | null | undefined>(undefined);
   const [failed, setFailed] = useState<string | null>(null);
-  const {
-    register,
-    handleSubmit,
-    setError,
-    setValue,
-    formState: { errors, isSubmitting, touchedFields },
-  } = useForm<z.input<typeof resetSchema>, unknown, z.output<typeof resetSchema>>({
-    resolver: zodResolver(resetSchema),
-    defaultValues: { token: '', password: '', password_confirmation: '' },
-    mode: 'onBlur',
-    reValidateMode: 'onChange',
-  });
+  const form = useSchemaForm(resetSchema, { token: '', password: '', password_confirmation: '' });
+  const { handleSubmit, setError, setValue } = form;
+  const { isSubmitting } = form.formState;
   useEffect(() => {
     initSession();
     const found = new URLSearchParams(location.search).get('token');
@@ -36,8 +25,7 @@ export default function ResetPasswordForm({ m }: { m: Record<string, string> }) 
   }, [setValue]);
   const submit = handleSubmit(async (values) => {
     try {
-      const done = await resetCall(values);
-      void done;
+      await resetCall(values);
       // The server ended every session, this browser's too.
       clearSession();
       showToast(m['auth.resetDone'] ?? '', 'success', 6000);
@@ -46,9 +34,9 @@ export default function ResetPasswordForm({ m }: { m: Record<string, string> }) 
       setToken(null);
     } catch (error) {
       if (!(error instanceof ApiError)) return;
-      const field = (['password', 'password_confirmation'] as const).find((f) => error.failure.errors[f]);
-      if (field) setError(field, { type: 'server', message: error.failure.errors[field]?.[0] ?? '' });
-      else setFailed(error.message);
+      // A password the server refused goes under its field; a spent or unknown link replaces the form.
+      if (!applyFieldErrors(error, ['password', 'password_confirmation'] as const, (field, message) => setError(field, { type: 'server', message })))
+        setFailed(error.message);
     }
   });
   if (token === undefined) return null;
@@ -70,19 +58,15 @@ export default function ResetPasswordForm({ m }: { m: Record<string, string> }) 
         label={m['auth.newPassword'] ?? ''}
         type="password"
         autoComplete="new-password"
-        {...register('password')}
+        {...fieldProps(form, 'password', shown)}
         hint={m['auth.passwordHint']}
-        error={shown(errors.password?.message)}
-        valid={touchedFields.password && !errors.password}
         reveal={reveal}
       />
       <FormField
         label={m['auth.confirmPassword'] ?? ''}
         type="password"
         autoComplete="new-password"
-        {...register('password_confirmation')}
-        error={shown(errors.password_confirmation?.message)}
-        valid={touchedFields.password_confirmation && !errors.password_confirmation}
+        {...fieldProps(form, 'password_confirmation', shown)}
         reveal={reveal}
       />
       <button type="submit" disabled={isSubmitting} className="btn-primary w-full disabled:opacity-60">

@@ -12,9 +12,8 @@ import { getDb } from '~/lib/db/index.ts';
 import { customers, partners, passwordResets, sessions } from '~/lib/db/schema.ts';
 import { env } from '~/lib/env.ts';
 import { escapeHtml } from '~/lib/html.ts';
-import { unauthorized } from '~/lib/http/errors.ts';
+import { HttpError, tooManyRequests, unauthorized, validationFailed } from '~/lib/http/errors.ts';
 import { countFailure, hit, refuseWhileBlocked, type Limit } from '~/lib/http/rate-limit.server.ts';
-import { tooManyRequests } from '~/lib/http/errors.ts';
 import { t, type Locale, type MessageKey } from '~/lib/i18n/index.ts';
 import { sendMail } from '~/lib/mail.server.ts';
 import { PASSWORD_MIN, type AuthAnswer, type User } from './auth.ts';
@@ -300,8 +299,14 @@ export async function dashboardContent(customerId: number, within?: Pick<Db, 'ex
   return { balance_amount: Number(row?.balance ?? 0), bonus_amount: bonus, bonus_available_until: bonus > 0 ? until : null };
 }
 
-export async function authAnswer(customer: CustomerRow, issued: IssuedToken): Promise<AuthAnswer> {
-  return { access_token: issued.token, expires_in: issued.expiresIn, user: toUser(customer), dashboard_content: await dashboardContent(customer.id) };
+/** `issued` null: a refresh that made no new token (spec §7: the client keeps the one it holds). */
+export async function authAnswer(customer: CustomerRow, issued: IssuedToken | null): Promise<AuthAnswer> {
+  return {
+    access_token: issued?.token ?? '',
+    expires_in: issued?.expiresIn ?? 0,
+    user: toUser(customer),
+    dashboard_content: await dashboardContent(customer.id),
+  };
 }
 
 // ---------------------------------------------------------------- login and registration
@@ -320,18 +325,16 @@ export async function login(email: string, password: string, ip: string): Promis
   return null;
 }
 
-export type RegisterResult = { customer: CustomerRow } | { errors: Record<string, MessageKey[]> };
-
 export async function registerCustomer(
   input: { email: string; phone: string; password: string; ref?: string | undefined },
   ip: string,
   locale: Locale,
-): Promise<RegisterResult> {
+): Promise<CustomerRow> {
   await enforceAll([
     { key: `register:ip:${ip}`, ...REGISTER_LIMITS.ip },
     { key: `register:e:${emailKey(input.email)}`, ...REGISTER_LIMITS.email },
   ]);
-  if (isBreachedPassword(input.password)) return { errors: { password: ['validation.passwordBreached'] } };
+  if (isBreachedPassword(input.password)) throw validationFailed({ password: ['validation.passwordBreached'] });
   const db = await getDb();
   const email = normalizeEmail(input.email);
   const passwordHash = await hashPassword(input.password);
@@ -342,9 +345,9 @@ export async function registerCustomer(
     .values({ email, phone: input.phone, passwordHash, referredByPartnerId: partner?.id ?? null })
     .onConflictDoNothing()
     .returning();
-  if (!customer) return { errors: { email: ['auth.emailTaken'] } };
+  if (!customer) throw validationFailed({ email: ['auth.emailTaken'] });
   void sendWelcome(customer, locale);
-  return { customer };
+  return customer;
 }
 
 // ---------------------------------------------------------------- mail (Russian, HTML and text)
@@ -412,12 +415,10 @@ export async function sendOwnResetLink(customer: CustomerRow): Promise<void> {
   await sendResetLink(customer);
 }
 
-export type ResetResult = 'ok' | 'invalid' | 'breached';
-
 /** Sets the new password, spends the link (and any other the customer holds) and ends every session. */
-export async function resetPassword(token: string, password: string, ip: string): Promise<ResetResult> {
+export async function resetPassword(token: string, password: string, ip: string): Promise<void> {
   await enforceAll([{ key: `reset:ip:${ip}`, max: 20, windowSeconds: 60 * MINUTE }]);
-  if (isBreachedPassword(password)) return 'breached';
+  if (isBreachedPassword(password)) throw validationFailed({ password: ['validation.passwordBreached'] });
   const passwordHash = await hashPassword(password);
   const db = await getDb();
   const customerId = await db.transaction(async (tx) => {
@@ -441,5 +442,5 @@ export async function resetPassword(token: string, password: string, ip: string)
       .where(and(eq(sessions.customerId, spent.customerId), isNull(sessions.revokedAt)));
     return spent.customerId;
   });
-  return customerId === null ? 'invalid' : 'ok';
+  if (customerId === null) throw new HttpError(422, 'auth.resetInvalid', { token: ['auth.resetInvalid'] });
 }

@@ -1,9 +1,9 @@
 // The buyout modal's content (spec §1, §2, §5): the info screen, then the form. Loaded only when the
 // modal opens, so the form library and the schema never weigh on the first page load.
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useState } from 'react';
-import { Controller, useForm } from 'react-hook-form';
+import { Controller } from 'react-hook-form';
 import { FormField } from '~/components/ui/FormField.tsx';
+import { fieldProps, shownIn, useSchemaForm } from '~/components/ui/schema-form.ts';
 import { PhoneField } from '~/components/ui/PhoneField.tsx';
 import { Select } from '~/components/ui/Select.tsx';
 import { Tooltip } from '~/components/ui/Tooltip.tsx';
@@ -12,10 +12,7 @@ import { closeModal, openModal } from '~/features/layout/layout.store.ts';
 import type { ModalMessages } from '~/features/layout/Modals.tsx';
 import { fill } from '~/lib/i18n/index.ts';
 import { AVERAGE_DELIVERY_DAYS } from '~/lib/shop.ts';
-import { BUYOUT_DEFAULTS, buyoutSchema, MESSENGER_LABELS, MESSENGERS, type BuyoutInput, type BuyoutRequest, type Messenger } from './buyout.ts';
-
-/** A message of the form's schema is a key (buyout.ts): shown in the page's language. */
-const shown = (m: ModalMessages, message: string | undefined) => (message && message in m ? m[message as keyof ModalMessages] : message);
+import { BUYOUT_DEFAULTS, buyoutSchema, MESSENGER_LABELS, MESSENGERS, type Messenger } from './buyout.ts';
 
 function Info({ onNext, m }: { onNext: () => void; m: ModalMessages }) {
   const [more, setMore] = useState(false);
@@ -49,20 +46,10 @@ function Info({ onNext, m }: { onNext: () => void; m: ModalMessages }) {
 const FIELD_NAMES = ['name', 'phone', 'messenger', 'description', 'product_url', 'agreementPersonal', 'agreementPromo'] as const;
 
 function Form({ m }: { m: ModalMessages }) {
-  const {
-    register,
-    handleSubmit,
-    control,
-    watch,
-    setError,
-    formState: { errors, isSubmitting, touchedFields },
-  } = useForm<BuyoutInput, unknown, BuyoutRequest>({
-    resolver: zodResolver(buyoutSchema),
-    defaultValues: BUYOUT_DEFAULTS,
-    // spec §5: validate on blur and on change, not on every keystroke.
-    mode: 'onBlur',
-    reValidateMode: 'onChange',
-  });
+  const form = useSchemaForm(buyoutSchema, BUYOUT_DEFAULTS);
+  const { register, handleSubmit, control, watch, setError } = form;
+  const { errors, isSubmitting } = form.formState;
+  const shown = shownIn(m);
   const [personal, promo] = watch(['agreementPersonal', 'agreementPromo']);
   const [agreeBefore, agreeAfter] = m['buyout.agreePersonal'].split('{link}');
 
@@ -90,20 +77,14 @@ function Form({ m }: { m: ModalMessages }) {
   const error = (message?: string) =>
     message ? (
       <p role="alert" className="mt-1 text-xs text-danger">
-        {shown(m, message)}
+        {shown(message)}
       </p>
     ) : null;
 
   return (
     <form onSubmit={submit} noValidate className="space-y-4">
-      <FormField
-        label={`${m['buyout.name']} *`}
-        autoComplete="name"
-        {...register('name')}
-        error={shown(m, errors.name?.message)}
-        valid={touchedFields.name && !errors.name}
-      />
-      <PhoneField control={control} name="phone" label={`${m['buyout.phone']} *`} shown={(message) => shown(m, message)} />
+      <FormField label={`${m['buyout.name']} *`} autoComplete="name" {...fieldProps(form, 'name', shown)} />
+      <PhoneField control={control} name="phone" label={`${m['buyout.phone']} *`} shown={shown} />
       <Controller
         control={control}
         name="messenger"

@@ -145,7 +145,7 @@ export async function cartLinesOf(customerId: number): Promise<CartLine[]> {
  * its maximum (spec §5 message). Runs under a lock on the cart so two tabs adding at once add up.
  */
 export async function storeItem(customerId: number, item: CartItem): Promise<void> {
-  const [v] = await variantsOf([item.id]).then((all) => [pickVariant(all, item)]);
+  const v = pickVariant(await variantsOf([item.id]), item);
   if (!v) throw item.variant_code ? notFound() : fail(422, 'cart.chooseSize');
   const { max, available } = bounds(v);
   if (!available) throw fail(409, 'cart.unavailable');

@@ -1,10 +1,8 @@
 // Checkout's body (issue 9): what a shopper chooses — never a price. A guest names the lines; a customer
 // checks out the selected lines of the server cart. A guest with one address fills at most 8 fields.
 import { z } from 'zod';
-import { emailField, mobilePhoneField, personNameField } from '~/lib/contact.schema.ts';
+import { emailField, mobilePhoneField, personNameField, postcodeField, textLine } from '~/lib/contact.schema.ts';
 import { cartItemSchema } from '~/features/cart/cart.schema.ts';
-
-const line = (max: number) => z.string().trim().max(max, 'validation.tooLong');
 
 export const DELIVERY_METHODS = ['courier', 'pickup', 'post'] as const;
 export const PAYMENT_METHODS = ['card', 'sbp'] as const;
@@ -14,14 +12,10 @@ export const placeOrderSchema = z.object({
   contact: z.object({ name: personNameField(), email: emailField(), phone: mobilePhoneField() }),
   delivery: z.object({
     method: z.enum(DELIVERY_METHODS),
-    city: line(100).min(1, 'validation.required'),
-    address: line(300).min(1, 'validation.required'),
-    postcode: z
-      .string()
-      .trim()
-      .regex(/^(\d{6})?$/, 'validation.postcode')
-      .default(''),
-    comment: line(500).default(''),
+    city: textLine(100, true),
+    address: textLine(300, true),
+    postcode: postcodeField(),
+    comment: textLine(500).default(''),
   }),
   payment: z.enum(PAYMENT_METHODS).default('card'),
   /** Kopecks of bonus points and of balance to spend (customers only; capped, see docs/api.md). */

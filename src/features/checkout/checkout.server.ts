@@ -4,7 +4,7 @@
 // with the first order. An unpaid order holds its stock for PAYMENT_TIMEOUT_MINUTES.
 import { createHmac, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import { selectRows } from '~/lib/db/client.ts';
+import { isUniqueViolation, selectRows } from '~/lib/db/client.ts';
 import { getDb } from '~/lib/db/index.ts';
 import { env } from '~/lib/env.ts';
 import { HttpError } from '~/lib/http/errors.ts';
@@ -130,8 +130,9 @@ export async function placeOrder(input: PlaceOrderInput, owner: Owner, idempoten
   const code = newOrderCode();
   const seconds = Math.round(env().PAYMENT_TIMEOUT_MINUTES * 60);
 
+  let placed: { total: number; paymentStatus: 'paid' | 'unpaid' };
   try {
-    await db.transaction(async (tx) => {
+    placed = await db.transaction(async (tx) => {
       // The same size twice in one order is one line.
       const wanted = new Map<string, number>();
       for (const item of items) {
@@ -180,6 +181,8 @@ export async function placeOrder(input: PlaceOrderInput, owner: Owner, idempoten
         balanceUsed = Math.min(input.use_balance, Math.max(0, held.balance_amount), itemsTotal + deliveryPrice - bonusUsed);
       }
       const total = itemsTotal + deliveryPrice - bonusUsed - balanceUsed;
+      // Paid in full with points and balance, nothing is left to pay.
+      const paymentStatus = total === 0 ? ('paid' as const) : ('unpaid' as const);
 
       for (const { v, quantity } of lines) {
         await tx.execute(sql`UPDATE product_variants SET stock = stock - ${quantity} WHERE id = ${v.id}`);
@@ -192,7 +195,7 @@ export async function placeOrder(input: PlaceOrderInput, owner: Owner, idempoten
                                 payment_method, reserved_until, idempotency_key)
             VALUES (${code}, ${owner.customerId}, 'pending', ${input.contact.name}, ${input.contact.phone}, ${input.contact.email.toLowerCase()},
                     ${JSON.stringify(address)}::jsonb, ${itemsTotal}, ${discountTotal}, ${deliveryPrice}, ${bonusUsed}, ${balanceUsed}, ${total},
-                    ${total === 0 ? 'paid' : 'unpaid'}, ${input.delivery.method}, ${input.payment},
+                    ${paymentStatus}, ${input.delivery.method}, ${input.payment},
                     now() + make_interval(secs => ${seconds}), ${idempotencyKey})
             RETURNING id`,
       );
@@ -222,28 +225,17 @@ export async function placeOrder(input: PlaceOrderInput, owner: Owner, idempoten
                 )})`,
         );
       }
+      return { total, paymentStatus };
     });
   } catch (error) {
     // Two requests with one key at once: the unique index lets one order through; the other answers it.
-    const codeOf = (e: unknown) => (e as { code?: string; cause?: { code?: string } }).cause?.code ?? (e as { code?: string }).code;
-    if (codeOf(error) === '23505') {
+    if (isUniqueViolation(error)) {
       const first = await existing(idempotencyKey, owner);
       if (first) return first;
     }
     throw error;
   }
-  const [row] = await selectRows<{ total: number; status: string; payment_status: string }>(
-    db,
-    sql`SELECT total, status, payment_status FROM orders WHERE code = ${code}`,
-  );
-  return {
-    code,
-    hash: await orderHash(code),
-    total: Number(row?.total ?? 0),
-    status: row?.status ?? 'pending',
-    payment_status: row?.payment_status ?? 'unpaid',
-    created: true,
-  };
+  return { code, hash: await orderHash(code), total: placed.total, status: 'pending', payment_status: placed.paymentStatus, created: true };
 }
 
 let lastRelease = 0;

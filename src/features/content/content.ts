@@ -1,5 +1,6 @@
 // Shapes of the content calls (spec §7) and the page types meta-data knows about.
 import { z } from 'zod';
+import { formatDate } from '~/lib/format.ts';
 
 export type { BlogPost, BlogPostSummary, FooterData, FooterMenu, HeaderTag, InfoPage, MenuLink } from './content.schema.ts';
 
@@ -52,5 +53,5 @@ export function blogPostUrl(id: number, permalink: string): string {
 export const blogListQuery = z.object({ page: z.coerce.number().int().min(1).max(10_000).default(1) });
 
 export function formatPostDate(iso: string): string {
-  return new Intl.DateTimeFormat('ru-RU', { day: 'numeric', month: 'long', year: 'numeric' }).format(new Date(iso));
+  return formatDate(iso, 'ru', 'long');
 }

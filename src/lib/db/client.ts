@@ -129,6 +129,12 @@ export async function selectRows<T extends Record<string, unknown>>(db: Pick<Db,
   return result.rows;
 }
 
+/** Whether a failed statement broke a unique index (SQLSTATE 23505; drizzle may wrap the driver's error in `cause`). */
+export function isUniqueViolation(error: unknown): boolean {
+  const e = error as { code?: unknown; cause?: { code?: unknown } } | null;
+  return e?.code === '23505' || e?.cause?.code === '23505';
+}
+
 /** Cheap liveness check used by /api/health. */
 export async function ping(db: Db): Promise<void> {
   await db.execute(sql`SELECT 1`);

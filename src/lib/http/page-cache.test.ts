@@ -59,3 +59,14 @@ describe('page cache rules', () => {
     expect(Buffer.from(plain.body).equals(Buffer.from(html))).toBe(true);
   });
 });
+
+describe('private pages (DESIGN §4)', () => {
+  it.each(['/dashboard', '/dashboard/orders', '/cart', '/checkout?step=2', '/password/reset?token=x', '/auth-redirect', '/order-success/BS-1/h'])(
+    '%s is never kept or shared',
+    (url) => expect(pageCacheKey('GET', url, null)).toBeUndefined(),
+  );
+
+  it('a public page whose name starts like a private one is still kept', () => {
+    expect(pageCacheKey('GET', '/cartier', null)).toBe('/cartier');
+  });
+});

@@ -132,8 +132,7 @@ export function pageCacheKey(method: string, url: string, cookie: string | null 
 }
 
 /** Whether a rendered response may be shared with every visitor. */
-export function isShareable(response: Response, url?: string): boolean {
-  if (url !== undefined && isPrivatePage(url)) return false;
+export function isShareable(response: Response): boolean {
   const cc = response.headers.get('cache-control') ?? '';
   return (
     response.status === 200 &&

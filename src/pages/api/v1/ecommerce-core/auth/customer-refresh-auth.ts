@@ -1,7 +1,7 @@
 // spec §7: GET auth/customer-refresh-auth — a new token for the same login (the old one keeps working for
 // a minute); answered as login. A token already rotated out answers without access_token (the client keeps its own).
 import { authAnswerSchema } from '~/features/auth/auth.schema.ts';
-import { authAnswer, bearerToken, rotateSession, sessionCookie, toUser, dashboardContent } from '~/features/auth/auth.server.ts';
+import { authAnswer, bearerToken, rotateSession, sessionCookie } from '~/features/auth/auth.server.ts';
 import { endpoint } from '~/lib/http/endpoint.ts';
 import { ok } from '~/lib/http/envelope.ts';
 import { unauthorized } from '~/lib/http/errors.ts';
@@ -13,9 +13,6 @@ export const GET = endpoint({
     const rotated = await rotateSession(bearerToken(request));
     if (!rotated) throw unauthorized();
     const { auth, issued } = rotated;
-    if (!issued) {
-      return ok({ access_token: '', expires_in: 0, user: toUser(auth.customer), dashboard_content: await dashboardContent(auth.customer.id) });
-    }
-    return ok(await authAnswer(auth.customer, issued), { headers: { 'set-cookie': sessionCookie(context.url, issued) } });
+    return ok(await authAnswer(auth.customer, issued), issued ? { headers: { 'set-cookie': sessionCookie(context.url, issued) } } : {});
   },
 });

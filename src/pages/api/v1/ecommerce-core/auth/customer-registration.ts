@@ -13,13 +13,9 @@ export const POST = endpoint({
   async handler({ body, context, t, locale }) {
     // A filled honeypot: the bot is told nothing useful and nothing is stored.
     if (body.website) return fail(422, t('error.validation'), { errors: { email: [t('validation.email')] } });
-    const result = await registerCustomer(body, context.clientAddress, locale);
-    if ('errors' in result) {
-      const errors = Object.fromEntries(Object.entries(result.errors).map(([field, keys]) => [field, keys.map((k) => t(k))]));
-      return fail(422, t('error.validation'), { errors });
-    }
-    const issued = await issueSession(result.customer.id);
-    return ok(await authAnswer(result.customer, issued), {
+    const customer = await registerCustomer(body, context.clientAddress, locale);
+    const issued = await issueSession(customer.id);
+    return ok(await authAnswer(customer, issued), {
       status: 201,
       message: t('auth.registered'),
       headers: { 'set-cookie': sessionCookie(context.url, issued) },
