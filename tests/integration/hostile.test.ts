@@ -100,6 +100,12 @@ describe('bodies', () => {
     expect(Object.keys((JSON.parse(answer.body) as { errors: Record<string, string[]> }).errors)).toContain(field);
   });
 
+  it.each(BODY_ENDPOINTS)('%s refuses a body nested 5,000 levels deep with 400, not a stack overflow', async (path) => {
+    const answer = await raw('POST', path, { headers: json, body: `{"a":${'['.repeat(5000)}${']'.repeat(5000)}}` });
+    expectRefusal(answer, 400, path);
+    expect((JSON.parse(answer.body) as { message: string }).message).toBe('Слишком глубокая вложенность данных в запросе');
+  });
+
   it.each(BODY_ENDPOINTS)('%s refuses bytes that are not UTF-8 with 422', async (path) => {
     expectRefusal(await raw('POST', path, { headers: json, body: Buffer.from([0x7b, 0x22, 0x65, 0x22, 0x3a, 0x22, 0xff, 0xfe, 0x22, 0x7d]) }), 422, path);
   });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { fieldErrors } from './endpoint.ts';
+import { fieldErrors, nestedDeeperThan } from './endpoint.ts';
 import { searchParamsToObject } from './search-params.ts';
 
 describe('fieldErrors', () => {
@@ -20,4 +20,12 @@ describe('fieldErrors', () => {
 
 it('searchParamsToObject keeps single values as strings and repeated ones as arrays', () => {
   expect(searchParamsToObject(new URLSearchParams('a=1&b=2&b=3'))).toEqual({ a: '1', b: ['2', '3'] });
+});
+
+it('nestedDeeperThan counts levels of arrays and objects, without recursing', () => {
+  expect(nestedDeeperThan({ a: [{ b: 1 }] }, 3)).toBe(false);
+  expect(nestedDeeperThan({ a: [{ b: [] }] }, 3)).toBe(true);
+  expect(nestedDeeperThan('text', 0)).toBe(false);
+  const deep = JSON.parse('['.repeat(100_000) + ']'.repeat(100_000)) as unknown;
+  expect(nestedDeeperThan(deep, 32)).toBe(true);
 });

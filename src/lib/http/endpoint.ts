@@ -127,11 +127,30 @@ async function readBody(request: Request): Promise<unknown> {
     return out;
   }
   if (text.trim() === '') return {};
+  let parsed: unknown;
   try {
-    return JSON.parse(text) as unknown;
+    parsed = JSON.parse(text) as unknown;
   } catch {
     throw new HttpError(400, 'error.invalidJson');
   }
+  // Refused here, once, before any walk over it (the control-character check, the schemas) recurses.
+  if (nestedDeeperThan(parsed, MAX_JSON_DEPTH)) throw new HttpError(400, 'error.tooDeep');
+  return parsed;
+}
+
+/** The deepest any call's body goes is 3 levels (checkout's contact, cart items); 32 leaves room and stops a stack-deep body. */
+export const MAX_JSON_DEPTH = 32;
+
+/** Whether arrays and objects nest deeper than `max`, found without recursion. */
+export function nestedDeeperThan(value: unknown, max: number): boolean {
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length > 0) {
+    const [item, depth] = stack.pop() as [unknown, number];
+    if (item === null || typeof item !== 'object') continue;
+    if (depth >= max) return true;
+    for (const child of Object.values(item)) stack.push([child, depth + 1]);
+  }
+  return false;
 }
 
 /**

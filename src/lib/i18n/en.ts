@@ -204,6 +204,7 @@ export const en: Partial<Messages> = {
   'blog.all': 'All posts',
   'brands.title': 'Brands from A to Z',
   'error.unsupportedMediaType': 'The request body must be JSON or a form',
+  'error.tooDeep': 'The request nests its data too deeply',
   'error.invalidText': 'The request text must be UTF-8',
   'validation.controlCharacters': 'The text contains characters that are not allowed',
   'error.methodNotAllowedPage': 'This page can only be read',

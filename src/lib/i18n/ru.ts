@@ -203,6 +203,7 @@ export const ru = {
   'blog.all': 'Все статьи',
   'brands.title': 'Бренды от A до Z',
   'error.unsupportedMediaType': 'Тело запроса должно быть в формате JSON или формы',
+  'error.tooDeep': 'Слишком глубокая вложенность данных в запросе',
   'error.invalidText': 'Текст запроса должен быть в кодировке UTF-8',
   'validation.controlCharacters': 'Недопустимые символы в тексте',
   'error.methodNotAllowedPage': 'Эта страница открывается только для чтения',
