@@ -41,7 +41,14 @@ interface Envelope<T> {
 /** Calls the API and returns `data`; a failure (success false or an HTTP error) becomes an ApiError with the server's message. */
 export async function api<T>(
   path: string,
-  options: { method?: 'GET' | 'POST'; body?: unknown; query?: Record<string, string | number>; signal?: AbortSignal; token?: string } = {},
+  options: {
+    method?: 'GET' | 'POST';
+    body?: unknown;
+    query?: Record<string, string | number>;
+    signal?: AbortSignal;
+    token?: string;
+    headers?: Record<string, string>;
+  } = {},
 ): Promise<T> {
   const sentToken = options.token ?? token;
   try {
@@ -50,7 +57,7 @@ export async function api<T>(
       ...(options.body === undefined ? {} : { body: options.body as Record<string, unknown> }),
       ...(options.query ? { query: options.query } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
-      headers: { 'accept-language': pageLocale(), ...(sentToken ? { authorization: `Bearer ${sentToken}` } : {}) },
+      headers: { ...options.headers, 'accept-language': pageLocale(), ...(sentToken ? { authorization: `Bearer ${sentToken}` } : {}) },
     });
     if (!res.success) throw new ApiError({ status: 200, message: res.message ?? '', errors: res.errors ?? {}, data: res.data });
     return res.data;

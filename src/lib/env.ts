@@ -31,6 +31,15 @@ const schema = z.object({
   ORDER_SECRET: z.string().min(32).optional(),
   // How long an unpaid order holds its stock before it is cancelled and the stock returns (fractions for tests).
   PAYMENT_TIMEOUT_MINUTES: z.coerce.number().min(0.05).max(1440).default(30),
+  // Who takes card and SBP payments: the built-in test provider (its own payment page), or YooKassa.
+  PAYMENT_PROVIDER: z.enum(['test', 'yookassa']).default('test'),
+  YOOKASSA_SHOP_ID: z.string().regex(/^\d+$/).optional(),
+  YOOKASSA_SECRET_KEY: z.string().min(8).optional(),
+  // The API's base; a stand-in's address in tests.
+  YOOKASSA_API_URL: z.url().default('https://api.yookassa.ru/v3'),
+  // 54-FZ receipt lines' VAT code (YooKassa's table: 1 without VAT, 4 is 20 %, …) and the tax system, when the shop's cash register needs it.
+  YOOKASSA_VAT_CODE: z.coerce.number().int().min(1).max(12).default(1),
+  YOOKASSA_TAX_SYSTEM_CODE: z.coerce.number().int().min(1).max(6).optional(),
   // pino's levels; 'silent' turns the request log off.
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
@@ -40,7 +49,12 @@ export type Env = z.infer<typeof schema>;
 export function parseEnv(source: Record<string, string | undefined>): Env {
   // Empty strings mean "not set" so `FOO= npm start` behaves like leaving FOO out.
   const cleaned = Object.fromEntries(Object.entries(source).filter(([, v]) => v !== undefined && v !== ''));
-  const result = schema.safeParse(cleaned);
+  const result = schema
+    .refine((e) => e.PAYMENT_PROVIDER !== 'yookassa' || (e.YOOKASSA_SHOP_ID && e.YOOKASSA_SECRET_KEY), {
+      message: 'PAYMENT_PROVIDER=yookassa needs YOOKASSA_SHOP_ID and YOOKASSA_SECRET_KEY',
+      path: ['PAYMENT_PROVIDER'],
+    })
+    .safeParse(cleaned);
   if (!result.success) {
     const lines = result.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
     throw new Error(`Invalid environment configuration:\n${lines.join('\n')}`);

@@ -7,6 +7,7 @@ import nodemailer, { type Transporter } from 'nodemailer';
 import { getDb } from './db/index.ts';
 import { mailOutbox } from './db/schema.ts';
 import { env } from './env.ts';
+import { escapeHtml } from './html.ts';
 import { loggableError, logger } from './log.ts';
 
 export interface Mail {
@@ -56,4 +57,16 @@ export async function sendMail(mail: Mail): Promise<number> {
       .where(eq(mailOutbox.id, id));
   }
   return id;
+}
+
+/** The shop's one mail look: a title, paragraphs and an optional button, as text and HTML. */
+export function mailLayout(title: string, paragraphs: string[], action?: { label: string; url: string }): { text: string; html: string } {
+  const text = [title, '', ...paragraphs, ...(action ? ['', `${action.label}: ${action.url}`] : []), '', 'Brandshop'].join('\n');
+  const button = action
+    ? `<p style="margin:24px 0"><a href="${escapeHtml(action.url)}" style="background:#111;color:#fff;padding:12px 20px;text-decoration:none;display:inline-block">${escapeHtml(action.label)}</a></p><p style="color:#555;font-size:13px">${escapeHtml(action.url)}</p>`
+    : '';
+  const html = `<!doctype html><html lang="ru"><body style="font-family:Arial,sans-serif;color:#111;max-width:560px;margin:0 auto;padding:24px"><h1 style="font-size:20px">${escapeHtml(title)}</h1>${paragraphs
+    .map((p) => `<p>${escapeHtml(p)}</p>`)
+    .join('')}${button}<p style="color:#555">Brandshop</p></body></html>`;
+  return { text, html };
 }

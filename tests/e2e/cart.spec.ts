@@ -1,23 +1,8 @@
 // The cart page in the browser (spec §2, §4; issue 9): a guest's lines checked against the catalogue and
 // totalled over the selected ones, the stepper within its bounds, remove and clear; after logging in the
 // same lines are the customer's server cart.
-import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures.ts';
-import { hydrated, isMobile, open, signIn } from './helpers.ts';
-
-/** Opens a product of the seeded catalogue and adds its first available size. */
-async function addFirstSize(page: Page, nth = 0) {
-  await page.goto('/c/3/platya');
-  const url = await page
-    .getByRole('list', { name: 'Товары' })
-    .locator('a[href^="/p/"]')
-    .nth(nth * 2)
-    .getAttribute('href');
-  await open(page, url as string);
-  await page.getByRole('radiogroup', { name: 'Размер' }).getByRole('radio').and(page.locator(':not([disabled])')).first().click();
-  await page.getByRole('button', { name: 'Добавить в корзину' }).click();
-  await expect(page.getByText('Товар добавлен в корзину').first()).toBeVisible();
-}
+import { addFirstSize, hydrated, isMobile, open, signIn } from './helpers.ts';
 
 test('a guest’s cart: lines, totals over the selected ones, the stepper, remove and clear', async ({ page }) => {
   await addFirstSize(page, 0);

@@ -53,3 +53,17 @@ export async function signIn(page: Page, baseURL: string): Promise<{ email: stri
   }, JSON.stringify(session));
   return { email, token: data.access_token };
 }
+
+/** Opens a product of the seeded catalogue and adds its first available size. */
+export async function addFirstSize(page: Page, nth = 0) {
+  await page.goto('/c/3/platya');
+  const url = await page
+    .getByRole('list', { name: 'Товары' })
+    .locator('a[href^="/p/"]')
+    .nth(nth * 2)
+    .getAttribute('href');
+  await open(page, url as string);
+  await page.getByRole('radiogroup', { name: 'Размер' }).getByRole('radio').and(page.locator(':not([disabled])')).first().click();
+  await page.getByRole('button', { name: 'Добавить в корзину' }).click();
+  await expect(page.getByText('Товар добавлен в корзину').first()).toBeVisible();
+}

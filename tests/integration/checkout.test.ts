@@ -5,7 +5,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../src/lib/db/client.ts';
-import type { PlacedOrder } from '../../src/features/checkout/checkout.server.ts';
+import type { PlacedAnswer } from '../../src/features/checkout/checkout.schema.ts';
 import { makeBrand, makeCategory, makeProduct, type MadeProduct } from '../support/factories.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 
@@ -67,7 +67,7 @@ async function call<T>(path: string, init: RequestInit = {}): Promise<{ status: 
   return { status: res.status, body: (await res.json()) as { success: boolean; data?: T; message?: string } };
 }
 
-type Placed = PlacedOrder;
+type Placed = PlacedAnswer;
 
 function place(body: unknown, key: string = randomUUID(), token?: string) {
   return call<Placed>('/api/v1/ecommerce-core/checkout/place-order', {
@@ -147,7 +147,7 @@ describe('order placement', () => {
     expect(res.body.success).toBe(false);
   });
 
-  it("a customer checks out the cart's selected lines; unselected ones stay; a stale token is a 401", async () => {
+  it("a customer checks out the cart's selected lines, which leave the cart once paid; unselected ones stay; a stale token is a 401", async () => {
     const email = `buyer.${randomBytes(4).toString('hex')}@example.ru`;
     const reg = await call<{ access_token: string }>('/api/v1/ecommerce-core/auth/customer-registration', {
       method: 'POST',
@@ -174,8 +174,17 @@ describe('order placement', () => {
     });
     const res = await place({ contact: { ...contact, email }, delivery }, randomUUID(), token);
     expect(res.status).toBe(201);
-    const left = await call<{ uid: string }[]>('/api/v1/ecommerce-core/customer/cart/cart-items-list', { headers: auth });
-    expect(left.body.data!.map((l) => l.uid)).toEqual(['f']);
+    const cart = async () =>
+      (await call<{ uid: string }[]>('/api/v1/ecommerce-core/customer/cart/cart-items-list', { headers: auth })).body.data!.map((l) => l.uid);
+    // The ordered lines stay until the payment goes through (tests/integration/payments.test.ts), then leave.
+    expect((await cart()).sort()).toEqual(['f', 'p']);
+    const paid = await call(`/api/v1/ecommerce-core/payments/test/${res.body.data!.payment_url!.split('/').pop()}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ action: 'sbp' }),
+    });
+    expect(paid.status).toBe(200);
+    expect(await cart()).toEqual(['f']);
     expect((await place({ contact, delivery }, randomUUID(), 'x'.repeat(43))).status).toBe(401);
   });
 

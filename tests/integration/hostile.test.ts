@@ -66,6 +66,9 @@ const BODY_ENDPOINTS = [
   '/api/v1/ecommerce-core/cart/validate-cart-items',
   '/api/v1/ecommerce-core/customer/store-product-to-wishlist',
   '/api/v1/ecommerce-core/checkout/place-order',
+  '/api/v1/ecommerce-core/checkout/summary',
+  '/api/v1/ecommerce-core/payments/yookassa/notification',
+  `/api/v1/ecommerce-core/payments/test/tp_${'0'.repeat(24)}`,
 ];
 const json = { 'content-type': 'application/json' };
 

@@ -9,6 +9,7 @@ import { notFound, validationFailed } from '~/lib/http/errors.ts';
 import { t, type Locale, type MessageKey } from '~/lib/i18n/index.ts';
 import { normalizeEmail, toUser } from '~/features/auth/auth.server.ts';
 import type { User } from '~/features/auth/auth.ts';
+import { statusLabelKey } from '~/features/orders/orders.ts';
 import type { AddressFields, ledgerEntrySchema, savedAddressSchema } from './account.schema.ts';
 
 // ---------------------------------------------------------------- profile
@@ -51,16 +52,6 @@ export interface RecentOrder {
   created_at: string;
 }
 
-const STATUS_LABELS: Record<string, MessageKey> = {
-  pending: 'orders.status.pending',
-  processing: 'orders.status.processing',
-  purchased: 'orders.status.purchased',
-  ready_to_ship: 'orders.status.readyToShip',
-  shipped: 'orders.status.shipped',
-  delivered: 'orders.status.delivered',
-  cancelled: 'orders.status.cancelled',
-};
-
 export async function recentOrders(customerId: number, locale: Locale, limit = 5): Promise<RecentOrder[]> {
   const db = await getDb();
   const rows = await db
@@ -72,7 +63,7 @@ export async function recentOrders(customerId: number, locale: Locale, limit = 5
   return rows.map((r) => ({
     code: r.code,
     status: r.status,
-    status_label: t(locale, STATUS_LABELS[r.status] ?? 'orders.status.processing'),
+    status_label: t(locale, statusLabelKey(r.status)),
     total: r.total,
     created_at: r.createdAt.toISOString(),
   }));

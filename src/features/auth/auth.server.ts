@@ -11,11 +11,10 @@ import { selectRows, type Db } from '~/lib/db/client.ts';
 import { getDb } from '~/lib/db/index.ts';
 import { customers, partners, passwordResets, sessions } from '~/lib/db/schema.ts';
 import { env } from '~/lib/env.ts';
-import { escapeHtml } from '~/lib/html.ts';
 import { HttpError, tooManyRequests, unauthorized, validationFailed } from '~/lib/http/errors.ts';
 import { countFailure, hit, refuseWhileBlocked, type Limit } from '~/lib/http/rate-limit.server.ts';
 import { t, type Locale, type MessageKey } from '~/lib/i18n/index.ts';
-import { sendMail } from '~/lib/mail.server.ts';
+import { mailLayout, sendMail } from '~/lib/mail.server.ts';
 import { PASSWORD_MIN, type AuthAnswer, type User } from './auth.ts';
 
 export type CustomerRow = typeof customers.$inferSelect;
@@ -351,17 +350,6 @@ export async function registerCustomer(
 }
 
 // ---------------------------------------------------------------- mail (Russian, HTML and text)
-
-function mailLayout(title: string, paragraphs: string[], action?: { label: string; url: string }): { text: string; html: string } {
-  const text = [title, '', ...paragraphs, ...(action ? ['', `${action.label}: ${action.url}`] : []), '', 'Brandshop'].join('\n');
-  const button = action
-    ? `<p style="margin:24px 0"><a href="${escapeHtml(action.url)}" style="background:#111;color:#fff;padding:12px 20px;text-decoration:none;display:inline-block">${escapeHtml(action.label)}</a></p><p style="color:#555;font-size:13px">${escapeHtml(action.url)}</p>`
-    : '';
-  const html = `<!doctype html><html lang="ru"><body style="font-family:Arial,sans-serif;color:#111;max-width:560px;margin:0 auto;padding:24px"><h1 style="font-size:20px">${escapeHtml(title)}</h1>${paragraphs
-    .map((p) => `<p>${escapeHtml(p)}</p>`)
-    .join('')}${button}<p style="color:#555">Brandshop</p></body></html>`;
-  return { text, html };
-}
 
 async function sendWelcome(customer: CustomerRow, _locale: Locale): Promise<void> {
   // Mail goes out in Russian (the shop's language), whatever the language of the call.

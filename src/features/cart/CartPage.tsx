@@ -217,7 +217,16 @@ export default function CartPage({ m }: { m: CartMessages }) {
             </dd>
           </div>
         </dl>
-        <p className="mt-4 text-xs text-ink-muted">{m['cart.checkoutSoon']}</p>
+        {totals.selectedCount > 0 ? (
+          <a href="/checkout" className="btn-primary mt-5 flex w-full justify-center" data-testid="to-checkout">
+            {m['cart.checkout']}
+          </a>
+        ) : (
+          <button type="button" disabled className="btn-primary mt-5 w-full opacity-60">
+            {m['cart.checkout']}
+          </button>
+        )}
+        <p className="mt-3 text-xs text-ink-muted">{totals.selectedCount > 0 ? m['cart.checkoutHint'] : m['checkout.empty']}</p>
       </aside>
     </div>
   );

@@ -24,5 +24,55 @@ export const placeOrderSchema = z.object({
 });
 export type PlaceOrderInput = z.output<typeof placeOrderSchema>;
 
+/** What the checkout page's form holds (the lines and the points come from elsewhere). */
+export const checkoutFormSchema = placeOrderSchema.pick({ contact: true, delivery: true, payment: true });
+
+/** The summary call's body: what prices an order, without the contact or the address. */
+export const summarySchema = placeOrderSchema.pick({ items: true, use_bonus: true, use_balance: true }).extend({
+  delivery: z.object({ method: z.enum(DELIVERY_METHODS) }),
+});
+
+const money = z.number().int();
+const summaryLine = z.object({
+  id: z.number().int(),
+  variant_code: z.string(),
+  name: z.string(),
+  brand: z.string(),
+  variant: z.string(),
+  image: z.string().nullable(),
+  price: money,
+  price_old: money.nullable(),
+  quantity: z.number().int(),
+});
+
+/** The summary's answer: every figure the server computed, in kopecks. */
+export const summaryResponse = z.object({
+  lines: z.array(summaryLine),
+  items_total: money,
+  discount_total: money,
+  delivery_price: money,
+  bonus_available: money,
+  bonus_cap: money,
+  balance_available: money,
+  bonus_used: money,
+  balance_used: money,
+  total: money,
+});
+export type CheckoutSummary = z.output<typeof summaryResponse>;
+
+export const placedResponse = z.object({
+  code: z.string(),
+  hash: z.string(),
+  total: money,
+  status: z.string(),
+  payment_status: z.string(),
+  created: z.boolean(),
+  /** The provider's page to pay on; null when nothing is left to pay. */
+  payment_url: z.string().nullable(),
+  /** The order's result page (where a paid order goes at once). */
+  result_url: z.string(),
+});
+export type PlacedAnswer = z.output<typeof placedResponse>;
+
 /** The Idempotency-Key header: one per checkout attempt, made by the client (a UUID does). */
 export const idempotencyKeySchema = z.string().regex(/^[\w-]{8,100}$/);

@@ -2,53 +2,21 @@
 // the sizes' stock rows in id order and refuses with 409 when one is short (stock never goes negative),
 // spends bonus points and balance under a lock on the customer, and answers a repeated Idempotency-Key
 // with the first order. An unpaid order holds its stock for PAYMENT_TIMEOUT_MINUTES.
-import { createHmac, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
+import { randomInt } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import { isUniqueViolation, selectRows } from '~/lib/db/client.ts';
+import { isUniqueViolation, selectRows, type Db } from '~/lib/db/client.ts';
 import { getDb } from '~/lib/db/index.ts';
 import { env } from '~/lib/env.ts';
 import { HttpError } from '~/lib/http/errors.ts';
 import { dashboardContent } from '~/features/auth/auth.server.ts';
 import { getDeliveryOptions } from '~/features/content/content.server.ts';
+import { cancelOrder, lockOrder, markPaid, orderHash } from '~/features/orders/orders.server.ts';
+import { cartLinesOf } from '~/features/cart/cart.server.ts';
 import type { CartItem } from '~/features/cart/cart.ts';
 import type { PlaceOrderInput } from './checkout.schema.ts';
 
 /** Bonus points pay at most this share of the goods (after discounts); the balance may pay everything. */
 export const BONUS_CAP_PERCENT = 30;
-
-let secret: Promise<string> | undefined;
-/** ORDER_SECRET, or one made once and kept in the database so every process signs alike. */
-function orderSecret(): Promise<string> {
-  secret ??= (async () => {
-    const configured = env().ORDER_SECRET;
-    if (configured) return configured;
-    const db = await getDb();
-    await db.execute(
-      sql`INSERT INTO app_meta (key, value) VALUES ('order_secret', to_jsonb(${randomBytes(32).toString('hex')}::text)) ON CONFLICT (key) DO NOTHING`,
-    );
-    const [row] = await selectRows<{ value: string }>(db, sql`SELECT value #>> '{}' AS value FROM app_meta WHERE key = 'order_secret'`);
-    if (!row) throw new Error('order secret missing');
-    return row.value;
-  })().catch((error: unknown) => {
-    secret = undefined;
-    throw error;
-  });
-  return secret;
-}
-
-/** The hash in /order-success/{code}/{hash}: who holds it may see that order's result page. */
-export async function orderHash(code: string): Promise<string> {
-  return createHmac('sha256', await orderSecret())
-    .update(code)
-    .digest('base64url')
-    .slice(0, 32);
-}
-
-export async function verifyOrderHash(code: string, hash: string): Promise<boolean> {
-  const expected = Buffer.from(await orderHash(code));
-  const given = Buffer.from(hash);
-  return given.length === expected.length && timingSafeEqual(given, expected);
-}
 
 /** BS-12345678: short enough to read over the phone. */
 function newOrderCode(): string {
@@ -69,7 +37,7 @@ interface Owner {
   customerId: number | null;
 }
 
-interface LockedVariant extends Record<string, unknown> {
+interface PricedVariant extends Record<string, unknown> {
   id: number;
   code: string;
   label: string;
@@ -89,16 +57,114 @@ interface LockedVariant extends Record<string, unknown> {
 const conflict = (key: 'checkout.outOfStock' | 'checkout.empty' | 'checkout.keyInUse', params?: Record<string, string | number>) =>
   new HttpError(409, key, undefined, undefined, params);
 
-/** The lines to order: a customer's selected cart lines, or the guest's items. */
-async function orderItems(owner: Owner, input: PlaceOrderInput): Promise<CartItem[]> {
+/** What the shopper chooses, without the contact: enough to price an order (the summary call sends this much). */
+export type PricingInput = Pick<PlaceOrderInput, 'items' | 'use_bonus' | 'use_balance'> & { delivery: Pick<PlaceOrderInput['delivery'], 'method'> };
+
+/**
+ * The lines to order: a customer's selected cart lines that the cart shows as available (spec §4: the
+ * total counts only those), or the guest's items.
+ */
+async function orderItems(owner: Owner, input: PricingInput): Promise<CartItem[]> {
   if (owner.customerId === null) return input.items ?? [];
-  const db = await getDb();
-  return selectRows<{ id: number; quantity: number; variant_code: string }>(
-    db,
-    sql`SELECT l.product_id AS id, l.quantity, v.code AS variant_code FROM cart_lines l
-        JOIN carts c ON c.id = l.cart_id JOIN product_variants v ON v.id = l.variant_id
-        WHERE c.customer_id = ${owner.customerId} AND l.is_selected ORDER BY l.id`,
+  return (await cartLinesOf(owner.customerId))
+    .filter((l) => l.is_selected && l.is_available)
+    .map((l) => ({ id: l.id, quantity: l.quantity, variant_code: l.variant_code }));
+}
+
+export interface PricedLine {
+  variant: PricedVariant;
+  quantity: number;
+}
+
+/** An order's money, every figure from the database (kopecks). */
+export interface Pricing {
+  lines: PricedLine[];
+  items_total: number;
+  discount_total: number;
+  delivery_price: number;
+  /** What the customer holds, and the most points this order may take (BONUS_CAP_PERCENT of the goods). */
+  bonus_available: number;
+  bonus_cap: number;
+  balance_available: number;
+  bonus_used: number;
+  balance_used: number;
+  total: number;
+}
+
+/**
+ * Prices what the shopper chose. Inside placement the sizes' stock rows are locked (in id order, so two
+ * orders for the same sizes never wait on each other in a circle) and so is the customer; the summary
+ * reads the same figures without locks. A line short of stock, inactive or outside its min/max is a 409.
+ */
+async function price(tx: Pick<Db, 'execute'>, owner: Owner, items: readonly CartItem[], input: PricingInput, lock: boolean): Promise<Pricing> {
+  const option = (await getDeliveryOptions()).find((o) => o.id === input.delivery.method);
+  if (!option) throw new HttpError(422, 'error.validation', { 'delivery.method': ['validation.invalid'] });
+  // The same size twice in one order is one line.
+  const wanted = new Map<string, number>();
+  for (const item of items) {
+    const key = item.variant_code ?? `#${item.id}`;
+    wanted.set(key, (wanted.get(key) ?? 0) + item.quantity);
+  }
+  const codes = [...wanted.keys()].filter((k) => !k.startsWith('#'));
+  const productIds = [...wanted.keys()].filter((k) => k.startsWith('#')).map((k) => Number(k.slice(1)));
+  const variants = await selectRows<PricedVariant>(
+    tx,
+    sql`SELECT v.id, v.code, v.label, v.stock, v.min_item, v.max_item, p.id AS product_id, p.name, b.name AS brand,
+               p.price, p.price_old, p.free_delivery, p.is_active,
+               (SELECT replace(i.url_template, '{w}', (SELECT min(w) FROM unnest(i.widths) w)::text) FROM product_images i
+                 WHERE i.product_id = p.id ORDER BY i.position LIMIT 1) AS image
+          FROM product_variants v JOIN products p ON p.id = v.product_id JOIN brands b ON b.id = p.brand_id
+         WHERE v.code IN (${sql.join(
+           [...codes, ''].map((c) => sql`${c}`),
+           sql`, `,
+         )})
+            OR (v.product_id IN (${sql.join(
+              [...productIds, 0].map((id) => sql`${id}`),
+              sql`, `,
+            )})
+                AND (SELECT count(*) FROM product_variants w WHERE w.product_id = v.product_id) = 1)
+         ORDER BY v.id ${lock ? sql`FOR UPDATE OF v` : sql``}`,
   );
+  const lines = [...wanted.entries()].map(([key, quantity]) => {
+    const v = key.startsWith('#') ? variants.find((x) => x.product_id === Number(key.slice(1))) : variants.find((x) => x.code === key);
+    if (!v || !v.is_active) throw conflict('checkout.outOfStock', { name: v?.name ?? '' });
+    if (quantity > Number(v.stock) || quantity > Number(v.max_item) || quantity < Number(v.min_item)) throw conflict('checkout.outOfStock', { name: v.name });
+    return { variant: v, quantity };
+  });
+
+  const itemsTotal = lines.reduce((s, l) => s + Number(l.variant.price) * l.quantity, 0);
+  const discountTotal = lines.reduce((s, l) => s + Math.max(0, Number(l.variant.price_old ?? l.variant.price) - Number(l.variant.price)) * l.quantity, 0);
+  const deliveryPrice = lines.every((l) => l.variant.free_delivery) ? 0 : option.price;
+  const bonusCap = Math.floor((itemsTotal * BONUS_CAP_PERCENT) / 100);
+  let held = { bonus_amount: 0, balance_amount: 0 };
+  if (owner.customerId !== null) {
+    // One order at a time spends a customer's points and balance.
+    if (lock && (input.use_bonus > 0 || input.use_balance > 0)) await tx.execute(sql`SELECT id FROM customers WHERE id = ${owner.customerId} FOR UPDATE`);
+    held = await dashboardContent(owner.customerId, tx);
+  }
+  const bonusAvailable = Math.max(0, held.bonus_amount);
+  const balanceAvailable = Math.max(0, held.balance_amount);
+  const bonusUsed = Math.min(input.use_bonus, bonusAvailable, bonusCap);
+  const balanceUsed = Math.min(input.use_balance, balanceAvailable, itemsTotal + deliveryPrice - bonusUsed);
+  return {
+    lines,
+    items_total: itemsTotal,
+    discount_total: discountTotal,
+    delivery_price: deliveryPrice,
+    bonus_available: bonusAvailable,
+    bonus_cap: bonusCap,
+    balance_available: balanceAvailable,
+    bonus_used: bonusUsed,
+    balance_used: balanceUsed,
+    total: itemsTotal + deliveryPrice - bonusUsed - balanceUsed,
+  };
+}
+
+/** The checkout page's summary: what placing this order would cost now, written nowhere. */
+export async function summarize(input: PricingInput, owner: Owner): Promise<Pricing> {
+  const items = await orderItems(owner, input);
+  if (items.length === 0) throw conflict('checkout.empty');
+  return price(await getDb(), owner, items, input, false);
 }
 
 async function existing(key: string, owner: Owner): Promise<PlacedOrder | null> {
@@ -122,10 +188,8 @@ export async function placeOrder(input: PlaceOrderInput, owner: Owner, idempoten
   await releaseDue();
   const items = await orderItems(owner, input);
   if (items.length === 0) throw conflict('checkout.empty');
-  const options = await getDeliveryOptions();
-  const option = options.find((o) => o.id === input.delivery.method);
-  if (!option) throw new HttpError(422, 'error.validation', { 'delivery.method': ['validation.invalid'] });
-  if (option.address === 'postal' && !input.delivery.postcode) throw new HttpError(422, 'error.validation', { 'delivery.postcode': ['validation.required'] });
+  const option = (await getDeliveryOptions()).find((o) => o.id === input.delivery.method);
+  if (option?.address === 'postal' && !input.delivery.postcode) throw new HttpError(422, 'error.validation', { 'delivery.postcode': ['validation.required'] });
   const db = await getDb();
   const code = newOrderCode();
   const seconds = Math.round(env().PAYMENT_TIMEOUT_MINUTES * 60);
@@ -133,59 +197,9 @@ export async function placeOrder(input: PlaceOrderInput, owner: Owner, idempoten
   let placed: { total: number; paymentStatus: 'paid' | 'unpaid' };
   try {
     placed = await db.transaction(async (tx) => {
-      // The same size twice in one order is one line.
-      const wanted = new Map<string, number>();
-      for (const item of items) {
-        const key = item.variant_code ?? `#${item.id}`;
-        wanted.set(key, (wanted.get(key) ?? 0) + item.quantity);
-      }
-      const codes = [...wanted.keys()].filter((k) => !k.startsWith('#'));
-      const productIds = [...wanted.keys()].filter((k) => k.startsWith('#')).map((k) => Number(k.slice(1)));
-      // Locked in id order, so two orders for the same sizes never wait on each other in a circle.
-      const variants = await selectRows<LockedVariant>(
-        tx,
-        sql`SELECT v.id, v.code, v.label, v.stock, v.min_item, v.max_item, p.id AS product_id, p.name, b.name AS brand,
-                   p.price, p.price_old, p.free_delivery, p.is_active,
-                   (SELECT replace(i.url_template, '{w}', (SELECT min(w) FROM unnest(i.widths) w)::text) FROM product_images i
-                     WHERE i.product_id = p.id ORDER BY i.position LIMIT 1) AS image
-              FROM product_variants v JOIN products p ON p.id = v.product_id JOIN brands b ON b.id = p.brand_id
-             WHERE v.code IN (${sql.join(
-               [...codes, ''].map((c) => sql`${c}`),
-               sql`, `,
-             )})
-                OR (v.product_id IN (${sql.join(
-                  [...productIds, 0].map((id) => sql`${id}`),
-                  sql`, `,
-                )})
-                    AND (SELECT count(*) FROM product_variants w WHERE w.product_id = v.product_id) = 1)
-             ORDER BY v.id FOR UPDATE OF v`,
-      );
-      const lines = [...wanted.entries()].map(([key, quantity]) => {
-        const v = key.startsWith('#') ? variants.find((x) => x.product_id === Number(key.slice(1))) : variants.find((x) => x.code === key);
-        if (!v || !v.is_active) throw conflict('checkout.outOfStock', { name: v?.name ?? '' });
-        if (quantity > Number(v.stock) || quantity > Number(v.max_item) || quantity < Number(v.min_item))
-          throw conflict('checkout.outOfStock', { name: v.name });
-        return { v, quantity };
-      });
-
-      const itemsTotal = lines.reduce((s, l) => s + Number(l.v.price) * l.quantity, 0);
-      const discountTotal = lines.reduce((s, l) => s + Math.max(0, Number(l.v.price_old ?? l.v.price) - Number(l.v.price)) * l.quantity, 0);
-      const deliveryPrice = lines.every((l) => l.v.free_delivery) ? 0 : option.price;
-      let bonusUsed = 0;
-      let balanceUsed = 0;
-      if (owner.customerId !== null && (input.use_bonus > 0 || input.use_balance > 0)) {
-        // One order at a time spends a customer's points and balance.
-        await tx.execute(sql`SELECT id FROM customers WHERE id = ${owner.customerId} FOR UPDATE`);
-        const held = await dashboardContent(owner.customerId, tx);
-        bonusUsed = Math.min(input.use_bonus, held.bonus_amount, Math.floor((itemsTotal * BONUS_CAP_PERCENT) / 100));
-        balanceUsed = Math.min(input.use_balance, Math.max(0, held.balance_amount), itemsTotal + deliveryPrice - bonusUsed);
-      }
-      const total = itemsTotal + deliveryPrice - bonusUsed - balanceUsed;
-      // Paid in full with points and balance, nothing is left to pay.
-      const paymentStatus = total === 0 ? ('paid' as const) : ('unpaid' as const);
-
-      for (const { v, quantity } of lines) {
-        await tx.execute(sql`UPDATE product_variants SET stock = stock - ${quantity} WHERE id = ${v.id}`);
+      const p = await price(tx, owner, items, input, true);
+      for (const { variant, quantity } of p.lines) {
+        await tx.execute(sql`UPDATE product_variants SET stock = stock - ${quantity} WHERE id = ${variant.id}`);
       }
       const address = { city: input.delivery.city, address: input.delivery.address, postcode: input.delivery.postcode, comment: input.delivery.comment };
       const [order] = await selectRows<{ id: number }>(
@@ -194,38 +208,33 @@ export async function placeOrder(input: PlaceOrderInput, owner: Owner, idempoten
                                 discount_total, delivery_price, bonus_used, balance_used, total, payment_status, delivery_method,
                                 payment_method, reserved_until, idempotency_key)
             VALUES (${code}, ${owner.customerId}, 'pending', ${input.contact.name}, ${input.contact.phone}, ${input.contact.email.toLowerCase()},
-                    ${JSON.stringify(address)}::jsonb, ${itemsTotal}, ${discountTotal}, ${deliveryPrice}, ${bonusUsed}, ${balanceUsed}, ${total},
-                    ${paymentStatus}, ${input.delivery.method}, ${input.payment},
+                    ${JSON.stringify(address)}::jsonb, ${p.items_total}, ${p.discount_total}, ${p.delivery_price}, ${p.bonus_used}, ${p.balance_used},
+                    ${p.total}, 'unpaid', ${input.delivery.method}, ${input.payment},
                     now() + make_interval(secs => ${seconds}), ${idempotencyKey})
             RETURNING id`,
       );
       if (!order) throw new Error('order row missing');
-      for (const { v, quantity } of lines) {
+      for (const { variant: v, quantity } of p.lines) {
         await tx.execute(
           sql`INSERT INTO order_lines (order_id, product_id, variant_id, name, brand, variant_label, image, unit_price, unit_price_old, quantity)
               VALUES (${order.id}, ${v.product_id}, ${v.id}, ${v.name}, ${v.brand}, ${v.label}, ${v.image ?? ''}, ${v.price}, ${v.price_old}, ${quantity})`,
         );
       }
       await tx.execute(sql`INSERT INTO order_status_history (order_id, status) VALUES (${order.id}, 'pending')`);
-      if (bonusUsed > 0)
+      if (p.bonus_used > 0)
         await tx.execute(
-          sql`INSERT INTO bonus_ledger (customer_id, amount, reason, order_id) VALUES (${owner.customerId}, ${-bonusUsed}, 'order_payment', ${order.id})`,
+          sql`INSERT INTO bonus_ledger (customer_id, amount, reason, order_id) VALUES (${owner.customerId}, ${-p.bonus_used}, 'order_payment', ${order.id})`,
         );
-      if (balanceUsed > 0)
+      if (p.balance_used > 0)
         await tx.execute(
-          sql`INSERT INTO balance_ledger (customer_id, amount, reason, order_id) VALUES (${owner.customerId}, ${-balanceUsed}, 'order_payment', ${order.id})`,
+          sql`INSERT INTO balance_ledger (customer_id, amount, reason, order_id) VALUES (${owner.customerId}, ${-p.balance_used}, 'order_payment', ${order.id})`,
         );
-      if (owner.customerId !== null) {
-        // The ordered lines leave the cart; unselected ones stay for later.
-        await tx.execute(
-          sql`DELETE FROM cart_lines l USING carts c WHERE c.id = l.cart_id AND c.customer_id = ${owner.customerId} AND l.is_selected
-                AND l.variant_id IN (${sql.join(
-                  lines.map((l) => sql`${l.v.id}`),
-                  sql`, `,
-                )})`,
-        );
+      // Paid in full with points and balance, nothing is left to pay: the order is paid now.
+      if (p.total === 0) {
+        const locked = await lockOrder(tx, order.id);
+        if (locked) await markPaid(tx, locked);
       }
-      return { total, paymentStatus };
+      return { total: p.total, paymentStatus: p.total === 0 ? ('paid' as const) : ('unpaid' as const) };
     });
   } catch (error) {
     // Two requests with one key at once: the unique index lets one order through; the other answers it.
@@ -235,7 +244,14 @@ export async function placeOrder(input: PlaceOrderInput, owner: Owner, idempoten
     }
     throw error;
   }
-  return { code, hash: await orderHash(code), total: placed.total, status: 'pending', payment_status: placed.paymentStatus, created: true };
+  return {
+    code,
+    hash: await orderHash(code),
+    total: placed.total,
+    status: placed.paymentStatus === 'paid' ? 'processing' : 'pending',
+    payment_status: placed.paymentStatus,
+    created: true,
+  };
 }
 
 let lastRelease = 0;
@@ -263,21 +279,11 @@ export async function releaseExpiredOrders(): Promise<number> {
   let released = 0;
   for (const { id } of due) {
     const done = await db.transaction(async (tx) => {
-      const [order] = await selectRows<{ id: number }>(
-        tx,
-        sql`SELECT id FROM orders WHERE id = ${id} AND status = 'pending' AND payment_status = 'unpaid' AND reserved_until < now() FOR UPDATE`,
-      );
-      if (!order) return false;
-      await tx.execute(sql`UPDATE product_variants v SET stock = v.stock + l.quantity FROM order_lines l WHERE l.order_id = ${id} AND l.variant_id = v.id`);
-      await tx.execute(sql`UPDATE orders SET status = 'cancelled', updated_at = now() WHERE id = ${id}`);
-      await tx.execute(sql`INSERT INTO order_status_history (order_id, status, note) VALUES (${id}, 'cancelled', 'payment_timeout')`);
-      // Points and balance spent on it come back.
-      await tx.execute(
-        sql`INSERT INTO bonus_ledger (customer_id, amount, reason, order_id) SELECT customer_id, -amount, 'refund', order_id FROM bonus_ledger WHERE order_id = ${id} AND amount < 0`,
-      );
-      await tx.execute(
-        sql`INSERT INTO balance_ledger (customer_id, amount, reason, order_id) SELECT customer_id, -amount, 'refund', order_id FROM balance_ledger WHERE order_id = ${id} AND amount < 0`,
-      );
+      const order = await lockOrder(tx, id);
+      if (!order || order.status !== 'pending' || order.payment_status !== 'unpaid') return false;
+      const [late] = await selectRows<{ late: boolean }>(tx, sql`SELECT reserved_until < now() AS late FROM orders WHERE id = ${id}`);
+      if (!late?.late) return false;
+      await cancelOrder(tx, order, 'payment_timeout');
       return true;
     });
     if (done) released++;

@@ -5,6 +5,7 @@ import { trail, type Crumb, type MetaData } from '~/lib/http/envelope.ts';
 import { t, type Locale } from '~/lib/i18n/index.ts';
 import {
   BLOG_PAGE_SIZE,
+  type DeliveryOption,
   blogPostUrl,
   infoPageUrl,
   pageIdParams,
@@ -165,18 +166,6 @@ export async function editorsPageRedirect(path: string): Promise<{ location: str
   }
   const page = id === undefined ? null : await (kind === 'i' ? getInfoPage(id) : getBlogPost(id));
   return page ? { location: page.url, status: 301 } : { location: '/404', status: 302 };
-}
-
-export interface DeliveryOption {
-  id: 'courier' | 'pickup' | 'post';
-  name: string;
-  description: string;
-  /** Kopecks. */
-  price: number;
-  days_min: number;
-  days_max: number;
-  /** What address the method needs: a full one, a pickup point's, or a postal one with a postcode. */
-  address: 'full' | 'point' | 'postal';
 }
 
 /** Checkout's delivery methods as the editors set them (src/content/site/delivery.json). */

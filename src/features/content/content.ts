@@ -55,3 +55,16 @@ export const blogListQuery = z.object({ page: z.coerce.number().int().min(1).max
 export function formatPostDate(iso: string): string {
   return formatDate(iso, 'ru', 'long');
 }
+
+/** A checkout delivery method as the editors set it (src/content/site/delivery.json). */
+export interface DeliveryOption {
+  id: 'courier' | 'pickup' | 'post';
+  name: string;
+  description: string;
+  /** Kopecks. */
+  price: number;
+  days_min: number;
+  days_max: number;
+  /** What address the method needs: a full one, a pickup point's, or a postal one with a postcode. */
+  address: 'full' | 'point' | 'postal';
+}

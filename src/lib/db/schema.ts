@@ -331,6 +331,10 @@ export const orders = pgTable(
     // An unpaid order holds its stock until then; afterwards it is cancelled and the stock returns.
     reservedUntil: timestamp('reserved_until', { withTimezone: true }),
     idempotencyKey: text('idempotency_key'),
+    // The carrier's parcel number, set by the operator (npm run order -- track).
+    trackingId: text('tracking_id'),
+    // When it was delivered: the return window counts from here.
+    deliveredAt: timestamp('delivered_at', { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -397,14 +401,52 @@ export const payments = pgTable(
     provider: text('provider').notNull(),
     providerRef: text('provider_ref'),
     amount: integer('amount').notNull(),
-    // created | succeeded | failed
-    status: text('status').notNull().default('created'),
+    // pending | succeeded | canceled — only ever moves forward (src/features/payments/payments.server.ts)
+    status: text('status').notNull().default('pending'),
+    // Sent to the provider with the creation request: a retried creation is the same payment.
+    idempotenceKey: text('idempotence_key').notNull(),
+    confirmationUrl: text('confirmation_url'),
     payload: jsonb('payload'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [index('payments_order_idx').on(t.orderId)],
+  (t) => [
+    index('payments_order_idx').on(t.orderId),
+    uniqueIndex('payments_idempotence_uq').on(t.idempotenceKey),
+    uniqueIndex('payments_provider_ref_uq').on(t.provider, t.providerRef),
+  ],
 );
+
+// The parcel's way as the carrier reports it (the operator records it with the tracking id).
+export const trackingEvents = pgTable(
+  'tracking_events',
+  {
+    id: serial('id').primaryKey(),
+    orderId: integer('order_id')
+      .notNull()
+      .references(() => orders.id, { onDelete: 'cascade' }),
+    status: text('status').notNull(),
+    place: text('place').notNull().default(''),
+    createdAt: createdAt(),
+  },
+  (t) => [index('tracking_events_order_idx').on(t.orderId, t.createdAt)],
+);
+
+// The built-in test provider's own side (what a real provider keeps on its servers): the payment page at
+// /test-payment/{id} reads and settles these rows; the shop reads them only through the provider interface.
+export const testPayments = pgTable('test_payments', {
+  id: text('id').primaryKey(),
+  idempotenceKey: text('idempotence_key').notNull().unique(),
+  amount: integer('amount').notNull(),
+  description: text('description').notNull(),
+  returnUrl: text('return_url').notNull(),
+  // pending | challenge (3-D Secure code asked) | succeeded | canceled
+  status: text('status').notNull().default('pending'),
+  cardLast4: text('card_last4'),
+  reason: text('reason'),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});
 
 // Ledgers: the balance is the sum of entries, never a mutable counter.
 export const balanceLedger = pgTable(

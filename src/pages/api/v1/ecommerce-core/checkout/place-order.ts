@@ -1,16 +1,20 @@
 // Beyond the spec (docs/api.md): places an order from a guest's items or a customer's selected cart
-// lines, in one transaction; the Idempotency-Key header makes a retry answer the first order.
-import { z } from 'zod';
+// lines, in one transaction, and creates its payment; the Idempotency-Key header makes a retry answer
+// the first order and the same payment.
 import { authenticate, bearerToken } from '~/features/auth/auth.server.ts';
-import { idempotencyKeySchema, placeOrderSchema } from '~/features/checkout/checkout.schema.ts';
+import { idempotencyKeySchema, placedResponse, placeOrderSchema } from '~/features/checkout/checkout.schema.ts';
 import { placeOrder } from '~/features/checkout/checkout.server.ts';
+import { resultPath } from '~/features/orders/orders.server.ts';
+import { ProviderUnavailable, startPayment } from '~/features/payments/payments.server.ts';
 import { endpoint } from '~/lib/http/endpoint.ts';
 import { fail, ok } from '~/lib/http/envelope.ts';
+import { HttpError } from '~/lib/http/errors.ts';
 import { enforce } from '~/lib/http/rate-limit.server.ts';
 
 export const POST = endpoint({
-  summary: 'Places an order (201; 200 with the same order for a repeated Idempotency-Key; 409 short of stock or an empty selection)',
-  response: z.object({ code: z.string(), hash: z.string(), total: z.number().int(), status: z.string(), payment_status: z.string(), created: z.boolean() }),
+  summary:
+    'Places an order and creates its payment (201; 200 with the same order and payment for a repeated Idempotency-Key; 409 short of stock or an empty selection; 502 when the payment provider cannot be reached — the order stands, repeat with the same key)',
+  response: placedResponse,
   statuses: [201],
   body: placeOrderSchema,
   async handler({ body, request, context, t }) {
@@ -22,6 +26,14 @@ export const POST = endpoint({
     if (token && !auth) return fail(401, t('error.unauthorized'));
     await enforce({ key: `checkout:${context.clientAddress}`, max: 200, windowSeconds: 600 });
     const order = await placeOrder(body, { customerId: auth?.customer.id ?? null }, key.data);
-    return ok(order, { status: order.created ? 201 : 200, message: t('checkout.placed', { code: order.code }) });
+    let paymentUrl: string | null;
+    try {
+      paymentUrl = await startPayment(order.code);
+    } catch (error) {
+      if (error instanceof ProviderUnavailable) throw new HttpError(502, 'payment.unavailable');
+      throw error;
+    }
+    const answer = { ...order, payment_url: paymentUrl, result_url: await resultPath(order.code) };
+    return ok(answer, { status: order.created ? 201 : 200, message: t('checkout.placed', { code: order.code }) });
   },
 });

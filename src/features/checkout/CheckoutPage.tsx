@@ -1,0 +1,389 @@
+// /checkout (issue 9): contact, delivery and payment on one page, and a summary the server prices at
+// every change. A guest checks out with name, e-mail and phone — five fields and two choices for one
+// address (six with Russian Post's postcode) — and may create an account afterwards; a customer's
+// contact and saved addresses are filled in. The page is reachable only with selected, available lines.
+import { useStore } from '@nanostores/react';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import type { z } from 'zod';
+import { FormError, FormField } from '~/components/ui/FormField.tsx';
+import { PhoneField } from '~/components/ui/PhoneField.tsx';
+import { fieldProps, shownIn, useSchemaForm } from '~/components/ui/schema-form.ts';
+import { ApiError, applyFieldErrors } from '~/lib/api.client.ts';
+import { formatPrice } from '~/lib/format.ts';
+import { fill } from '~/lib/i18n/fill.ts';
+import { $session, initSession } from '~/features/auth/auth.store.ts';
+import { validateItemsCall } from '~/features/cart/cart.client.ts';
+import { guestItems } from '~/features/cart/cart.store.ts';
+import type { CartItem } from '~/features/cart/cart.ts';
+import type { DeliveryOption } from '~/features/content/content.ts';
+import { openAuth } from '~/features/layout/layout.store.ts';
+import { placeOrderCall, summaryCall } from './checkout.client.ts';
+import { checkoutFormSchema, type CheckoutSummary } from './checkout.schema.ts';
+import { newIdempotencyKey } from './checkout.ts';
+
+type FormInput = z.input<typeof checkoutFormSchema>;
+
+/** The schema's ceiling for points and balance: "as much as the order may take". */
+const SPEND_ALL = 100_000_000;
+
+export interface CheckoutAddress {
+  id: number;
+  label: string;
+  city: string;
+  address: string;
+  postcode: string;
+  is_default: boolean;
+}
+
+interface Props {
+  m: Record<string, string>;
+  options: DeliveryOption[];
+  /** A signed-in customer's contact and addresses, from the server's render; null for a guest. */
+  customer: { name: string; email: string; phone: string } | null;
+  addresses: CheckoutAddress[];
+  deliveryInfoUrl: string;
+}
+
+const FIELDS = [
+  'contact.name',
+  'contact.email',
+  'contact.phone',
+  'delivery.method',
+  'delivery.city',
+  'delivery.address',
+  'delivery.postcode',
+  'delivery.comment',
+  'payment',
+] as const;
+
+function Section({ n, title, children }: { n: number; title: string; children: React.ReactNode }) {
+  return (
+    <fieldset className="min-w-0 border-t border-line pt-6">
+      <legend className="flex items-center gap-3 pr-3 font-display text-2xl font-500">
+        <span className="grid h-7 w-7 place-items-center rounded-full bg-ink font-sans text-sm font-700 text-white" aria-hidden="true">
+          {n}
+        </span>
+        {title}
+      </legend>
+      <div className="mt-5 grid gap-4">{children}</div>
+    </fieldset>
+  );
+}
+
+function Choice({ checked, children, ...input }: React.InputHTMLAttributes<HTMLInputElement> & { children: React.ReactNode }) {
+  return (
+    <label className={`flex cursor-pointer gap-3 border p-4 text-sm ${checked ? 'border-ink' : 'border-line hover:border-ink-soft'}`}>
+      <input type="radio" checked={checked} className="mt-0.5 h-4 w-4 shrink-0 accent-ink" {...input} />
+      <span className="min-w-0 flex-1">{children}</span>
+    </label>
+  );
+}
+
+export default function CheckoutPage({ m, options, customer, addresses, deliveryInfoUrl }: Props) {
+  const session = useStore($session);
+  const shown = shownIn(m);
+  const preferred = addresses.find((a) => a.is_default) ?? addresses[0];
+  const form = useSchemaForm(checkoutFormSchema, {
+    contact: { name: customer?.name ?? '', email: customer?.email ?? '', phone: customer?.phone ?? '' },
+    delivery: {
+      method: options[0]?.id ?? 'courier',
+      city: preferred?.city ?? '',
+      address: preferred?.address ?? '',
+      postcode: preferred?.postcode ?? '',
+      comment: '',
+    },
+    payment: 'card',
+  } satisfies FormInput);
+  const { register, handleSubmit, control, setError, setValue, watch } = form;
+  const method = watch('delivery.method');
+  const payment = watch('payment');
+  const option = options.find((o) => o.id === method) ?? options[0];
+
+  const [items, setItems] = useState<CartItem[] | null>(null);
+  const [summary, setSummary] = useState<CheckoutSummary | null>(null);
+  const [useBonus, setUseBonus] = useState(false);
+  const [useBalance, setUseBalance] = useState(false);
+  const [addressId, setAddressId] = useState<number | null>(preferred?.id ?? null);
+  const [comment, setComment] = useState(false);
+  const [formError, setFormError] = useState<string | undefined>();
+  const key = useRef<string>('');
+
+  useEffect(() => {
+    initSession();
+    key.current = newIdempotencyKey();
+  }, []);
+
+  // A guest's selected lines, checked by the server: only available ones go to the checkout.
+  useEffect(() => {
+    if (customer) return;
+    const chosen = guestItems().filter((l) => l.is_selected !== false);
+    if (chosen.length === 0) {
+      location.replace('/cart');
+      return;
+    }
+    validateItemsCall(chosen.map((l) => ({ id: l.id, quantity: l.quantity, uid: l.uid, variant_code: l.variant_code, is_selected: true })))
+      .then(({ items: lines }) => {
+        const available = lines.filter((l) => l.is_available).map((l) => ({ id: l.id, quantity: l.quantity, variant_code: l.variant_code }));
+        if (available.length === 0) location.replace('/cart');
+        else setItems(available);
+      })
+      .catch((error: unknown) => setFormError(error instanceof ApiError ? error.message : m['error.network']));
+  }, [customer, m]);
+
+  // Logging in here reloads the page, which then renders with the customer's contact and addresses.
+  useEffect(() => {
+    if (!customer && session) location.reload();
+  }, [customer, session]);
+
+  useEffect(() => {
+    if (!customer && items === null) return;
+    const controller = new AbortController();
+    summaryCall(
+      {
+        ...(customer ? {} : { items: items ?? [] }),
+        delivery: { method },
+        // Asked for everything held; the server keeps it within what is held, the cap and the total.
+        use_bonus: useBonus ? SPEND_ALL : 0,
+        use_balance: useBalance ? SPEND_ALL : 0,
+      },
+      controller.signal,
+    )
+      .then((s) => {
+        setSummary(s);
+        setFormError(undefined);
+      })
+      .catch((error: unknown) => {
+        if (controller.signal.aborted) return;
+        if (error instanceof ApiError && error.failure.status === 409 && summary === null) location.replace('/cart');
+        else setFormError(error instanceof ApiError ? error.message : m['error.network']);
+      });
+    return () => controller.abort();
+    // The summary follows what prices the order; `summary` is read only to tell the first load.
+  }, [customer, items, method, useBonus, useBalance, m]);
+
+  const pickAddress = (a: CheckoutAddress | null) => {
+    setAddressId(a?.id ?? null);
+    const opts = { shouldValidate: Boolean(a), shouldDirty: true };
+    setValue('delivery.city', a?.city ?? '', opts);
+    setValue('delivery.address', a?.address ?? '', opts);
+    setValue('delivery.postcode', a?.postcode ?? '', opts);
+  };
+
+  const submit = handleSubmit(async (values) => {
+    setFormError(undefined);
+    try {
+      const placed = await placeOrderCall(
+        {
+          ...values,
+          ...(customer ? {} : { items }),
+          use_bonus: summary?.bonus_used ?? 0,
+          use_balance: summary?.balance_used ?? 0,
+        },
+        key.current,
+      );
+      location.assign(placed.payment_url ?? placed.result_url);
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      // Refused before an order was made: the next press is a new attempt.
+      if (error.failure.status === 409 || error.failure.status === 422) key.current = newIdempotencyKey();
+      if (!applyFieldErrors(error, FIELDS, (field, message) => setError(field, { type: 'server', message }))) setFormError(error.message);
+    }
+  });
+
+  const count = useMemo(() => summary?.lines.reduce((s, l) => s + l.quantity, 0) ?? 0, [summary]);
+  const days = option ? fill(m['checkout.days'] ?? '', { min: option.days_min, max: option.days_max }) : '';
+  const isSubmitting = form.formState.isSubmitting;
+
+  return (
+    <form onSubmit={submit} noValidate className="grid gap-8 lg:grid-cols-[1fr_380px]" aria-label={m['checkout.title']}>
+      <div className="grid min-w-0 gap-8">
+        {!customer && (
+          <p className="bg-paper-warm p-4 text-sm">
+            {m['checkout.guest']}{' '}
+            <button type="button" onClick={() => openAuth('login')} className="cursor-pointer font-600 underline underline-offset-4">
+              {m['checkout.login']}
+            </button>
+          </p>
+        )}
+        <Section n={1} title={m['checkout.contact'] ?? ''}>
+          <FormField label={m['checkout.name'] ?? ''} autoComplete="name" {...fieldProps(form, 'contact.name', shown)} />
+          <div className="grid gap-4 sm:grid-cols-2">
+            <FormField
+              label={m['auth.email'] ?? ''}
+              type="email"
+              autoComplete="email"
+              inputMode="email"
+              hint={customer ? undefined : m['checkout.emailHint']}
+              {...fieldProps(form, 'contact.email', shown)}
+            />
+            <PhoneField control={control} name="contact.phone" label={m['auth.phone'] ?? ''} shown={shown} />
+          </div>
+        </Section>
+
+        <Section n={2} title={m['checkout.delivery'] ?? ''}>
+          <div className="grid gap-3" role="radiogroup" aria-label={m['checkout.delivery']}>
+            {options.map((o) => (
+              <Choice key={o.id} value={o.id} checked={method === o.id} {...register('delivery.method')}>
+                <span className="flex flex-wrap justify-between gap-x-4 font-600">
+                  <span>{o.name}</span>
+                  <span className="tabular-nums" data-testid={`delivery-price-${o.id}`}>
+                    {summary && summary.delivery_price === 0 ? m['checkout.free'] : formatPrice(o.price)}
+                  </span>
+                </span>
+                <span className="mt-1 block text-xs text-ink-soft">
+                  {o.description} {fill(m['checkout.days'] ?? '', { min: o.days_min, max: o.days_max })}
+                </span>
+              </Choice>
+            ))}
+          </div>
+          {addresses.length > 0 && (
+            <div className="grid gap-2" role="radiogroup" aria-label={m['checkout.savedAddresses']}>
+              <p className="text-xs font-600 uppercase tracking-wider text-ink-soft">{m['checkout.savedAddresses']}</p>
+              {addresses.map((a) => (
+                <Choice key={a.id} name="saved-address" checked={addressId === a.id} onChange={() => pickAddress(a)}>
+                  {a.label}
+                </Choice>
+              ))}
+              <Choice name="saved-address" checked={addressId === null} onChange={() => pickAddress(null)}>
+                {m['checkout.newAddress']}
+              </Choice>
+            </div>
+          )}
+          <div className="grid gap-4 sm:grid-cols-[1fr_2fr]">
+            <FormField label={m['checkout.city'] ?? ''} autoComplete="address-level2" {...fieldProps(form, 'delivery.city', shown)} />
+            <FormField
+              label={option?.address === 'point' ? (m['checkout.pointAddress'] ?? '') : (m['checkout.address'] ?? '')}
+              autoComplete="street-address"
+              {...fieldProps(form, 'delivery.address', shown)}
+            />
+          </div>
+          {option?.address === 'postal' && (
+            <FormField
+              label={m['checkout.postcode'] ?? ''}
+              autoComplete="postal-code"
+              inputMode="numeric"
+              maxLength={6}
+              {...fieldProps(form, 'delivery.postcode', shown)}
+            />
+          )}
+          {comment ? (
+            <FormField label={m['checkout.comment'] ?? ''} autoComplete="off" {...fieldProps(form, 'delivery.comment', shown)} />
+          ) : (
+            <button type="button" onClick={() => setComment(true)} className="w-fit cursor-pointer text-sm text-ink-soft underline underline-offset-4">
+              {m['checkout.addComment']}
+            </button>
+          )}
+          <p className="text-xs text-ink-muted">
+            {m['checkout.duties']}{' '}
+            <a href={deliveryInfoUrl} className="underline underline-offset-4" target="_blank" rel="noopener">
+              {m['checkout.dutiesMore']}
+            </a>
+          </p>
+        </Section>
+
+        <Section n={3} title={m['checkout.payment'] ?? ''}>
+          <div className="grid gap-3 sm:grid-cols-2" role="radiogroup" aria-label={m['checkout.payment']}>
+            <Choice value="card" checked={payment === 'card'} {...register('payment')}>
+              <span className="block font-600">{m['checkout.card']}</span>
+              <span className="mt-1 block text-xs text-ink-soft">{m['checkout.cardSchemes']}</span>
+            </Choice>
+            <Choice value="sbp" checked={payment === 'sbp'} {...register('payment')}>
+              <span className="block font-600">{m['checkout.sbp']}</span>
+              <span className="mt-1 block text-xs text-ink-soft">{m['checkout.sbpHint']}</span>
+            </Choice>
+          </div>
+        </Section>
+      </div>
+
+      <aside className="h-fit border border-line p-5 lg:sticky lg:top-28" aria-label={m['checkout.summary']}>
+        <h2 className="font-display text-2xl font-500">{m['checkout.summary']}</h2>
+        {!summary ? (
+          <p className="mt-4 text-sm text-ink-muted">{m['checkout.loading']}</p>
+        ) : (
+          <>
+            <ul className="mt-4 divide-y divide-line border-y border-line">
+              {summary.lines.map((l) => (
+                <li key={l.variant_code} className="flex gap-3 py-3 text-sm">
+                  {l.image && <img src={l.image} alt="" width={48} height={64} className="h-16 w-12 shrink-0 bg-paper-warm object-cover" />}
+                  <div className="min-w-0 flex-1">
+                    <p className="text-xs font-700 uppercase tracking-wide">{l.brand}</p>
+                    <p className="truncate">{l.name}</p>
+                    <p className="text-xs text-ink-soft">{fill(m['checkout.lineSize'] ?? '', { size: l.variant, quantity: l.quantity })}</p>
+                  </div>
+                  <p className="shrink-0 font-600 tabular-nums">{formatPrice(l.price * l.quantity)}</p>
+                </li>
+              ))}
+            </ul>
+            {customer && (summary.bonus_available > 0 || summary.balance_available > 0) && (
+              <div className="mt-4 grid gap-2 text-sm">
+                {summary.bonus_available > 0 && (
+                  <label className="flex cursor-pointer items-start gap-2">
+                    <input type="checkbox" checked={useBonus} onChange={() => setUseBonus((v) => !v)} className="mt-0.5 h-4 w-4 accent-ink" />
+                    <span>
+                      {fill(m['checkout.useBonus'] ?? '', { amount: formatPrice(Math.min(summary.bonus_available, summary.bonus_cap)) })}
+                      <span className="block text-xs text-ink-muted">{m['checkout.bonusCap']}</span>
+                    </span>
+                  </label>
+                )}
+                {summary.balance_available > 0 && (
+                  <label className="flex cursor-pointer items-start gap-2">
+                    <input type="checkbox" checked={useBalance} onChange={() => setUseBalance((v) => !v)} className="mt-0.5 h-4 w-4 accent-ink" />
+                    <span>{fill(m['checkout.useBalance'] ?? '', { amount: formatPrice(summary.balance_available) })}</span>
+                  </label>
+                )}
+              </div>
+            )}
+            <dl className="mt-4 space-y-2 text-sm">
+              <div className="flex justify-between">
+                <dt>{fill(m['cart.items'] ?? '', { count })}</dt>
+                <dd className="tabular-nums">{formatPrice(summary.items_total + summary.discount_total)}</dd>
+              </div>
+              {summary.discount_total > 0 && (
+                <div className="flex justify-between text-accent">
+                  <dt>{m['cart.discount']}</dt>
+                  <dd className="tabular-nums">−{formatPrice(summary.discount_total)}</dd>
+                </div>
+              )}
+              <div className="flex justify-between">
+                <dt>
+                  {m['checkout.deliveryLine']}
+                  <span className="block text-xs text-ink-muted">{days}</span>
+                </dt>
+                <dd className="tabular-nums">{summary.delivery_price === 0 ? m['checkout.free'] : formatPrice(summary.delivery_price)}</dd>
+              </div>
+              {summary.bonus_used > 0 && (
+                <div className="flex justify-between">
+                  <dt>{m['checkout.bonusLine']}</dt>
+                  <dd className="tabular-nums">−{formatPrice(summary.bonus_used)}</dd>
+                </div>
+              )}
+              {summary.balance_used > 0 && (
+                <div className="flex justify-between">
+                  <dt>{m['checkout.balanceLine']}</dt>
+                  <dd className="tabular-nums">−{formatPrice(summary.balance_used)}</dd>
+                </div>
+              )}
+              <div className="flex justify-between border-t border-line pt-3 text-base font-700">
+                <dt>{m['checkout.total']}</dt>
+                <dd className="tabular-nums" data-testid="checkout-total">
+                  {formatPrice(summary.total)}
+                </dd>
+              </div>
+            </dl>
+          </>
+        )}
+        <div className="mt-5 grid gap-3">
+          <FormError message={formError} />
+          <button type="submit" disabled={!summary || isSubmitting} className="btn-primary w-full disabled:opacity-60">
+            {isSubmitting
+              ? m['checkout.placing']
+              : summary?.total === 0
+                ? m['checkout.place']
+                : fill(m['checkout.pay'] ?? '', { total: formatPrice(summary?.total ?? 0) })}
+          </button>
+          <p className="text-xs text-ink-muted">{m['checkout.afterPay']}</p>
+        </div>
+      </aside>
+    </form>
+  );
+}

@@ -1,0 +1,21 @@
+// The browser's checkout calls (docs/api.md "Checkout").
+import { api } from '~/lib/api.client.ts';
+import type { CheckoutSummary, PlacedAnswer } from './checkout.schema.ts';
+import type { CartItem } from '~/features/cart/cart.ts';
+
+const BASE = '/api/v1/ecommerce-core/checkout';
+
+export interface SummaryRequest {
+  items?: CartItem[] | undefined;
+  delivery: { method: string };
+  use_bonus: number;
+  use_balance: number;
+}
+
+export const summaryCall = (body: SummaryRequest, signal?: AbortSignal) =>
+  api<CheckoutSummary>(`${BASE}/summary`, { method: 'POST', body, ...(signal ? { signal } : {}) });
+
+/** The key travels as a header; the same key for a retried press is the same order and payment. */
+export async function placeOrderCall(body: unknown, idempotencyKey: string): Promise<PlacedAnswer> {
+  return api<PlacedAnswer>(`${BASE}/place-order`, { method: 'POST', body, headers: { 'idempotency-key': idempotencyKey } });
+}

@@ -1,0 +1,59 @@
+// The order calls' answers (docs/api.md "Orders"): the spec §3 order line — can_cancel and can_return
+// as the server's 1/0 — inside the order with its money, delivery and status history.
+import { z } from 'zod';
+
+const flag = z.union([z.literal(0), z.literal(1)]);
+const historyEntry = z.object({ status: z.string(), label: z.string(), note: z.string(), created_at: z.string() });
+
+export const orderLineSchema = z.object({
+  id: z.number().int(),
+  product_id: z.number().int(),
+  url: z.string(),
+  name: z.string(),
+  brand: z.string(),
+  image: z.string(),
+  variant: z.string(),
+  quantity: z.number().int(),
+  unit_price: z.number().int(),
+  /** unit_price × quantity. */
+  price: z.number().int(),
+  currency: z.string(),
+  can_cancel: flag,
+  can_return: flag,
+  delivery_status: z.string(),
+  delivery_status_label: z.string(),
+  delivery_status_history: z.array(historyEntry),
+  tracking_id: z.string().nullable(),
+  tracking_history: z.array(z.object({ status: z.string(), place: z.string(), created_at: z.string() })),
+});
+
+export const orderDetailSchema = z.object({
+  code: z.string(),
+  status: z.string(),
+  status_label: z.string(),
+  payment_status: z.string(),
+  payment_method: z.string(),
+  created_at: z.string(),
+  contact: z.object({ name: z.string(), email: z.string(), phone: z.string() }),
+  delivery: z.object({ method: z.string(), city: z.string(), address: z.string(), postcode: z.string(), comment: z.string() }),
+  items_total: z.number().int(),
+  discount_total: z.number().int(),
+  delivery_price: z.number().int(),
+  bonus_used: z.number().int(),
+  balance_used: z.number().int(),
+  total: z.number().int(),
+  can_cancel: flag,
+  can_return: flag,
+  tracking_id: z.string().nullable(),
+  history: z.array(historyEntry),
+  lines: z.array(orderLineSchema),
+});
+export type OrderDetail = z.output<typeof orderDetailSchema>;
+
+export const orderSummarySchema = z.object({
+  code: z.string(),
+  status: z.string(),
+  status_label: z.string(),
+  total: z.number().int(),
+  created_at: z.string(),
+});

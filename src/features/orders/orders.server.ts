@@ -1,0 +1,299 @@
+// What happens to a placed order (issue 9): paid, cancelled with everything it held given back, read for
+// its result page, and told to the shopper by e-mail. Checkout places orders, payments settle them, the
+// operator command moves them along — each through these functions, inside the caller's transaction.
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import { selectRows, type Db } from '~/lib/db/client.ts';
+import { getDb } from '~/lib/db/index.ts';
+import { env } from '~/lib/env.ts';
+import { CURRENCY_SYMBOL, formatPrice } from '~/lib/format.ts';
+import { t, type Locale, type MessageKey } from '~/lib/i18n/index.ts';
+import { loggableError, logger } from '~/lib/log.ts';
+import { mailLayout, sendMail } from '~/lib/mail.server.ts';
+import { canCancel, canReturn, statusLabelKey } from './orders.ts';
+import type { OrderDetail, orderSummarySchema } from './orders.schema.ts';
+import type { z } from 'zod';
+
+export type OrderSummary = z.output<typeof orderSummarySchema>;
+
+type Tx = Pick<Db, 'execute'>;
+
+let secret: Promise<string> | undefined;
+/** ORDER_SECRET, or one made once and kept in the database so every process signs alike. */
+function orderSecret(): Promise<string> {
+  secret ??= (async () => {
+    const configured = env().ORDER_SECRET;
+    if (configured) return configured;
+    const db = await getDb();
+    await db.execute(
+      sql`INSERT INTO app_meta (key, value) VALUES ('order_secret', to_jsonb(${randomBytes(32).toString('hex')}::text)) ON CONFLICT (key) DO NOTHING`,
+    );
+    const [row] = await selectRows<{ value: string }>(db, sql`SELECT value #>> '{}' AS value FROM app_meta WHERE key = 'order_secret'`);
+    if (!row) throw new Error('order secret missing');
+    return row.value;
+  })().catch((error: unknown) => {
+    secret = undefined;
+    throw error;
+  });
+  return secret;
+}
+
+/** The hash in /order-success/{code}/{hash}: who holds it may see that order's result page. */
+export async function orderHash(code: string): Promise<string> {
+  return createHmac('sha256', await orderSecret())
+    .update(code)
+    .digest('base64url')
+    .slice(0, 32);
+}
+
+export async function verifyOrderHash(code: string, hash: string): Promise<boolean> {
+  const expected = Buffer.from(await orderHash(code));
+  const given = Buffer.from(hash);
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+/** The address of an order's result page; the payment provider sends the shopper back to it. */
+export async function resultPath(code: string, outcome: 'success' | 'failed' = 'success'): Promise<string> {
+  return `/order-${outcome}/${code}/${await orderHash(code)}`;
+}
+
+export interface OrderRow extends Record<string, unknown> {
+  id: number;
+  code: string;
+  customer_id: number | null;
+  status: string;
+  payment_status: string;
+  total: number;
+  contact_email: string;
+}
+
+/** Locks the order for a change of state; null when there is no such order. */
+export async function lockOrder(tx: Tx, id: number): Promise<OrderRow | null> {
+  const [row] = await selectRows<OrderRow>(
+    tx,
+    sql`SELECT id, code, customer_id, status, payment_status, total, contact_email FROM orders WHERE id = ${id} FOR UPDATE`,
+  );
+  return row ?? null;
+}
+
+export async function recordStatus(tx: Tx, orderId: number, status: string, note = ''): Promise<void> {
+  await tx.execute(sql`UPDATE orders SET status = ${status}, updated_at = now() WHERE id = ${orderId}`);
+  await tx.execute(sql`UPDATE order_lines SET delivery_status = ${status} WHERE order_id = ${orderId}`);
+  await tx.execute(sql`INSERT INTO order_status_history (order_id, status, note) VALUES (${orderId}, ${status}, ${note})`);
+}
+
+/**
+ * Cancels a locked order and gives back what it held: the stock of its sizes, and the points and
+ * balance spent on it (as ledger entries, so the history shows both). Money paid by card is the
+ * payment's to refund, not this function's.
+ */
+export async function cancelOrder(tx: Tx, order: OrderRow, note: string): Promise<void> {
+  await tx.execute(sql`UPDATE product_variants v SET stock = v.stock + l.quantity FROM order_lines l WHERE l.order_id = ${order.id} AND l.variant_id = v.id`);
+  await recordStatus(tx, order.id, 'cancelled', note);
+  await tx.execute(
+    sql`INSERT INTO bonus_ledger (customer_id, amount, reason, order_id) SELECT customer_id, -amount, 'refund', order_id FROM bonus_ledger WHERE order_id = ${order.id} AND amount < 0`,
+  );
+  await tx.execute(
+    sql`INSERT INTO balance_ledger (customer_id, amount, reason, order_id) SELECT customer_id, -amount, 'refund', order_id FROM balance_ledger WHERE order_id = ${order.id} AND amount < 0`,
+  );
+}
+
+/**
+ * A locked, unpaid order is paid: it goes to processing, and a customer's ordered lines leave the cart
+ * (they stay until then, so a declined card leaves the cart as it was).
+ */
+export async function markPaid(tx: Tx, order: OrderRow): Promise<void> {
+  await tx.execute(sql`UPDATE orders SET payment_status = 'paid', reserved_until = NULL, updated_at = now() WHERE id = ${order.id}`);
+  await recordStatus(tx, order.id, 'processing', 'paid');
+  if (order.customer_id !== null) {
+    await tx.execute(
+      sql`DELETE FROM cart_lines l USING carts c WHERE c.id = l.cart_id AND c.customer_id = ${order.customer_id} AND l.is_selected
+            AND l.variant_id IN (SELECT variant_id FROM order_lines WHERE order_id = ${order.id})`,
+    );
+  }
+}
+
+// ---------------------------------------------------------------- reading an order
+
+export interface OrderLineView {
+  id: number;
+  product_id: number;
+  name: string;
+  brand: string;
+  variant: string;
+  variant_code: string;
+  image: string;
+  unit_price: number;
+  unit_price_old: number | null;
+  quantity: number;
+  delivery_status: string;
+  tracking_id: string | null;
+}
+
+export interface OrderView {
+  id: number;
+  code: string;
+  customer_id: number | null;
+  status: string;
+  payment_status: string;
+  contact_name: string;
+  contact_email: string;
+  contact_phone: string;
+  delivery_method: string;
+  payment_method: string;
+  delivery_address: { city: string; address: string; postcode: string; comment: string };
+  items_total: number;
+  discount_total: number;
+  delivery_price: number;
+  bonus_used: number;
+  balance_used: number;
+  total: number;
+  tracking_id: string | null;
+  delivered_at: string | null;
+  created_at: string;
+  lines: OrderLineView[];
+  history: { status: string; note: string; created_at: string }[];
+  tracking: { status: string; place: string; created_at: string }[];
+}
+
+/** One order with its lines and history, by code; null when unknown. Callers decide who may see it. */
+export async function orderByCode(code: string): Promise<OrderView | null> {
+  const db = await getDb();
+  const [order] = await selectRows<
+    Omit<OrderView, 'lines' | 'history' | 'tracking' | 'created_at' | 'delivered_at'> & { created_at: Date | string; delivered_at: Date | string | null }
+  >(
+    db,
+    sql`SELECT id, code, customer_id, status, payment_status, contact_name, contact_email, contact_phone, delivery_method, payment_method,
+               delivery_address, items_total, discount_total, delivery_price, bonus_used, balance_used, total, tracking_id, delivered_at, created_at
+          FROM orders WHERE code = ${code}`,
+  );
+  if (!order) return null;
+  const lines = await selectRows<OrderLineView & Record<string, unknown>>(
+    db,
+    sql`SELECT l.id, l.product_id, l.name, l.brand, l.variant_label AS variant, coalesce(v.code, '') AS variant_code, l.image, l.unit_price,
+               l.unit_price_old, l.quantity, l.delivery_status, l.tracking_id
+          FROM order_lines l LEFT JOIN product_variants v ON v.id = l.variant_id WHERE l.order_id = ${order.id} ORDER BY l.id`,
+  );
+  const history = await selectRows<{ status: string; note: string; created_at: Date | string }>(
+    db,
+    sql`SELECT status, note, created_at FROM order_status_history WHERE order_id = ${order.id} AND order_line_id IS NULL ORDER BY created_at, id`,
+  );
+  const tracking = await selectRows<{ status: string; place: string; created_at: Date | string }>(
+    db,
+    sql`SELECT status, place, created_at FROM tracking_events WHERE order_id = ${order.id} ORDER BY created_at, id`,
+  );
+  return {
+    ...order,
+    created_at: new Date(order.created_at).toISOString(),
+    delivered_at: order.delivered_at ? new Date(order.delivered_at).toISOString() : null,
+    tracking: tracking.map((e) => ({ ...e, created_at: new Date(e.created_at).toISOString() })),
+    lines: lines.map((l) => ({ ...l, unit_price: Number(l.unit_price), quantity: Number(l.quantity) })),
+    history: history.map((h) => ({ ...h, created_at: new Date(h.created_at).toISOString() })),
+  };
+}
+
+/** An order as the order calls answer it (spec §3 order line, docs/api.md "Orders"). */
+export function orderDetail(order: OrderView, locale: Locale): OrderDetail {
+  const label = (status: string) => t(locale, statusLabelKey(status));
+  const history = order.history.map((h) => ({ ...h, label: label(h.status) }));
+  const cancel = canCancel(order.status) ? 1 : 0;
+  const back = canReturn(order.status, order.delivered_at ? new Date(order.delivered_at) : null) ? 1 : 0;
+  return {
+    code: order.code,
+    status: order.status,
+    status_label: label(order.status),
+    payment_status: order.payment_status,
+    payment_method: order.payment_method,
+    created_at: order.created_at,
+    contact: { name: order.contact_name, email: order.contact_email, phone: order.contact_phone },
+    delivery: { method: order.delivery_method, ...order.delivery_address },
+    items_total: order.items_total,
+    discount_total: order.discount_total,
+    delivery_price: order.delivery_price,
+    bonus_used: order.bonus_used,
+    balance_used: order.balance_used,
+    total: order.total,
+    can_cancel: cancel,
+    can_return: back,
+    tracking_id: order.tracking_id,
+    history,
+    lines: order.lines.map((line) => ({
+      id: line.id,
+      product_id: line.product_id,
+      url: `/p/${line.product_id}`,
+      name: line.name,
+      brand: line.brand,
+      image: line.image,
+      variant: line.variant,
+      quantity: line.quantity,
+      unit_price: line.unit_price,
+      price: line.unit_price * line.quantity,
+      currency: CURRENCY_SYMBOL,
+      can_cancel: cancel,
+      can_return: back,
+      delivery_status: line.delivery_status,
+      delivery_status_label: label(line.delivery_status),
+      delivery_status_history: history,
+      tracking_id: line.tracking_id ?? order.tracking_id,
+      tracking_history: order.tracking,
+    })),
+  };
+}
+
+/** The customer's orders, newest first. */
+export async function customerOrders(customerId: number, locale: Locale, limit = 100): Promise<OrderSummary[]> {
+  const db = await getDb();
+  const rows = await selectRows<{ code: string; status: string; total: number; created_at: Date | string }>(
+    db,
+    sql`SELECT code, status, total, created_at FROM orders WHERE customer_id = ${customerId} ORDER BY created_at DESC, id DESC LIMIT ${limit}`,
+  );
+  return rows.map((r) => ({
+    code: r.code,
+    status: r.status,
+    status_label: t(locale, statusLabelKey(r.status)),
+    total: Number(r.total),
+    created_at: new Date(r.created_at).toISOString(),
+  }));
+}
+
+// ---------------------------------------------------------------- e-mail
+
+/** The order's lines and sums as the mail lists them. */
+function orderSummary(order: OrderView): string[] {
+  const l = (key: MessageKey, params?: Record<string, string | number>) => t('ru', key, params);
+  return [
+    ...order.lines.map((line) =>
+      l('mail.order.line', {
+        brand: line.brand,
+        name: line.name,
+        size: line.variant,
+        quantity: line.quantity,
+        price: formatPrice(line.unit_price * line.quantity),
+      }),
+    ),
+    l('mail.order.delivery', { price: order.delivery_price === 0 ? l('checkout.free') : formatPrice(order.delivery_price) }),
+    ...(order.bonus_used > 0 ? [l('mail.order.bonus', { amount: formatPrice(order.bonus_used) })] : []),
+    ...(order.balance_used > 0 ? [l('mail.order.balance', { amount: formatPrice(order.balance_used) })] : []),
+    l('mail.order.total', { total: formatPrice(order.total) }),
+  ];
+}
+
+/**
+ * Tells the shopper about their order, in Russian: 'paid' when the payment has gone through (the order
+ * confirmation), 'status' when it moves on. Failures are logged, never thrown: the order stands.
+ */
+export async function sendOrderMail(code: string, kind: 'paid' | 'status'): Promise<void> {
+  try {
+    const order = await orderByCode(code);
+    if (!order) return;
+    const l = (key: MessageKey, params?: Record<string, string | number>) => t('ru', key, params);
+    const url = new URL(order.customer_id === null ? await resultPath(order.code) : `/dashboard/order/${order.code}`, env().SITE_URL).href;
+    const status = l(statusLabelKey(order.status));
+    const title = kind === 'paid' ? l('mail.order.paidTitle', { code: order.code }) : l('mail.order.statusTitle', { code: order.code, status });
+    const intro = kind === 'paid' ? l('mail.order.paidText') : l('mail.order.statusText', { status });
+    const body = mailLayout(title, [intro, ...orderSummary(order)], { label: l('mail.order.action'), url });
+    await sendMail({ to: order.contact_email, subject: title, ...body });
+  } catch (error) {
+    logger.error({ err: loggableError(error) }, 'order mail failed');
+  }
+}

@@ -1,0 +1,138 @@
+// The shop's side of payments (DESIGN §6): one payment per order, created with an idempotence key made
+// from the order, so a retried placement or a double click never charges twice; its state read from the
+// provider and applied forward only — pending → succeeded | canceled, in one transaction with the order
+// locked — so a notification or a return that arrives twice, late or out of order changes nothing.
+import { sql } from 'drizzle-orm';
+import { selectRows } from '~/lib/db/client.ts';
+import { getDb } from '~/lib/db/index.ts';
+import { env } from '~/lib/env.ts';
+import { t } from '~/lib/i18n/index.ts';
+import { logger } from '~/lib/log.ts';
+import { cancelOrder, lockOrder, markPaid, orderByCode, recordStatus, resultPath, sendOrderMail } from '~/features/orders/orders.server.ts';
+import type { PaymentProvider, ProviderPayment } from './provider.server.ts';
+
+export { ProviderUnavailable } from './provider.server.ts';
+import { receiptLines } from './receipt.ts';
+import { testProvider } from './test-provider.server.ts';
+import { yookassaProvider } from './yookassa.server.ts';
+
+const providers: Record<PaymentProvider['name'], PaymentProvider> = { test: testProvider, yookassa: yookassaProvider };
+
+/** The provider new payments go to (PAYMENT_PROVIDER); a payment already made stays with its own. */
+export function currentProvider(): PaymentProvider {
+  return providers[env().PAYMENT_PROVIDER];
+}
+
+interface PaymentRow extends Record<string, unknown> {
+  id: number;
+  order_id: number;
+  provider: PaymentProvider['name'];
+  provider_ref: string | null;
+  amount: number;
+  status: string;
+  confirmation_url: string | null;
+}
+
+const COLUMNS = sql`id, order_id, provider, provider_ref, amount, status, confirmation_url`;
+
+/**
+ * The provider's page for an unpaid order, creating the payment on first call. Null when the order has
+ * nothing to pay (paid with points and balance, cancelled, unknown).
+ */
+export async function startPayment(code: string): Promise<string | null> {
+  const order = await orderByCode(code);
+  if (!order || order.status !== 'pending' || order.payment_status !== 'unpaid' || order.total <= 0) return null;
+  const db = await getDb();
+  const provider = currentProvider();
+  // One payment per order: the key the provider sees is the order's.
+  const key = `order-${order.code}`;
+  await db.execute(
+    sql`INSERT INTO payments (order_id, provider, amount, status, idempotence_key) VALUES (${order.id}, ${provider.name}, ${order.total}, 'pending', ${key})
+        ON CONFLICT (idempotence_key) DO NOTHING`,
+  );
+  const [row] = await selectRows<PaymentRow>(db, sql`SELECT ${COLUMNS} FROM payments WHERE idempotence_key = ${key}`);
+  if (!row) throw new Error('payment row missing');
+  if (row.status !== 'pending') return null;
+  if (row.confirmation_url) return row.confirmation_url;
+  const made = await providers[row.provider].create({
+    idempotenceKey: key,
+    amount: Number(row.amount),
+    description: t('ru', 'payment.description', { code: order.code }),
+    returnPath: await resultPath(order.code),
+    method: order.payment_method === 'sbp' ? 'sbp' : 'card',
+    orderCode: order.code,
+    customer: { email: order.contact_email, phone: order.contact_phone },
+    receipt: receiptLines({
+      lines: order.lines,
+      delivery_price: order.delivery_price,
+      delivery_label: t('ru', 'payment.deliveryLine'),
+      deducted: order.bonus_used + order.balance_used,
+    }),
+  });
+  await db.execute(sql`UPDATE payments SET provider_ref = ${made.ref}, confirmation_url = ${made.confirmationUrl}, updated_at = now() WHERE id = ${row.id}`);
+  if (made.status !== 'pending') await settle(row.id, made);
+  return made.confirmationUrl;
+}
+
+/** Applies what the provider says about a payment, forward only. Answers the payment's state after. */
+async function settle(paymentId: number, state: ProviderPayment): Promise<string> {
+  const db = await getDb();
+  const outcome = await db.transaction(async (tx) => {
+    const [payment] = await selectRows<PaymentRow>(tx, sql`SELECT ${COLUMNS} FROM payments WHERE id = ${paymentId}`);
+    if (!payment) return { status: 'unknown', mail: null };
+    // The order first, then its payment: the same order of locks as the payment timeout's.
+    const order = await lockOrder(tx, payment.order_id);
+    const [locked] = await selectRows<PaymentRow>(tx, sql`SELECT ${COLUMNS} FROM payments WHERE id = ${paymentId} FOR UPDATE`);
+    if (!order || !locked || locked.status !== 'pending' || state.status === 'pending') return { status: locked?.status ?? 'unknown', mail: null };
+    if (state.status === 'succeeded') {
+      if (state.amount !== Number(locked.amount)) {
+        // Not the payment the shop asked for: nothing is trusted, someone must look.
+        logger.error({ payment: paymentId }, 'payment amount differs from the order');
+        return { status: 'pending', mail: null };
+      }
+      await tx.execute(sql`UPDATE payments SET status = 'succeeded', updated_at = now() WHERE id = ${paymentId}`);
+      if (order.status === 'pending' && order.payment_status === 'unpaid') {
+        await markPaid(tx, order);
+        return { status: 'succeeded', mail: order.code };
+      }
+      // Paid after the order was cancelled (its time ran out first): the money must go back.
+      await tx.execute(sql`UPDATE orders SET payment_status = 'refund_due', updated_at = now() WHERE id = ${order.id}`);
+      await recordStatus(tx, order.id, order.status, 'paid_after_cancel');
+      logger.warn({ payment: paymentId }, 'payment succeeded for a cancelled order: refund due');
+      return { status: 'succeeded', mail: null };
+    }
+    await tx.execute(
+      sql`UPDATE payments SET status = 'canceled', payload = ${JSON.stringify({ reason: state.reason })}::jsonb, updated_at = now() WHERE id = ${paymentId}`,
+    );
+    // A declined payment cancels its order at once: stock, points and balance return, the cart was never emptied.
+    if (order.status === 'pending' && order.payment_status === 'unpaid') await cancelOrder(tx, order, 'payment_declined');
+    return { status: 'canceled', mail: null };
+  });
+  if (outcome.mail) void sendOrderMail(outcome.mail, 'paid');
+  return outcome.status;
+}
+
+async function sync(row: PaymentRow): Promise<string> {
+  if (row.status !== 'pending' || !row.provider_ref) return row.status;
+  const state = await providers[row.provider].fetch(row.provider_ref);
+  return state ? settle(row.id, state) : row.status;
+}
+
+/**
+ * A provider's notification names a payment; the shop reads that payment back from the provider and
+ * applies it. False when the shop never made such a payment (a forged or foreign notification).
+ */
+export async function notified(provider: PaymentProvider['name'], ref: string): Promise<boolean> {
+  const db = await getDb();
+  const [row] = await selectRows<PaymentRow>(db, sql`SELECT ${COLUMNS} FROM payments WHERE provider = ${provider} AND provider_ref = ${ref}`);
+  if (!row) return false;
+  await sync(row);
+  return true;
+}
+
+/** The order's payment state, asked of the provider when still open (the shopper's return). */
+export async function refreshOrderPayment(orderId: number): Promise<string | null> {
+  const db = await getDb();
+  const [row] = await selectRows<PaymentRow>(db, sql`SELECT ${COLUMNS} FROM payments WHERE order_id = ${orderId} ORDER BY id DESC LIMIT 1`);
+  return row ? sync(row) : null;
+}

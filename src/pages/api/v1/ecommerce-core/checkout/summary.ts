@@ -1,0 +1,33 @@
+// Beyond the spec (docs/api.md): what an order would cost now — the checkout page's summary, recomputed
+// by the server from the database at every change of delivery, points or balance. Writes nothing.
+import { authenticate, bearerToken } from '~/features/auth/auth.server.ts';
+import { summaryResponse, summarySchema } from '~/features/checkout/checkout.schema.ts';
+import { summarize } from '~/features/checkout/checkout.server.ts';
+import { endpoint } from '~/lib/http/endpoint.ts';
+import { fail, ok } from '~/lib/http/envelope.ts';
+
+export const POST = endpoint({
+  summary: "Prices a checkout: a guest's items or a customer's selected cart lines, delivery, points and balance (409 short of stock or nothing selected)",
+  response: summaryResponse,
+  body: summarySchema,
+  async handler({ body, request, t }) {
+    const token = bearerToken(request);
+    const auth = token ? await authenticate(token) : null;
+    if (token && !auth) return fail(401, t('error.unauthorized'));
+    const p = await summarize(body, { customerId: auth?.customer.id ?? null });
+    return ok({
+      ...p,
+      lines: p.lines.map(({ variant: v, quantity }) => ({
+        id: v.product_id,
+        variant_code: v.code,
+        name: v.name,
+        brand: v.brand,
+        variant: v.label,
+        image: v.image,
+        price: Number(v.price),
+        price_old: v.price_old === null ? null : Number(v.price_old),
+        quantity,
+      })),
+    });
+  },
+});
