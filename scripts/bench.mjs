@@ -1,4 +1,4 @@
-// `npm run bench [-- --products 100000] [--duration 10] [--skip-http] [--flood] [--discovery] [--auth] [--uncached-only]`: the catalogue's speed at scale.
+// `npm run bench [-- --products 100000] [--duration 10] [--skip-http] [--flood] [--discovery] [--auth] [--buy] [--uncached-only]`: the catalogue's speed at scale.
 // 1. Seeds a benchmark database once (PGlite in data-bench/, and PostgreSQL when BENCH_DATABASE_URL is
 //    set) with --products products; later runs reuse it.
 // 2. Service timings (tests/bench/catalog.bench.ts): suggestions, filtered listings, product page data.
@@ -12,6 +12,8 @@
 // 6. --auth (issue 8): logins and token refreshes per second with the production password hash, and the
 //    median time of a wrong password against an unknown address (use a fresh BENCH_DATA_DIR: an IP may
 //    register 50 customers an hour, and each run registers 40).
+// 7. --buy (issue 9): add-to-cart and order placement (with its payment) one at a time — p50/p95 against
+//    DESIGN §7's 30 ms and 100 ms — and placements per second from 16 connections at once.
 // Results: bench-results/<database>.json and a Markdown summary on stdout for docs/performance.md.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -31,6 +33,7 @@ const { values } = parseArgs({
     discovery: { type: 'boolean', default: false },
     'uncached-only': { type: 'boolean', default: false },
     auth: { type: 'boolean', default: false },
+    buy: { type: 'boolean', default: false },
   },
 });
 const products = Number(values.products);
@@ -282,6 +285,93 @@ async function authBench(base) {
   return { login, refresh, wrongPasswordMs: Math.round(median(wrong)), unknownEmailMs: Math.round(median(unknown)) };
 }
 
+const percentile = (values, p) => Math.round([...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((values.length * p) / 100))] * 10) / 10;
+
+/**
+ * Issue 9: what a shopper waits for when adding to the cart and placing an order (the payment at the test
+ * provider included), measured one request at a time, and placements per second under 16 connections.
+ */
+async function buyBench(base) {
+  const json = { 'content-type': 'application/json' };
+  const items = [];
+  for (let page = 1; items.length < 400; page++) {
+    const list = await (await fetch(`${base}/api/v1/ecommerce-core/products?per_page=60&page=${page}`)).json();
+    if (list.data.products.length === 0) break;
+    for (const p of list.data.products) {
+      const product = (await (await fetch(`${base}/api/v1/ecommerce-core/product/${p.id}`)).json()).data;
+      const variant = product.variants.find((v) => v.available && v.max_item >= 1);
+      if (variant) items.push({ id: p.id, variant_code: variant.code });
+    }
+  }
+  const tokens = [];
+  for (let i = 0; i < 10; i++) {
+    const res = await fetch(`${base}/api/v1/ecommerce-core/auth/customer-registration`, {
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify({ email: `buy.${Date.now().toString(36)}.${i}@example.ru`, phone: '+7 (999) 000-00-00', password: 'корзина и заказ на скорость' }),
+    });
+    tokens.push((await res.json()).data.access_token);
+  }
+  const timed = async (request) => {
+    const started = performance.now();
+    const res = await request();
+    await res.arrayBuffer();
+    return { status: res.status, ms: performance.now() - started };
+  };
+  const add = [];
+  let addErrors = 0;
+  for (let i = 0; i < 300; i++) {
+    const token = tokens[i % tokens.length];
+    const item = items[(i * 7) % items.length];
+    const r = await timed(() =>
+      fetch(`${base}/api/v1/ecommerce-core/customer/cart/store-cart-item`, {
+        method: 'POST',
+        headers: { ...json, authorization: `Bearer ${token}` },
+        body: JSON.stringify({ item: { ...item, quantity: 1, uid: `b${i}` } }),
+      }),
+    );
+    if (r.status === 200) add.push(r.ms);
+    else addErrors++;
+  }
+  const contact = { name: 'Анна Иванова', email: 'bench@example.ru', phone: '+7 (999) 123-45-67' };
+  const delivery = { method: 'courier', city: 'Москва', address: 'Тверская, 7' };
+  const place = [];
+  let placeErrors = 0;
+  for (let i = 0; i < 200; i++) {
+    const r = await timed(() =>
+      fetch(`${base}/api/v1/ecommerce-core/checkout/place-order`, {
+        method: 'POST',
+        headers: { ...json, 'idempotency-key': `bench-${Date.now()}-${i}` },
+        body: JSON.stringify({ items: [{ ...items[i % items.length], quantity: 1 }], contact, delivery }),
+      }),
+    );
+    if (r.status === 201) place.push(r.ms);
+    else placeErrors++;
+  }
+  let k = 0;
+  const concurrent = await load(base, [], {
+    requests: [
+      {
+        method: 'POST',
+        path: '/api/v1/ecommerce-core/checkout/place-order',
+        setupRequest: (req) => {
+          const n = k++;
+          return {
+            ...req,
+            headers: { ...req.headers, ...json, 'idempotency-key': `bench-c-${Date.now()}-${n}` },
+            body: JSON.stringify({ items: [{ ...items[(n * 13) % items.length], quantity: 1 }], contact, delivery }),
+          };
+        },
+      },
+    ],
+  });
+  return {
+    addToCart: { n: add.length, errors: addErrors, p50: percentile(add, 50), p95: percentile(add, 95) },
+    placement: { n: place.length, errors: placeErrors, p50: percentile(place, 50), p95: percentile(place, 95) },
+    concurrent,
+  };
+}
+
 // The bare server lives in its own process, like the shop's, so neither shares a CPU with autocannon's loop.
 const BARE = `
 const http = require('node:http');
@@ -293,7 +383,7 @@ http.createServer((req, res) => {
   res.end(body);
 }).listen(Number(process.env.PORT), '127.0.0.1', () => console.log('ready'));`;
 
-async function httpBench(target, extraEnv = {}, floodRun = false, discoveryRun = false, authRun = false) {
+async function httpBench(target, extraEnv = {}, floodRun = false, discoveryRun = false, authRun = false, buyRun = false) {
   const port = await freePort();
   const flags = process.env.BENCH_NODE_FLAGS === undefined ? SERVER_NODE_FLAGS : process.env.BENCH_NODE_FLAGS.split(' ').filter(Boolean);
   const server = spawn('node', [...flags, 'scripts/server.mjs'], {
@@ -315,6 +405,7 @@ async function httpBench(target, extraEnv = {}, floodRun = false, discoveryRun =
     await waitFor(`${base}/api/v1/ecommerce-core/products?per_page=60`);
     if (discoveryRun) return await discovery(base, server.pid);
     if (authRun) return await authBench(base);
+    if (buyRun) return await buyBench(base);
     const productPaths = [];
     for (let page = 1; productPaths.length < 200; page++) {
       const res = await (await fetch(`${base}/api/v1/ecommerce-core/products?per_page=60&sort=new&page=${page}`)).json();
@@ -413,7 +504,16 @@ for (const target of targets) {
       `| ${target.kind} | ${a.login.rps} (${a.login.errors} not 2xx) | ${a.login.p50} / ${a.login.p99} ms | ${a.refresh.rps} (${a.refresh.errors} not 2xx) | ${a.refresh.p50} / ${a.refresh.p99} ms | ${a.wrongPasswordMs} / ${a.unknownEmailMs} ms |`,
     );
   }
-  if (!values['skip-http'] && !values.flood && !values.discovery && !values.auth) {
+  if (values.buy) {
+    console.log(`\n— add to cart and place an order on ${target.kind} (one at a time; then ${connections} connections for ${duration} s)`);
+    const b = (result.buy = await httpBench(target, {}, false, false, false, true));
+    console.log('| database | add to cart p50 / p95 | placement p50 / p95 | placements/s (16 connections) | p50 / p99 |');
+    console.log('|---|---|---|---|---|');
+    console.log(
+      `| ${target.kind} | ${b.addToCart.p50} / ${b.addToCart.p95} ms (${b.addToCart.errors} refused) | ${b.placement.p50} / ${b.placement.p95} ms (${b.placement.errors} refused) | ${b.concurrent.rps} (${b.concurrent.errors} not 2xx) | ${b.concurrent.p50} / ${b.concurrent.p99} ms |`,
+    );
+  }
+  if (!values['skip-http'] && !values.flood && !values.discovery && !values.auth && !values.buy) {
     console.log(`\n— HTTP on ${target.kind} (${duration} s each, ${connections} connections)`);
     if (!values['uncached-only']) result.http = await httpBench(target);
     // The same run with the page cache off: what every render costs when nothing is reused.

@@ -20,8 +20,11 @@ import { pageAnswer, pageCache, pageCacheKey } from '../src/lib/http/page-cache.
 import { securityHeaders } from '../src/lib/http/security-headers.ts';
 import { serveStatic, staticIndex } from '../src/lib/http/static-files.ts';
 import { loggablePath, logger, requestIdFrom } from '../src/lib/log.ts';
+import { operatorToken } from '../src/lib/operator-token.ts';
 
 loadDotEnv();
+// Made (or read) before the first request, so `npm run order` on this machine finds the key.
+operatorToken();
 const { HOST, PORT, DATABASE_URL } = env();
 process.env.ASTRO_NODE_AUTOSTART = 'disabled';
 const entry = new URL('../dist/server/entry.mjs', import.meta.url);

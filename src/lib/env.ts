@@ -31,6 +31,8 @@ const schema = z.object({
   ORDER_SECRET: z.string().min(32).optional(),
   // How long an unpaid order holds its stock before it is cancelled and the stock returns (fractions for tests).
   PAYMENT_TIMEOUT_MINUTES: z.coerce.number().min(0.05).max(1440).default(30),
+  // The operator command's key to the running shop (npm run order); made once and kept in DATA_DIR when unset.
+  OPERATOR_TOKEN: z.string().min(32).optional(),
   // Who takes card and SBP payments: the built-in test provider (its own payment page), or YooKassa.
   PAYMENT_PROVIDER: z.enum(['test', 'yookassa']).default('test'),
   YOOKASSA_SHOP_ID: z.string().regex(/^\d+$/).optional(),

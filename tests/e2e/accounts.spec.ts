@@ -54,6 +54,8 @@ async function asGuestAgain(page: Page) {
 }
 
 test('register from the modal, stay signed in, open every dashboard page, edit the profile, copy the link, log out', async ({ page, context }) => {
+  // A journey through eight pages: on a busy 2-core runner it has taken over the default 30 s.
+  test.setTimeout(60_000);
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
   const address = email();
   await registerFromModal(page, address);

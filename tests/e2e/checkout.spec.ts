@@ -1,9 +1,15 @@
 // Checkout and payment in the browser (issue 9) at 1440 and 390 px: a guest orders two sizes by Russian
 // Post and pays with the 3-D Secure test card; a declined card lands on order-failed with the cart
-// intact; a customer's checkout is prefilled and ends with a link to the order.
+// intact; a customer's checkout is prefilled, ends with a link to the order, whose page shows its history and
+// map and cancels it.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures.ts';
-import { addFirstSize, hydrated, open, signIn } from './helpers.ts';
+import { addFirstSize, hydrated, isMobile, open, signIn } from './helpers.ts';
+import { e2eInfoFile } from '../support/server.ts';
+
+const dataDir = () => (JSON.parse(readFileSync(e2eInfoFile(Number(process.env['E2E_PORT'])), 'utf8')) as { dataDir: string }).dataDir;
 
 async function toCheckout(page: Page) {
   await open(page, '/cart');
@@ -97,4 +103,137 @@ test('a customer’s checkout is prefilled, pays by SBP and links to the order; 
   await expect(page.getByRole('link', { name: 'Перейти к заказу' })).toHaveAttribute('href', `/dashboard/order/${code}`);
   await open(page, '/cart');
   await expect(page.getByText('В корзине пока пусто')).toBeVisible();
+
+  // The order in the account: the list, its page with the history, the map, and cancelling it.
+  await open(page, '/dashboard/orders');
+  await page.getByRole('link', { name: new RegExp(code) }).click();
+  await page.waitForURL(`**/dashboard/order/${code}`);
+  await hydrated(page);
+  await expect(page.getByRole('heading', { name: `Заказ ${code}` })).toBeVisible();
+  await expect(page.getByTestId('order-status')).toHaveText('В обработке');
+  await expect(page.getByTestId('order-history').getByRole('listitem')).toHaveCount(2);
+  await page.getByRole('button', { name: 'Показать на карте' }).click();
+  const map = page.getByRole('dialog', { name: 'Куда едет заказ' });
+  await expect(map.getByRole('img', { name: 'Склад Brandshop → Казань' })).toBeVisible();
+  await map.getByRole('button', { name: 'Закрыть' }).click();
+  page.once('dialog', (dialog) => void dialog.accept());
+  await page.getByRole('button', { name: 'Отменить заказ' }).click();
+  await expect(page.getByTestId('order-status')).toHaveText('Отменён');
+  await expect(page.getByRole('button', { name: 'Отменить заказ' })).toHaveCount(0);
+});
+
+/** A customer with bonus points: one order placed, paid and delivered through the API and the operator's call. */
+async function customerWithPoints(baseURL: string): Promise<{ email: string; password: string }> {
+  const api = `${baseURL}/api/v1/ecommerce-core`;
+  const json = { 'content-type': 'application/json' };
+  const email = `e2e.points.${Date.now().toString(36)}@example.ru`;
+  const password = 'бонусы копятся с каждой покупки';
+  const reg = await (
+    await fetch(`${api}/auth/customer-registration`, { method: 'POST', headers: json, body: JSON.stringify({ email, phone: '+7 (999) 222-33-44', password }) })
+  ).json();
+  const auth = { ...json, authorization: `Bearer ${reg.data.access_token as string}` };
+  const list = await (await fetch(`${api}/products?per_page=60&page=2`)).json();
+  for (const product of list.data.products as { id: number }[]) {
+    const detail = await (await fetch(`${api}/product/${product.id}`)).json();
+    const variant = (detail.data.variants as { code: string; available: boolean }[]).find((v) => v.available);
+    if (!variant) continue;
+    await fetch(`${api}/customer/cart/store-cart-item`, {
+      method: 'POST',
+      headers: auth,
+      body: JSON.stringify({ item: { id: product.id, quantity: 1, variant_code: variant.code, uid: 'p' } }),
+    });
+    break;
+  }
+  const placed = await (
+    await fetch(`${api}/checkout/place-order`, {
+      method: 'POST',
+      headers: { ...auth, 'idempotency-key': `points-${Date.now()}` },
+      body: JSON.stringify({
+        contact: { name: 'Вера Бонусова', email, phone: '+7 (999) 222-33-44' },
+        delivery: { method: 'courier', city: 'Москва', address: 'Арбат, 1' },
+      }),
+    })
+  ).json();
+  await fetch(`${api}/payments/test/${(placed.data.payment_url as string).split('/').pop()}`, {
+    method: 'POST',
+    headers: json,
+    body: JSON.stringify({ action: 'sbp' }),
+  });
+  const token = readFileSync(join(dataDir(), 'operator-token'), 'utf8').trim();
+  for (const status of ['purchased', 'ready_to_ship', 'shipped', 'delivered'])
+    await fetch(`${api}/ops/orders/${placed.data.code as string}`, {
+      method: 'POST',
+      headers: { ...json, 'x-operator-token': token },
+      body: JSON.stringify({ status }),
+    });
+  return { email, password };
+}
+
+test('the whole way: two sizes as a guest, the limit, login keeps them, one line selected, pickup and bonus points, the test card, the order and its map', async ({
+  page,
+  baseURL,
+}) => {
+  const customer = await customerWithPoints(baseURL!);
+  // Two sizes of one product, then the line limit.
+  await page.goto('/c/3/platya');
+  const url = await page.getByRole('list', { name: 'Товары' }).locator('a[href^="/p/"]').nth(20).getAttribute('href');
+  await open(page, url!);
+  const sizes = page.getByRole('radiogroup', { name: 'Размер' }).getByRole('radio').and(page.locator(':not([disabled])'));
+  const add = page.getByRole('button', { name: 'Добавить в корзину' });
+  await sizes.nth(0).click();
+  await add.click();
+  await sizes.nth(1).click();
+  await add.click();
+  for (let k = 0; k < 12; k++) {
+    await add.click();
+    if (await page.getByText(/Вы не можете добавить в корзину больше \d+ товаров/).isVisible()) break;
+  }
+  await expect(page.getByText(/Вы не можете добавить в корзину больше \d+ товаров/).first()).toBeVisible();
+
+  // Logging in keeps both lines.
+  const account = isMobile(page)
+    ? page.getByRole('navigation', { name: 'Мобильная навигация' }).getByRole('button', { name: 'Профиль' })
+    : page.getByRole('banner').getByRole('button', { name: 'Личный кабинет' });
+  await account.click();
+  const form = page.getByRole('dialog', { name: 'Личный кабинет' }).getByRole('form', { name: 'Вход' });
+  await form.getByLabel('Email').fill(customer.email);
+  await form.getByLabel('Пароль', { exact: true }).fill(customer.password);
+  await form.getByRole('button', { name: 'Войти' }).click();
+  await expect(page.getByRole('dialog', { name: 'Личный кабинет' })).toBeHidden();
+  await open(page, '/cart');
+  const lines = page.getByRole('list', { name: 'Корзина' }).getByRole('listitem');
+  await expect(lines).toHaveCount(2);
+  // A customer's line changes when the server has answered: clicked, then awaited.
+  await lines.nth(1).getByRole('checkbox').click();
+  await expect(lines.nth(1).getByRole('checkbox')).not.toBeChecked();
+
+  await page.getByTestId('to-checkout').click();
+  await page.waitForURL('**/checkout');
+  await hydrated(page);
+  const total = page.getByTestId('checkout-total');
+  await expect(total).toBeVisible();
+  await page.getByRole('textbox', { name: 'Имя и фамилия' }).fill('Вера Бонусова');
+  await page.getByRole('radio', { name: /Пункт выдачи/ }).check();
+  await page.getByRole('textbox', { name: 'Город' }).fill('Казань');
+  await page.getByRole('textbox', { name: 'Адрес пункта выдачи' }).fill('Баумана, 15');
+  const before = await total.textContent();
+  await page.getByRole('checkbox', { name: /Списать бонусы/ }).check();
+  await expect(total).not.toHaveText(before!);
+  await expect(page.getByText('Бонусы', { exact: true })).toBeVisible();
+  const toPay = (await total.textContent())!;
+  await page.getByRole('button', { name: /Перейти к оплате/ }).click();
+  await expect(page.getByTestId('test-pay-amount')).toHaveText(toPay);
+  await payWith(page, '4242 4242 4242 4242');
+  await page.waitForURL(/\/order-success\//);
+  const code = (await page.getByTestId('order-code').textContent())!;
+
+  // The unselected line is still in the cart; the order is in the account with its map.
+  await open(page, '/cart');
+  await expect(page.getByRole('list', { name: 'Корзина' }).getByRole('listitem')).toHaveCount(1);
+  await open(page, '/dashboard/orders');
+  await page.getByRole('link', { name: new RegExp(code) }).click();
+  await hydrated(page);
+  await expect(page.getByTestId('order-status')).toHaveText('В обработке');
+  await page.getByRole('button', { name: 'Показать на карте' }).click();
+  await expect(page.getByRole('dialog', { name: 'Куда едет заказ' }).getByRole('img', { name: 'Склад Brandshop → Казань' })).toBeVisible();
 });

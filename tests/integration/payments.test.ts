@@ -8,7 +8,7 @@ import type { Database } from '../../src/lib/db/client.ts';
 import type { PlacedAnswer } from '../../src/features/checkout/checkout.schema.ts';
 import type { OrderDetail } from '../../src/features/orders/orders.schema.ts';
 import { makeBrand, makeCategory, makeProduct, type MadeProduct } from '../support/factories.ts';
-import { readOutbox } from '../support/mail.ts';
+import { readOutbox, type OutboxMail } from '../support/mail.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { startYookassaStandin, type Standin } from '../support/yookassa-standin.ts';
 
@@ -96,7 +96,12 @@ describe('the test provider', () => {
     expect(result.html).toContain(placed.code);
     // The paid order's page on the failed route sends the shopper to the success one.
     expect((await page(placed.result_url.replace('order-success', 'order-failed'))).location).toContain(placed.result_url);
-    const mail = readOutbox(server.database.env['DATA_DIR']!).find((m) => m.body.includes(`Заказ ${placed.code} оплачен`));
+    // Written after the answer has gone: looked for for up to 5 s.
+    let mail: OutboxMail | undefined;
+    for (let i = 0; i < 50 && !mail; i++) {
+      mail = readOutbox(server.database.env['DATA_DIR']!).find((m) => m.body.includes(`Заказ ${placed.code} оплачен`));
+      if (!mail) await new Promise((r) => setTimeout(r, 100));
+    }
     expect(mail?.to).toContain('anna@example.ru');
     expect(mail?.body).toContain('Paytest, Пальто, размер M × 1 — 12\u00a0345\u00a0₽');
     expect(mail?.body).toContain(placed.result_url);

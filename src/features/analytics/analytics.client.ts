@@ -1,4 +1,6 @@
-// E-commerce events for the analytics data layer (spec §1): product view, add to cart, purchase.
+// E-commerce events for the analytics data layer (spec §1, issue 9) in Yandex Metrika's documented format
+// ({ ecommerce: { currencyCode, <action>: { actionField?, products } } }): product view (detail), add, remove,
+// checkout (the Enhanced E-commerce action Metrika passes through; step 1 is the checkout page) and purchase.
 // Pushes are harmless when no counter is configured: the array simply collects them.
 
 export interface EcommerceProduct {
@@ -11,7 +13,7 @@ export interface EcommerceProduct {
   quantity?: number;
 }
 
-type Action = 'detail' | 'add' | 'remove' | 'purchase';
+type Action = 'detail' | 'add' | 'remove' | 'checkout' | 'purchase';
 
 declare global {
   interface Window {
@@ -20,7 +22,7 @@ declare global {
 }
 
 /** Prices travel in kopecks inside the shop; the data layer wants roubles. */
-export function ecommerceEvent(action: Action, products: EcommerceProduct[], orderId?: string) {
+export function ecommerceEvent(action: Action, products: EcommerceProduct[], orderId?: string, revenue?: number) {
   const items = products.map((p) => ({
     id: String(p.id),
     name: p.name,
@@ -30,10 +32,11 @@ export function ecommerceEvent(action: Action, products: EcommerceProduct[], ord
     ...(p.variant ? { variant: p.variant } : {}),
     ...(p.quantity ? { quantity: p.quantity } : {}),
   }));
-  return { ecommerce: { currencyCode: 'RUB', [action]: { ...(orderId ? { actionField: { id: orderId } } : {}), products: items } } };
+  const actionField = action === 'checkout' ? { step: 1 } : orderId ? { id: orderId, ...(revenue === undefined ? {} : { revenue: revenue / 100 }) } : undefined;
+  return { ecommerce: { currencyCode: 'RUB', [action]: { ...(actionField ? { actionField } : {}), products: items } } };
 }
 
-export function pushEcommerce(action: Action, products: EcommerceProduct[], orderId?: string): void {
+export function pushEcommerce(action: Action, products: EcommerceProduct[], orderId?: string, revenue?: number): void {
   window.dataLayer ??= [];
-  window.dataLayer.push(ecommerceEvent(action, products, orderId));
+  window.dataLayer.push(ecommerceEvent(action, products, orderId, revenue));
 }

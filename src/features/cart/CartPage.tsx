@@ -5,6 +5,7 @@
 import { useStore } from '@nanostores/react';
 import { useEffect, useMemo, useState } from 'react';
 import { Icon } from '~/components/ui/Icon.tsx';
+import { pushEcommerce, type EcommerceProduct } from '~/features/analytics/analytics.client.ts';
 import { fill } from '~/lib/i18n/fill.ts';
 import { formatPrice } from '~/lib/format.ts';
 import { $session, initSession } from '~/features/auth/auth.store.ts';
@@ -13,6 +14,11 @@ import { $guestLines, $serverLines, cartError, followCart, saveGuestLines } from
 import { cartTotals, type CartLine } from './cart.ts';
 
 export type CartMessages = Record<string, string>;
+
+/** A line as the analytics data layer names a product. */
+export function asProduct(line: CartLine): EcommerceProduct {
+  return { id: line.id, name: line.name, brand: line.brand, price: line.price, variant: line.variant, quantity: line.quantity };
+}
 
 function Stepper({ line, busy, onChange, m }: { line: CartLine; busy: boolean; onChange: (q: number) => void; m: CartMessages }) {
   const button = 'grid h-9 w-9 cursor-pointer place-items-center border border-line hover:border-ink disabled:cursor-not-allowed disabled:opacity-40';
@@ -91,6 +97,7 @@ export default function CartPage({ m }: { m: CartMessages }) {
     }
   };
   const remove = async (line: CartLine) => {
+    pushEcommerce('remove', [asProduct(line)]);
     if (!session) {
       setGuestView((view) => view?.filter((l) => l.uid !== line.uid) ?? view);
       saveGuestLines(guest.filter((g) => g.uid !== line.uid));
@@ -107,6 +114,7 @@ export default function CartPage({ m }: { m: CartMessages }) {
   };
   const clear = async () => {
     if (!confirm(m['cart.clearConfirm'])) return;
+    pushEcommerce('remove', lines.map(asProduct));
     if (!session) {
       saveGuestLines([]);
       return;

@@ -1,7 +1,7 @@
 // The product page's buy box: sizes from the variants with availability (spec §3 variant), add to the
 // cart store with the line limit of spec §5, and the wishlist heart.
 import { useStore } from '@nanostores/react';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Icon } from '~/components/ui/Icon.tsx';
 import { showToast } from '~/components/ui/toast.store.ts';
 import { pushEcommerce } from '~/features/analytics/analytics.client.ts';
@@ -31,6 +31,8 @@ export interface ProductBuyProps {
 }
 
 export default function ProductBuy({ product, variants, sizeChartUrl, labels }: ProductBuyProps) {
+  // The product view, once per page (the data layer's detail action).
+  useEffect(() => pushEcommerce('detail', [product]), [product]);
   const wishlisted = useStore($wishlistIds).includes(product.id);
   const wishlistBusy = useStore($wishlistBusy).includes(product.id);
   const withN = (text: string, n: number) => text.replace('{n}', String(n));

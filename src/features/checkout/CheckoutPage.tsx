@@ -11,6 +11,7 @@ import { fieldProps, shownIn, useSchemaForm } from '~/components/ui/schema-form.
 import { ApiError, applyFieldErrors } from '~/lib/api.client.ts';
 import { formatPrice } from '~/lib/format.ts';
 import { fill } from '~/lib/i18n/fill.ts';
+import { pushEcommerce } from '~/features/analytics/analytics.client.ts';
 import { $session, initSession } from '~/features/auth/auth.store.ts';
 import { validateItemsCall } from '~/features/cart/cart.client.ts';
 import { guestItems } from '~/features/cart/cart.store.ts';
@@ -107,6 +108,7 @@ export default function CheckoutPage({ m, options, customer, addresses, delivery
   const [comment, setComment] = useState(false);
   const [formError, setFormError] = useState<string | undefined>();
   const key = useRef<string>('');
+  const reported = useRef(false);
 
   useEffect(() => {
     initSession();
@@ -149,6 +151,14 @@ export default function CheckoutPage({ m, options, customer, addresses, delivery
       controller.signal,
     )
       .then((s) => {
+        // The checkout step, once, when the shopper first sees what they are buying.
+        if (!reported.current) {
+          reported.current = true;
+          pushEcommerce(
+            'checkout',
+            s.lines.map((l) => ({ id: l.id, name: l.name, brand: l.brand, price: l.price, variant: l.variant, quantity: l.quantity })),
+          );
+        }
         setSummary(s);
         setFormError(undefined);
       })

@@ -10,13 +10,15 @@ import { openAuth } from '~/features/layout/layout.store.ts';
 interface Props {
   code: string;
   products: (EcommerceProduct & { code: string })[];
+  /** What the order cost (kopecks): the purchase's revenue. */
+  total: number;
   own: boolean;
   m: Record<'register' | 'registerText' | 'toOrder' | 'continue', string>;
 }
 
 const REPORTED = 'reported-orders';
 
-export default function OrderPlaced({ code, products, own, m }: Props) {
+export default function OrderPlaced({ code, products, total, own, m }: Props) {
   useEffect(() => {
     initSession();
     const ordered = new Set(products.map((p) => p.code));
@@ -31,13 +33,14 @@ export default function OrderPlaced({ code, products, own, m }: Props) {
           'purchase',
           products.map(({ code: _code, ...p }) => p),
           code,
+          total,
         );
         sessionStorage.setItem(REPORTED, JSON.stringify([...list, code].slice(-20)));
       }
     } catch {
       // Storage blocked: the event is still better sent once per page view than never.
     }
-  }, [code, products]);
+  }, [code, products, total]);
 
   return (
     <div className="mt-6 grid gap-4">

@@ -192,12 +192,19 @@ export async function orderByCode(code: string): Promise<OrderView | null> {
   };
 }
 
+/** The history note of a customer's return request (one per order). */
+export const RETURN_NOTE = 'return_requested';
+
+export function returnRequested(order: Pick<OrderView, 'history'>): boolean {
+  return order.history.some((h) => h.note === RETURN_NOTE);
+}
+
 /** An order as the order calls answer it (spec §3 order line, docs/api.md "Orders"). */
 export function orderDetail(order: OrderView, locale: Locale): OrderDetail {
   const label = (status: string) => t(locale, statusLabelKey(status));
   const history = order.history.map((h) => ({ ...h, label: label(h.status) }));
   const cancel = canCancel(order.status) ? 1 : 0;
-  const back = canReturn(order.status, order.delivered_at ? new Date(order.delivered_at) : null) ? 1 : 0;
+  const back = canReturn(order.status, order.delivered_at ? new Date(order.delivered_at) : null) && !returnRequested(order) ? 1 : 0;
   return {
     code: order.code,
     status: order.status,

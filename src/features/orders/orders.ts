@@ -41,3 +41,15 @@ export function canReturn(status: string, deliveredAt: Date | null, now = new Da
 /** BS-12345678 (src/features/checkout/checkout.server.ts makes them). */
 export const ORDER_CODE = /^BS-\d{8}$/;
 export const orderCodeSchema = z.string().regex(ORDER_CODE);
+
+/** Points credited when an order is delivered: this share of what was paid for the goods, for a year. */
+export const BONUS_PERCENT = 5;
+export const BONUS_VALID_DAYS = 365;
+
+/** Forward along the flow, never back; cancelled only before shipping (docs/api.md "Orders"). */
+export function canMove(from: string, to: OrderStatus): boolean {
+  if (from === 'cancelled' || from === 'delivered') return false;
+  if (to === 'cancelled') return from !== 'shipped';
+  const a = ORDER_FLOW.indexOf(from as (typeof ORDER_FLOW)[number]);
+  return a >= 0 && ORDER_FLOW.indexOf(to) > a;
+}

@@ -8,7 +8,7 @@ import { getDb } from '~/lib/db/index.ts';
 import { env } from '~/lib/env.ts';
 import { t } from '~/lib/i18n/index.ts';
 import { logger } from '~/lib/log.ts';
-import { cancelOrder, lockOrder, markPaid, orderByCode, recordStatus, resultPath, sendOrderMail } from '~/features/orders/orders.server.ts';
+import { cancelOrder, lockOrder, markPaid, orderByCode, recordStatus, resultPath, sendOrderMail, type OrderView } from '~/features/orders/orders.server.ts';
 import type { PaymentProvider, ProviderPayment } from './provider.server.ts';
 
 export { ProviderUnavailable } from './provider.server.ts';
@@ -62,16 +62,46 @@ export async function startPayment(code: string): Promise<string | null> {
     method: order.payment_method === 'sbp' ? 'sbp' : 'card',
     orderCode: order.code,
     customer: { email: order.contact_email, phone: order.contact_phone },
-    receipt: receiptLines({
-      lines: order.lines,
-      delivery_price: order.delivery_price,
-      delivery_label: t('ru', 'payment.deliveryLine'),
-      deducted: order.bonus_used + order.balance_used,
-    }),
+    receipt: orderReceipt(order),
   });
   await db.execute(sql`UPDATE payments SET provider_ref = ${made.ref}, confirmation_url = ${made.confirmationUrl}, updated_at = now() WHERE id = ${row.id}`);
   if (made.status !== 'pending') await settle(row.id, made);
   return made.confirmationUrl;
+}
+
+/** The order's 54-FZ receipt lines: the same for its payment and its refund. */
+function orderReceipt(order: OrderView) {
+  return receiptLines({
+    lines: order.lines,
+    delivery_price: order.delivery_price,
+    delivery_label: t('ru', 'payment.deliveryLine'),
+    deducted: order.bonus_used + order.balance_used,
+  });
+}
+
+/**
+ * Returns a paid order's card money through its provider (one refund per order: the key is the order's).
+ * False when no payment of it succeeded. The provider is asked before anything here changes, so a refusal
+ * leaves the order as it was.
+ */
+export async function refundOrderPayment(order: OrderView): Promise<boolean> {
+  const db = await getDb();
+  const [row] = await selectRows<PaymentRow>(
+    db,
+    sql`SELECT ${COLUMNS} FROM payments WHERE order_id = ${order.id} AND status IN ('succeeded', 'refunded') ORDER BY id DESC LIMIT 1`,
+  );
+  if (!row?.provider_ref) return false;
+  if (row.status === 'succeeded') {
+    await providers[row.provider].refund({
+      ref: row.provider_ref,
+      amount: Number(row.amount),
+      idempotenceKey: `refund-${order.code}`,
+      receipt: orderReceipt(order),
+      customer: { email: order.contact_email, phone: order.contact_phone },
+    });
+    await db.execute(sql`UPDATE payments SET status = 'refunded', updated_at = now() WHERE id = ${row.id} AND status = 'succeeded'`);
+  }
+  return true;
 }
 
 /** Applies what the provider says about a payment, forward only. Answers the payment's state after. */

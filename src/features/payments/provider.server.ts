@@ -35,6 +35,11 @@ export interface PaymentProvider {
   create(request: CreatePayment): Promise<ProviderPayment>;
   /** The payment as the provider has it now; null when it does not know the id. */
   fetch(ref: string): Promise<ProviderPayment | null>;
+  /**
+   * Returns a succeeded payment's money to the card. The same key again is the same refund; the receipt
+   * lines (54-FZ) are those of the payment. Resolves when the provider has accepted the refund.
+   */
+  refund(request: { ref: string; amount: number; idempotenceKey: string; receipt: ReceiptLine[]; customer: { email: string; phone: string } }): Promise<void>;
 }
 
 /** The provider could not be reached or refused the request: the order stays, the shopper may try again. */

@@ -8,7 +8,7 @@ import { selectRows } from '~/lib/db/client.ts';
 import { getDb } from '~/lib/db/index.ts';
 import { HttpError } from '~/lib/http/errors.ts';
 import { cardDigits, cardScheme, expiryValid, luhnValid, TEST_3DS_CODE, TEST_CARDS } from './payments.ts';
-import type { CreatePayment, PaymentProvider, ProviderPayment, ProviderStatus } from './provider.server.ts';
+import { ProviderUnavailable, type CreatePayment, type PaymentProvider, type ProviderPayment, type ProviderStatus } from './provider.server.ts';
 
 interface TestPaymentRow extends Record<string, unknown> {
   id: string;
@@ -51,6 +51,15 @@ export const testProvider: PaymentProvider = {
   async fetch(ref: string) {
     const found = await row(ref);
     return found ? view(found) : null;
+  },
+  async refund({ ref, amount }) {
+    const db = await getDb();
+    // Only a succeeded payment's full amount: what the shop ever asks for.
+    const [updated] = await selectRows<{ id: string }>(
+      db,
+      sql`UPDATE test_payments SET reason = 'refunded', updated_at = now() WHERE id = ${ref} AND status = 'succeeded' AND amount = ${amount} RETURNING id`,
+    );
+    if (!updated && (await row(ref))?.reason !== 'refunded') throw new ProviderUnavailable('refund refused');
   },
 };
 

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { env } from '~/lib/env.ts';
 import { logger } from '~/lib/log.ts';
 import type { CreatePayment, PaymentProvider, ProviderPayment } from './provider.server.ts';
+import type { ReceiptLine } from './receipt.ts';
 import { ProviderUnavailable } from './provider.server.ts';
 
 const amountSchema = z.object({ value: z.string().regex(/^\d+(\.\d{1,2})?$/), currency: z.string() });
@@ -39,6 +40,23 @@ function view(payment: z.output<typeof paymentSchema>): ProviderPayment {
   };
 }
 
+/** The 54-FZ receipt as YooKassa takes it, for a payment or its refund. */
+function receipt(customer: { email: string; phone: string }, lines: ReceiptLine[]) {
+  const config = env();
+  return {
+    customer: { email: customer.email, phone: customer.phone.replace(/\D/g, '') },
+    ...(config.YOOKASSA_TAX_SYSTEM_CODE ? { tax_system_code: config.YOOKASSA_TAX_SYSTEM_CODE } : {}),
+    items: lines.map((line) => ({
+      description: line.description,
+      quantity: line.quantity.toFixed(2),
+      amount: { value: toValue(line.unit), currency: 'RUB' },
+      vat_code: config.YOOKASSA_VAT_CODE,
+      payment_subject: line.subject,
+      payment_mode: 'full_payment',
+    })),
+  };
+}
+
 const ATTEMPTS = 3;
 
 /** One call to the API: retried with the same Idempotence-Key on a timeout, a 5xx or a 429 (as its docs ask). */
@@ -69,7 +87,7 @@ async function call(path: string, init: { method: 'GET' | 'POST'; body?: unknown
     }
     if (attempt < ATTEMPTS) await new Promise((r) => setTimeout(r, 200 * attempt));
   }
-  logger.warn({ provider: 'yookassa', path: path.replace(/\/[\w-]{8,}$/, '/{id}'), reason: last }, 'payment provider call failed');
+  logger.warn({ provider: 'yookassa', path: path.replace(/^(\/\w+)\/[\w-]+$/, '$1/{id}'), reason: last }, 'payment provider call failed');
   throw new ProviderUnavailable(last);
 }
 
@@ -78,28 +96,27 @@ export const yookassaProvider: PaymentProvider = {
   async create(request: CreatePayment) {
     const config = env();
     const body = {
+      receipt: receipt(request.customer, request.receipt),
       amount: { value: toValue(request.amount), currency: 'RUB' },
       capture: true,
       confirmation: { type: 'redirect', return_url: new URL(request.returnPath, config.SITE_URL).href },
       description: request.description.slice(0, 128),
       metadata: { order_code: request.orderCode },
       payment_method_data: { type: request.method === 'sbp' ? 'sbp' : 'bank_card' },
-      receipt: {
-        customer: { email: request.customer.email, phone: request.customer.phone.replace(/\D/g, '') },
-        ...(config.YOOKASSA_TAX_SYSTEM_CODE ? { tax_system_code: config.YOOKASSA_TAX_SYSTEM_CODE } : {}),
-        items: request.receipt.map((line) => ({
-          description: line.description,
-          quantity: line.quantity.toFixed(2),
-          amount: { value: toValue(line.unit), currency: 'RUB' },
-          vat_code: config.YOOKASSA_VAT_CODE,
-          payment_subject: line.subject,
-          payment_mode: 'full_payment',
-        })),
-      },
     };
     const answer = paymentSchema.safeParse(await call('/payments', { method: 'POST', body, idempotenceKey: request.idempotenceKey }));
     if (!answer.success) throw new ProviderUnavailable('unexpected answer');
     return view(answer.data);
+  },
+  async refund({ ref, amount, idempotenceKey, receipt: lines, customer }) {
+    const answer = z.object({ id: z.string(), status: z.enum(['pending', 'succeeded', 'canceled']) }).safeParse(
+      await call('/refunds', {
+        method: 'POST',
+        body: { payment_id: ref, amount: { value: toValue(amount), currency: 'RUB' }, receipt: receipt(customer, lines) },
+        idempotenceKey,
+      }),
+    );
+    if (!answer.success || answer.data.status === 'canceled') throw new ProviderUnavailable('refund refused');
   },
   async fetch(ref: string) {
     if (!/^[\w-]{1,100}$/.test(ref)) return null;

@@ -1,0 +1,136 @@
+// What people do to an order after it is placed (issue 9): the customer cancels it (the card money goes
+// back through the provider first) or asks to return it; the operator moves it along the flow, sets the
+// tracking id and records the parcel's way. Delivery credits the customer's bonus points and the
+// referring partner's commission.
+import { sql } from 'drizzle-orm';
+import { selectRows } from '~/lib/db/client.ts';
+import { getDb } from '~/lib/db/index.ts';
+import { env } from '~/lib/env.ts';
+import { HttpError, notFound } from '~/lib/http/errors.ts';
+import { t } from '~/lib/i18n/index.ts';
+import { mailLayout, sendMail } from '~/lib/mail.server.ts';
+import { ProviderUnavailable, refundOrderPayment } from '~/features/payments/payments.server.ts';
+import { cancelOrder, lockOrder, orderByCode, recordStatus, RETURN_NOTE, returnRequested, sendOrderMail, type OrderView } from './orders.server.ts';
+import { BONUS_PERCENT, BONUS_VALID_DAYS, canCancel, canMove, canReturn, type OrderStatus } from './orders.ts';
+
+/** Returns the money of a paid order, then cancels it with everything it held; 502 when the provider refuses. */
+async function cancelWithRefund(order: OrderView, note: string): Promise<void> {
+  let refunded = false;
+  if (order.payment_status === 'paid') {
+    try {
+      refunded = await refundOrderPayment(order);
+    } catch (error) {
+      if (error instanceof ProviderUnavailable) throw new HttpError(502, 'payment.unavailable');
+      throw error;
+    }
+  }
+  const db = await getDb();
+  await db.transaction(async (tx) => {
+    const locked = await lockOrder(tx, order.id);
+    if (!locked || locked.status === 'cancelled') return;
+    await cancelOrder(tx, locked, note);
+    if (refunded) await tx.execute(sql`UPDATE orders SET payment_status = 'refunded', updated_at = now() WHERE id = ${order.id}`);
+  });
+  void sendOrderMail(order.code, 'status');
+}
+
+async function ownOrder(customerId: number, code: string): Promise<OrderView> {
+  const order = await orderByCode(code);
+  if (!order || order.customer_id !== customerId) throw notFound();
+  return order;
+}
+
+/** The customer cancels: allowed while pending or processing (orders.ts canCancel). */
+export async function cancelByCustomer(customerId: number, code: string): Promise<OrderView> {
+  const order = await ownOrder(customerId, code);
+  if (!canCancel(order.status)) throw new HttpError(409, 'orders.cannotCancel');
+  await cancelWithRefund(order, 'customer');
+  return (await orderByCode(code)) ?? order;
+}
+
+/** The customer asks to return a delivered order within the window; the managers are told by e-mail. */
+export async function requestReturn(customerId: number, code: string): Promise<OrderView> {
+  const order = await ownOrder(customerId, code);
+  if (!canReturn(order.status, order.delivered_at ? new Date(order.delivered_at) : null) || returnRequested(order))
+    throw new HttpError(409, 'orders.cannotReturn');
+  const db = await getDb();
+  await db.execute(sql`INSERT INTO order_status_history (order_id, status, note) VALUES (${order.id}, ${order.status}, ${RETURN_NOTE})`);
+  const l = (key: Parameters<typeof t>[1], params?: Record<string, string | number>) => t('ru', key, params);
+  const managers = mailLayout(l('mail.order.returnTitle', { code }), [l('mail.order.returnManagers', { code })], {
+    label: l('mail.order.action'),
+    url: new URL(`/dashboard/order/${code}`, env().SITE_URL).href,
+  });
+  void sendMail({ to: env().MANAGERS_EMAIL, subject: l('mail.order.returnTitle', { code }), ...managers }).catch(() => undefined);
+  const customer = mailLayout(l('mail.order.returnTitle', { code }), [l('mail.order.returnCustomer')]);
+  void sendMail({ to: order.contact_email, subject: l('mail.order.returnTitle', { code }), ...customer }).catch(() => undefined);
+  return (await orderByCode(code)) ?? order;
+}
+
+export interface OperatorChange {
+  status?: OrderStatus | undefined;
+  tracking_id?: string | undefined;
+  event?: { status: string; place: string } | undefined;
+  note?: string | undefined;
+}
+
+/**
+ * The operator's change (npm run order): a status forward along the flow (or cancelled before shipping,
+ * the card money refunded), the tracking id, a tracking event. Delivery credits BONUS_PERCENT of the goods
+ * paid for as points for a year, and the referring partner's commission. Each status change is e-mailed.
+ */
+export async function operatorUpdate(code: string, change: OperatorChange): Promise<OrderView> {
+  const order = await orderByCode(code);
+  if (!order) throw notFound();
+  if (change.status === 'cancelled') {
+    if (!canMove(order.status, 'cancelled')) throw new HttpError(409, 'orders.cannotMove', undefined, undefined, { from: order.status, to: 'cancelled' });
+    await cancelWithRefund(order, change.note ?? 'operator');
+  }
+  const db = await getDb();
+  let moved = false;
+  await db.transaction(async (tx) => {
+    const locked = await lockOrder(tx, order.id);
+    if (!locked) throw notFound();
+    const to = change.status;
+    if (to && to !== 'cancelled') {
+      // Past pending only once paid: the payment, not the operator, moves an order out of pending.
+      if (!canMove(locked.status, to) || locked.payment_status !== 'paid')
+        throw new HttpError(409, 'orders.cannotMove', undefined, undefined, { from: locked.status, to });
+      await recordStatus(tx, locked.id, to, change.note ?? '');
+      moved = true;
+      if (to === 'delivered') await delivered(tx, locked.id);
+    }
+    if (change.tracking_id !== undefined) {
+      await tx.execute(sql`UPDATE orders SET tracking_id = ${change.tracking_id}, updated_at = now() WHERE id = ${locked.id}`);
+      await tx.execute(sql`UPDATE order_lines SET tracking_id = ${change.tracking_id} WHERE order_id = ${locked.id}`);
+    }
+    if (change.event) {
+      await tx.execute(sql`INSERT INTO tracking_events (order_id, status, place) VALUES (${locked.id}, ${change.event.status}, ${change.event.place})`);
+    }
+  });
+  if (moved) void sendOrderMail(code, 'status');
+  return (await orderByCode(code)) ?? order;
+}
+
+async function delivered(tx: Parameters<typeof recordStatus>[0], orderId: number): Promise<void> {
+  await tx.execute(sql`UPDATE orders SET delivered_at = now() WHERE id = ${orderId}`);
+  const [row] = await selectRows<{ customer_id: number | null; goods: number; partner_id: number | null; commission_bp: number | null }>(
+    tx,
+    sql`SELECT o.customer_id, o.items_total - o.bonus_used AS goods, p.id AS partner_id, p.commission_bp
+          FROM orders o LEFT JOIN customers c ON c.id = o.customer_id LEFT JOIN partners p ON p.id = c.referred_by_partner_id
+         WHERE o.id = ${orderId}`,
+  );
+  if (!row || row.customer_id === null) return;
+  const points = Math.floor((Math.max(0, Number(row.goods)) * BONUS_PERCENT) / 100);
+  if (points > 0)
+    await tx.execute(
+      sql`INSERT INTO bonus_ledger (customer_id, amount, reason, order_id, available_until)
+          VALUES (${row.customer_id}, ${points}, 'order_bonus', ${orderId}, now() + make_interval(days => ${BONUS_VALID_DAYS}))`,
+    );
+  if (row.partner_id !== null) {
+    const commission = Math.floor((Math.max(0, Number(row.goods)) * Number(row.commission_bp ?? 0)) / 10_000);
+    if (commission > 0)
+      await tx.execute(
+        sql`INSERT INTO partner_commissions (partner_id, order_id, amount, kind) VALUES (${row.partner_id}, ${orderId}, ${commission}, 'earned')`,
+      );
+  }
+}

@@ -1,0 +1,39 @@
+// The key the operator command (scripts/order.ts) shows the running shop: OPERATOR_TOKEN, or one made once
+// and kept in DATA_DIR/operator-token (readable by its owner only) so the command on the same machine finds
+// it. Several processes behind a balancer must share OPERATOR_TOKEN. Relative imports: the command loads
+// this file with Node's type stripping.
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { env } from './env.ts';
+
+let cached: string | undefined;
+
+export function operatorToken(): string {
+  if (cached) return cached;
+  const configured = env().OPERATOR_TOKEN;
+  if (configured) return (cached = configured);
+  const dir = resolve(env().DATA_DIR);
+  const file = join(dir, 'operator-token');
+  try {
+    cached = readFileSync(file, 'utf8').trim();
+  } catch {
+    mkdirSync(dir, { recursive: true });
+    const made = randomBytes(32).toString('hex');
+    try {
+      // 'wx': a second process starting at the same moment keeps the first one's key.
+      writeFileSync(file, `${made}\n`, { mode: 0o600, flag: 'wx' });
+      cached = made;
+    } catch {
+      cached = readFileSync(file, 'utf8').trim();
+    }
+  }
+  return cached;
+}
+
+export function isOperator(given: string | null): boolean {
+  if (!given) return false;
+  const expected = Buffer.from(operatorToken());
+  const actual = Buffer.from(given);
+  return actual.length === expected.length && timingSafeEqual(actual, expected);
+}
