@@ -337,6 +337,30 @@ describe('the YooKassa adapter against a stand-in', () => {
     expect(waiting.html).toContain(paymentOf(placed).confirmation!.confirmation_url.replace(/&/g, '&amp;'));
   });
 
+  it("a customer's cancel of a paid order is refunded through YooKassa with the receipt, once", async () => {
+    const reg = await call<{ access_token: string }>(
+      `${API}/auth/customer-registration`,
+      json({ email: `refund.${randomBytes(4).toString('hex')}@example.ru`, phone: '+7 (999) 765-43-21', password: 'деньги вернутся на карту' }),
+    );
+    const auth = { authorization: `Bearer ${reg.body.data!.access_token}` };
+    await call(`${API}/customer/cart/store-cart-item`, json({ item: { id: fx().scarf.id, quantity: 2, uid: 'r' } }, auth));
+    const placed = (await place({ contact, delivery }, randomUUID(), reg.body.data!.access_token)).body.data!;
+    const payment = paymentOf(placed);
+    standin.settle(payment.id, 'succeeded');
+    await notify(payment.id);
+    standin.failNext(3);
+    const down = await call(`${API}/customer/orders/${placed.code}/cancel`, json({}, auth));
+    expect(down.status).toBe(502);
+    expect((await order(placed)).status).toBe('processing');
+    const cancelled = await call<OrderDetail>(`${API}/customer/orders/${placed.code}/cancel`, json({}, auth));
+    expect(cancelled.body.data).toMatchObject({ status: 'cancelled', payment_status: 'refunded' });
+    const refunds = standin.refunds.filter((r) => r.body.payment_id === payment.id);
+    expect(refunds).toHaveLength(1);
+    expect(refunds[0]!.key).toBe(`refund-${placed.code}`);
+    expect(refunds[0]!.body.amount).toEqual(payment.amount);
+    expect(refunds[0]!.body.receipt!.items.map((i) => i.payment_subject)).toEqual(['commodity', 'service']);
+  });
+
   it('SBP orders ask YooKassa for SBP; the notification endpoint refuses bodies that are not notifications', async () => {
     await place({ ...twoLines(), payment: 'sbp' });
     expect(standin.creates.at(-1)!.body.payment_method_data).toEqual({ type: 'sbp' });

@@ -39,9 +39,16 @@ export interface CreateRequest {
   };
 }
 
+export interface RefundRequest {
+  key: string;
+  body: { payment_id: string; amount: { value: string; currency: string }; receipt?: { items: ReceiptItem[] } };
+}
+
 export interface Standin {
   url: string;
   payments: Map<string, StandinPayment>;
+  /** Every refund request that created a refund, with its Idempotence-Key. */
+  refunds: RefundRequest[];
   /** Every create request, in order, with its Idempotence-Key. */
   creates: CreateRequest[];
   settle(id: string, status: 'succeeded' | 'canceled', reason?: string): void;
@@ -56,6 +63,8 @@ export async function startYookassaStandin(shopId: string, secretKey: string): P
   const payments = new Map<string, StandinPayment>();
   const byKey = new Map<string, string>();
   const creates: CreateRequest[] = [];
+  const refunds: RefundRequest[] = [];
+  const refundByKey = new Map<string, unknown>();
   let failures = 0;
   const expectedAuth = `Basic ${Buffer.from(`${shopId}:${secretKey}`).toString('base64')}`;
 
@@ -113,6 +122,24 @@ export async function startYookassaStandin(shopId: string, secretKey: string): P
         byKey.set(key, id);
         return send(res, 200, payment);
       }
+      if (req.method === 'POST' && path === '/v3/refunds') {
+        const key = req.headers['idempotence-key'];
+        if (typeof key !== 'string' || key.length === 0) return error(res, 400, 'invalid_request', 'Idempotence key is missing', 'Idempotence-Key');
+        const known = refundByKey.get(key);
+        if (known) return send(res, 200, known);
+        const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as RefundRequest['body'];
+        const payment = payments.get(body.payment_id);
+        if (!payment) return error(res, 404, 'not_found', 'Payment not found', 'payment_id');
+        if (payment.status !== 'succeeded') return error(res, 400, 'invalid_request', 'Payment is not succeeded', 'payment_id');
+        if (kopecks(body.amount.value) > kopecks(payment.amount.value)) return error(res, 400, 'invalid_request', 'Refund exceeds the payment', 'amount');
+        const items = body.receipt?.items ?? [];
+        const sum = items.reduce((s, item) => s + kopecks(item.amount.value) * Number(item.quantity), 0);
+        if (sum !== kopecks(body.amount.value)) return error(res, 400, 'invalid_request', 'Receipt items sum differs from the refund amount', 'receipt');
+        refunds.push({ key, body });
+        const refund = { id: randomUUID(), payment_id: payment.id, status: 'succeeded', amount: body.amount, created_at: new Date().toISOString() };
+        refundByKey.set(key, refund);
+        return send(res, 200, refund);
+      }
       const match = /^\/v3\/payments\/([\w-]+)$/.exec(path);
       if (req.method === 'GET' && match) {
         const payment = payments.get(match[1] ?? '');
@@ -128,6 +155,7 @@ export async function startYookassaStandin(shopId: string, secretKey: string): P
     url,
     payments,
     creates,
+    refunds,
     settle(id, status, reason = 'insufficient_funds') {
       const payment = payments.get(id);
       if (!payment) throw new Error(`no payment ${id}`);

@@ -22,34 +22,60 @@ interface Props {
 const WAREHOUSE: [number, number] = [55.76, 37.62];
 const known: Record<string, readonly number[]> = cities;
 
-/** Longitude 19–180, latitude 41–72 onto 600 × 300: Russia's extent, flat (a sketch, not a survey). */
-function project([lat, lon]: [number, number]): [number, number] {
-  return [((lon - 19) / (180 - 19)) * 560 + 20, ((72 - lat) / (72 - 41)) * 260 + 20];
-}
+const W = 400;
+const H = 240;
+const PAD = 60;
 
-function place(city: string): [number, number] | null {
+/** Latitude and longitude of a known city (src/features/orders/cities.json), or null. */
+function coordinates(city: string): [number, number] | null {
   const key = city
     .trim()
     .toLowerCase()
     .replace(/^г\.?\s*/u, '');
   const [lat, lon] = known[key] ?? [];
-  return lat === undefined || lon === undefined ? null : project([lat, lon]);
+  return lat === undefined || lon === undefined ? null : [lat, lon];
+}
+
+/**
+ * A flat projection framed on the points it must show (the warehouse, the destination, the parcel), with
+ * at least a few degrees around them, so a route from Moscow to Kazan fills the picture as one to
+ * Vladivostok does. A sketch, not a survey: longitude shrunk by the cosine of the middle latitude.
+ */
+function frame(points: [number, number][]): (p: [number, number]) => [number, number] {
+  const lats = points.map((p) => p[0]);
+  const lons = points.map((p) => p[1]);
+  const mid = (Math.min(...lats) + Math.max(...lats)) / 2;
+  const k = Math.cos((mid * Math.PI) / 180);
+  const xs = lons.map((l) => l * k);
+  // One scale for both axes (no stretching), as large as the wider extent allows; a few degrees at least.
+  const dx = Math.max(Math.max(...xs) - Math.min(...xs), 1);
+  const dy = Math.max(Math.max(...lats) - Math.min(...lats), 1);
+  const scale = Math.min((W - 2 * PAD) / dx, (H - 2 * PAD) / dy, (W - 2 * PAD) / 4);
+  const cx = (Math.min(...xs) + Math.max(...xs)) / 2;
+  const cy = (Math.min(...lats) + Math.max(...lats)) / 2;
+  return ([lat, lon]) => [W / 2 + (lon * k - cx) * scale, H / 2 - (lat - cy) * scale];
 }
 
 function RouteMap({ city, address, lastPlace, m }: Pick<Props, 'city' | 'address' | 'lastPlace' | 'm'>) {
+  // An unknown city is drawn a little east of the warehouse: the sketch still shows the way.
+  const destination = coordinates(city) ?? [WAREHOUSE[0] - 1, WAREHOUSE[1] + 6];
+  const parcelAt = lastPlace ? coordinates(lastPlace) : null;
+  const project = frame([WAREHOUSE, destination, ...(parcelAt ? [parcelAt] : [])]);
   const from = project(WAREHOUSE);
-  const to = place(city) ?? [from[0] + 120, from[1] + 40];
-  const parcel = lastPlace ? place(lastPlace) : null;
-  const bend: [number, number] = [(from[0] + to[0]) / 2, Math.min(from[1], to[1]) - 40];
+  const to = project(destination);
+  const parcel = parcelAt ? project(parcelAt) : null;
+  const bend: [number, number] = [(from[0] + to[0]) / 2, Math.min(from[1], to[1]) - 30];
+  // Each label under its point (the route bends upwards) and on its outer side, so nothing runs into another.
+  const fromLeft = from[0] <= to[0];
   return (
     <figure>
-      <svg viewBox="0 0 600 300" role="img" aria-label={`${m['orderPage.mapFrom']} → ${city}`} className="w-full border border-line bg-paper-warm">
+      <svg viewBox={`0 0 ${W} ${H}`} role="img" aria-label={`${m['orderPage.mapFrom']} → ${city}`} className="w-full border border-line bg-paper-warm">
         <defs>
-          <pattern id="grid" width="30" height="30" patternUnits="userSpaceOnUse">
-            <path d="M30 0H0V30" fill="none" stroke="currentColor" strokeOpacity="0.08" />
+          <pattern id="grid" width="20" height="20" patternUnits="userSpaceOnUse">
+            <path d="M20 0H0V20" fill="none" stroke="currentColor" strokeOpacity="0.08" />
           </pattern>
         </defs>
-        <rect width="600" height="300" fill="url(#grid)" className="text-ink" />
+        <rect width={W} height={H} fill="url(#grid)" className="text-ink" />
         <path
           d={`M${from[0]} ${from[1]} Q${bend[0]} ${bend[1]} ${to[0]} ${to[1]}`}
           fill="none"
@@ -58,15 +84,15 @@ function RouteMap({ city, address, lastPlace, m }: Pick<Props, 'city' | 'address
           strokeDasharray="6 6"
           className="text-ink-soft"
         />
+        {parcel && <circle cx={parcel[0]} cy={parcel[1]} r="13" fill="none" strokeWidth="3" className="stroke-success" />}
         <circle cx={from[0]} cy={from[1]} r="6" className="fill-ink" />
-        <text x={from[0] + 10} y={from[1] - 10} className="fill-ink text-[13px]">
+        <text x={from[0] + (fromLeft ? -12 : 12)} y={from[1] + 22} textAnchor={fromLeft ? 'start' : 'end'} className="fill-ink text-[14px]">
           {m['orderPage.mapFrom']}
         </text>
-        <circle cx={to[0]} cy={to[1]} r="8" className="fill-accent" />
-        <text x={Math.min(to[0] + 12, 480)} y={to[1] + 24} className="fill-ink text-[13px] font-600">
+        <circle cx={to[0]} cy={to[1]} r="7" className="fill-accent" />
+        <text x={to[0] + (fromLeft ? 12 : -12)} y={to[1] + 30} textAnchor={fromLeft ? 'end' : 'start'} className="fill-ink text-[15px] font-600">
           {city}
         </text>
-        {parcel && <rect x={parcel[0] - 6} y={parcel[1] - 6} width="12" height="12" className="fill-success" />}
       </svg>
       <figcaption className="mt-3 text-sm">
         <span className="font-600">{city}</span>, {address}

@@ -441,7 +441,6 @@ export const en: Partial<Messages> = {
   'orderPage.paidCard': 'By card',
   'orderPage.paidSbp': 'By SBP',
   'orderPage.total': 'Total',
-  'orderPage.size': 'Size {size} · {quantity} pcs',
   'cart.checkout': 'Check out',
   'cart.checkoutHint': 'No account needed: an e-mail and a phone will do.',
   'checkout.title': 'Checkout',

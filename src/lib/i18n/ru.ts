@@ -443,7 +443,6 @@ export const ru = {
   'orderPage.paidCard': 'Картой',
   'orderPage.paidSbp': 'Через СБП',
   'orderPage.total': 'Итого',
-  'orderPage.size': 'Размер {size} · {quantity} шт.',
   'cart.checkout': 'Оформить заказ',
   'cart.checkoutHint': 'Оформить можно без регистрации — хватит e-mail и телефона.',
   'checkout.title': 'Оформление заказа',
