@@ -12,6 +12,7 @@ import { $session, initSession } from '~/features/auth/auth.store.ts';
 import { clearCartCall, removeCartCall, updateCartCall, validateItemsCall } from './cart.client.ts';
 import { $guestLines, $serverLines, cartError, followCart, saveGuestLines } from './cart.store.ts';
 import { cartTotals, type CartLine } from './cart.ts';
+import { SummaryRow } from './SummaryRow.tsx';
 
 export type CartMessages = Record<string, string>;
 
@@ -208,22 +209,9 @@ export default function CartPage({ m }: { m: CartMessages }) {
       <aside className="h-fit border border-line p-5 lg:sticky lg:top-28" aria-label={m['cart.summary']}>
         <h2 className="font-display text-2xl font-500">{m['cart.summary']}</h2>
         <dl className="mt-4 space-y-2 text-sm">
-          <div className="flex justify-between">
-            <dt>{fill(m['cart.items'] ?? '', { count: totals.selectedCount })}</dt>
-            <dd className="tabular-nums">{formatPrice(totals.total + totals.discount)}</dd>
-          </div>
-          {totals.discount > 0 && (
-            <div className="flex justify-between text-accent">
-              <dt>{m['cart.discount']}</dt>
-              <dd className="tabular-nums">−{formatPrice(totals.discount)}</dd>
-            </div>
-          )}
-          <div className="flex justify-between border-t border-line pt-3 text-base font-700">
-            <dt>{m['cart.total']}</dt>
-            <dd className="tabular-nums" data-testid="cart-total">
-              {formatPrice(totals.total)}
-            </dd>
-          </div>
+          <SummaryRow label={fill(m['cart.items'] ?? '', { count: totals.selectedCount })} value={formatPrice(totals.total + totals.discount)} />
+          {totals.discount > 0 && <SummaryRow label={m['cart.discount']} value={`−${formatPrice(totals.discount)}`} tone="text-accent" />}
+          <SummaryRow label={m['cart.total']} value={formatPrice(totals.total)} tone="border-t border-line pt-3 text-base font-700" testId="cart-total" />
         </dl>
         {totals.selectedCount > 0 ? (
           <a href="/checkout" className="btn-primary mt-5 flex w-full justify-center" data-testid="to-checkout">

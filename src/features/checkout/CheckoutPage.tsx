@@ -13,6 +13,7 @@ import { formatPrice } from '~/lib/format.ts';
 import { fill } from '~/lib/i18n/fill.ts';
 import { pushEcommerce } from '~/features/analytics/analytics.client.ts';
 import { $session, initSession } from '~/features/auth/auth.store.ts';
+import { SummaryRow } from '~/features/cart/SummaryRow.tsx';
 import { validateItemsCall } from '~/features/cart/cart.client.ts';
 import { guestItems } from '~/features/cart/cart.store.ts';
 import type { CartItem } from '~/features/cart/cart.ts';
@@ -344,41 +345,25 @@ export default function CheckoutPage({ m, options, customer, addresses, delivery
               </div>
             )}
             <dl className="mt-4 space-y-2 text-sm">
-              <div className="flex justify-between">
-                <dt>{fill(m['cart.items'] ?? '', { count })}</dt>
-                <dd className="tabular-nums">{formatPrice(summary.items_total + summary.discount_total)}</dd>
-              </div>
-              {summary.discount_total > 0 && (
-                <div className="flex justify-between text-accent">
-                  <dt>{m['cart.discount']}</dt>
-                  <dd className="tabular-nums">−{formatPrice(summary.discount_total)}</dd>
-                </div>
-              )}
-              <div className="flex justify-between">
-                <dt>
-                  {m['checkout.deliveryLine']}
-                  <span className="block text-xs text-ink-muted">{days}</span>
-                </dt>
-                <dd className="tabular-nums">{summary.delivery_price === 0 ? m['checkout.free'] : formatPrice(summary.delivery_price)}</dd>
-              </div>
-              {summary.bonus_used > 0 && (
-                <div className="flex justify-between">
-                  <dt>{m['checkout.bonusLine']}</dt>
-                  <dd className="tabular-nums">−{formatPrice(summary.bonus_used)}</dd>
-                </div>
-              )}
-              {summary.balance_used > 0 && (
-                <div className="flex justify-between">
-                  <dt>{m['checkout.balanceLine']}</dt>
-                  <dd className="tabular-nums">−{formatPrice(summary.balance_used)}</dd>
-                </div>
-              )}
-              <div className="flex justify-between border-t border-line pt-3 text-base font-700">
-                <dt>{m['checkout.total']}</dt>
-                <dd className="tabular-nums" data-testid="checkout-total">
-                  {formatPrice(summary.total)}
-                </dd>
-              </div>
+              <SummaryRow label={fill(m['cart.items'] ?? '', { count })} value={formatPrice(summary.items_total + summary.discount_total)} />
+              {summary.discount_total > 0 && <SummaryRow label={m['cart.discount']} value={`−${formatPrice(summary.discount_total)}`} tone="text-accent" />}
+              <SummaryRow
+                label={
+                  <>
+                    {m['checkout.deliveryLine']}
+                    <span className="block text-xs text-ink-muted">{days}</span>
+                  </>
+                }
+                value={summary.delivery_price === 0 ? m['checkout.free'] : formatPrice(summary.delivery_price)}
+              />
+              {summary.bonus_used > 0 && <SummaryRow label={m['checkout.bonusLine']} value={`−${formatPrice(summary.bonus_used)}`} />}
+              {summary.balance_used > 0 && <SummaryRow label={m['checkout.balanceLine']} value={`−${formatPrice(summary.balance_used)}`} />}
+              <SummaryRow
+                label={m['checkout.total']}
+                value={formatPrice(summary.total)}
+                tone="border-t border-line pt-3 text-base font-700"
+                testId="checkout-total"
+              />
             </dl>
           </>
         )}

@@ -10,6 +10,7 @@ import { env } from '~/lib/env.ts';
 import { HttpError } from '~/lib/http/errors.ts';
 import { dashboardContent } from '~/features/auth/auth.server.ts';
 import { getDeliveryOptions } from '~/features/content/content.server.ts';
+import type { DeliveryOption } from '~/features/content/content.ts';
 import { cancelOrder, lockOrder, markPaid, orderHash } from '~/features/orders/orders.server.ts';
 import { cartLinesOf } from '~/features/cart/cart.server.ts';
 import type { CartItem } from '~/features/cart/cart.ts';
@@ -96,9 +97,14 @@ export interface Pricing {
  * orders for the same sizes never wait on each other in a circle) and so is the customer; the summary
  * reads the same figures without locks. A line short of stock, inactive or outside its min/max is a 409.
  */
-async function price(tx: Pick<Db, 'execute'>, owner: Owner, items: readonly CartItem[], input: PricingInput, lock: boolean): Promise<Pricing> {
-  const option = (await getDeliveryOptions()).find((o) => o.id === input.delivery.method);
-  if (!option) throw new HttpError(422, 'error.validation', { 'delivery.method': ['validation.invalid'] });
+async function price(
+  tx: Pick<Db, 'execute'>,
+  owner: Owner,
+  items: readonly CartItem[],
+  input: PricingInput,
+  option: DeliveryOption,
+  lock: boolean,
+): Promise<Pricing> {
   // The same size twice in one order is one line.
   const wanted = new Map<string, number>();
   for (const item of items) {
@@ -137,9 +143,11 @@ async function price(tx: Pick<Db, 'execute'>, owner: Owner, items: readonly Cart
   const deliveryPrice = lines.every((l) => l.variant.free_delivery) ? 0 : option.price;
   const bonusCap = Math.floor((itemsTotal * BONUS_CAP_PERCENT) / 100);
   let held = { bonus_amount: 0, balance_amount: 0 };
-  if (owner.customerId !== null) {
+  const spending = input.use_bonus > 0 || input.use_balance > 0;
+  // The summary shows what a customer holds; placement reads it only to spend it.
+  if (owner.customerId !== null && (spending || !lock)) {
     // One order at a time spends a customer's points and balance.
-    if (lock && (input.use_bonus > 0 || input.use_balance > 0)) await tx.execute(sql`SELECT id FROM customers WHERE id = ${owner.customerId} FOR UPDATE`);
+    if (lock) await tx.execute(sql`SELECT id FROM customers WHERE id = ${owner.customerId} FOR UPDATE`);
     held = await dashboardContent(owner.customerId, tx);
   }
   const bonusAvailable = Math.max(0, held.bonus_amount);
@@ -160,11 +168,18 @@ async function price(tx: Pick<Db, 'execute'>, owner: Owner, items: readonly Cart
   };
 }
 
+/** The delivery method the editors offer under this id; an unknown one is the field's 422. */
+async function deliveryOption(method: string): Promise<DeliveryOption> {
+  const option = (await getDeliveryOptions()).find((o) => o.id === method);
+  if (!option) throw new HttpError(422, 'error.validation', { 'delivery.method': ['validation.invalid'] });
+  return option;
+}
+
 /** The checkout page's summary: what placing this order would cost now, written nowhere. */
 export async function summarize(input: PricingInput, owner: Owner): Promise<Pricing> {
   const items = await orderItems(owner, input);
   if (items.length === 0) throw conflict('checkout.empty');
-  return price(await getDb(), owner, items, input, false);
+  return price(await getDb(), owner, items, input, await deliveryOption(input.delivery.method), false);
 }
 
 async function existing(key: string, owner: Owner): Promise<PlacedOrder | null> {
@@ -188,8 +203,8 @@ export async function placeOrder(input: PlaceOrderInput, owner: Owner, idempoten
   await releaseDue();
   const items = await orderItems(owner, input);
   if (items.length === 0) throw conflict('checkout.empty');
-  const option = (await getDeliveryOptions()).find((o) => o.id === input.delivery.method);
-  if (option?.address === 'postal' && !input.delivery.postcode) throw new HttpError(422, 'error.validation', { 'delivery.postcode': ['validation.required'] });
+  const option = await deliveryOption(input.delivery.method);
+  if (option.address === 'postal' && !input.delivery.postcode) throw new HttpError(422, 'error.validation', { 'delivery.postcode': ['validation.required'] });
   const db = await getDb();
   const code = newOrderCode();
   const seconds = Math.round(env().PAYMENT_TIMEOUT_MINUTES * 60);
@@ -197,7 +212,7 @@ export async function placeOrder(input: PlaceOrderInput, owner: Owner, idempoten
   let placed: { total: number; paymentStatus: 'paid' | 'unpaid' };
   try {
     placed = await db.transaction(async (tx) => {
-      const p = await price(tx, owner, items, input, true);
+      const p = await price(tx, owner, items, input, option, true);
       for (const { variant, quantity } of p.lines) {
         await tx.execute(sql`UPDATE product_variants SET stock = stock - ${quantity} WHERE id = ${variant.id}`);
       }
@@ -280,9 +295,7 @@ export async function releaseExpiredOrders(): Promise<number> {
   for (const { id } of due) {
     const done = await db.transaction(async (tx) => {
       const order = await lockOrder(tx, id);
-      if (!order || order.status !== 'pending' || order.payment_status !== 'unpaid') return false;
-      const [late] = await selectRows<{ late: boolean }>(tx, sql`SELECT reserved_until < now() AS late FROM orders WHERE id = ${id}`);
-      if (!late?.late) return false;
+      if (!order || order.status !== 'pending' || order.payment_status !== 'unpaid' || !order.overdue) return false;
       await cancelOrder(tx, order, 'payment_timeout');
       return true;
     });

@@ -10,8 +10,8 @@ import { HttpError, notFound } from '~/lib/http/errors.ts';
 import { t } from '~/lib/i18n/index.ts';
 import { mailLayout, sendMail } from '~/lib/mail.server.ts';
 import { ProviderUnavailable, refundOrderPayment } from '~/features/payments/payments.server.ts';
-import { cancelOrder, lockOrder, orderByCode, recordStatus, RETURN_NOTE, returnRequested, sendOrderMail, type OrderView } from './orders.server.ts';
-import { BONUS_PERCENT, BONUS_VALID_DAYS, canCancel, canMove, canReturn, type OrderStatus } from './orders.ts';
+import { cancelOrder, lockOrder, orderByCode, recordNote, recordStatus, RETURN_NOTE, returnAllowed, sendOrderMail, type OrderView } from './orders.server.ts';
+import { BONUS_PERCENT, BONUS_VALID_DAYS, canCancel, canMove, type OrderStatus } from './orders.ts';
 
 /** Returns the money of a paid order, then cancels it with everything it held; 502 when the provider refuses. */
 async function cancelWithRefund(order: OrderView, note: string): Promise<void> {
@@ -51,10 +51,9 @@ export async function cancelByCustomer(customerId: number, code: string): Promis
 /** The customer asks to return a delivered order within the window; the managers are told by e-mail. */
 export async function requestReturn(customerId: number, code: string): Promise<OrderView> {
   const order = await ownOrder(customerId, code);
-  if (!canReturn(order.status, order.delivered_at ? new Date(order.delivered_at) : null) || returnRequested(order))
-    throw new HttpError(409, 'orders.cannotReturn');
+  if (!returnAllowed(order)) throw new HttpError(409, 'orders.cannotReturn');
   const db = await getDb();
-  await db.execute(sql`INSERT INTO order_status_history (order_id, status, note) VALUES (${order.id}, ${order.status}, ${RETURN_NOTE})`);
+  await recordNote(db, order.id, order.status, RETURN_NOTE);
   const l = (key: Parameters<typeof t>[1], params?: Record<string, string | number>) => t('ru', key, params);
   const managers = mailLayout(l('mail.order.returnTitle', { code }), [l('mail.order.returnManagers', { code })], {
     label: l('mail.order.action'),

@@ -63,23 +63,28 @@ export interface OrderRow extends Record<string, unknown> {
   customer_id: number | null;
   status: string;
   payment_status: string;
-  total: number;
-  contact_email: string;
+  /** Unpaid past its reservation (PAYMENT_TIMEOUT_MINUTES). */
+  overdue: boolean;
 }
 
 /** Locks the order for a change of state; null when there is no such order. */
 export async function lockOrder(tx: Tx, id: number): Promise<OrderRow | null> {
   const [row] = await selectRows<OrderRow>(
     tx,
-    sql`SELECT id, code, customer_id, status, payment_status, total, contact_email FROM orders WHERE id = ${id} FOR UPDATE`,
+    sql`SELECT id, code, customer_id, status, payment_status, coalesce(reserved_until < now(), false) AS overdue FROM orders WHERE id = ${id} FOR UPDATE`,
   );
   return row ?? null;
+}
+
+/** Writes an event into the order's history without changing its status (a return request, a late payment). */
+export async function recordNote(tx: Tx, orderId: number, status: string, note: string): Promise<void> {
+  await tx.execute(sql`INSERT INTO order_status_history (order_id, status, note) VALUES (${orderId}, ${status}, ${note})`);
 }
 
 export async function recordStatus(tx: Tx, orderId: number, status: string, note = ''): Promise<void> {
   await tx.execute(sql`UPDATE orders SET status = ${status}, updated_at = now() WHERE id = ${orderId}`);
   await tx.execute(sql`UPDATE order_lines SET delivery_status = ${status} WHERE order_id = ${orderId}`);
-  await tx.execute(sql`INSERT INTO order_status_history (order_id, status, note) VALUES (${orderId}, ${status}, ${note})`);
+  await recordNote(tx, orderId, status, note);
 }
 
 /**
@@ -199,12 +204,17 @@ export function returnRequested(order: Pick<OrderView, 'history'>): boolean {
   return order.history.some((h) => h.note === RETURN_NOTE);
 }
 
+/** Delivered within the return window and not asked for yet (orders.ts canReturn). */
+export function returnAllowed(order: Pick<OrderView, 'status' | 'delivered_at' | 'history'>): boolean {
+  return canReturn(order.status, order.delivered_at ? new Date(order.delivered_at) : null) && !returnRequested(order);
+}
+
 /** An order as the order calls answer it (spec §3 order line, docs/api.md "Orders"). */
 export function orderDetail(order: OrderView, locale: Locale): OrderDetail {
   const label = (status: string) => t(locale, statusLabelKey(status));
   const history = order.history.map((h) => ({ ...h, label: label(h.status) }));
   const cancel = canCancel(order.status) ? 1 : 0;
-  const back = canReturn(order.status, order.delivered_at ? new Date(order.delivered_at) : null) && !returnRequested(order) ? 1 : 0;
+  const back = returnAllowed(order) ? 1 : 0;
   return {
     code: order.code,
     status: order.status,

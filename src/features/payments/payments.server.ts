@@ -8,7 +8,7 @@ import { getDb } from '~/lib/db/index.ts';
 import { env } from '~/lib/env.ts';
 import { t } from '~/lib/i18n/index.ts';
 import { logger } from '~/lib/log.ts';
-import { cancelOrder, lockOrder, markPaid, orderByCode, recordStatus, resultPath, sendOrderMail, type OrderView } from '~/features/orders/orders.server.ts';
+import { cancelOrder, lockOrder, markPaid, orderByCode, recordNote, resultPath, sendOrderMail, type OrderView } from '~/features/orders/orders.server.ts';
 import type { PaymentProvider, ProviderPayment } from './provider.server.ts';
 
 export { ProviderUnavailable } from './provider.server.ts';
@@ -19,7 +19,7 @@ import { yookassaProvider } from './yookassa.server.ts';
 const providers: Record<PaymentProvider['name'], PaymentProvider> = { test: testProvider, yookassa: yookassaProvider };
 
 /** The provider new payments go to (PAYMENT_PROVIDER); a payment already made stays with its own. */
-export function currentProvider(): PaymentProvider {
+function currentProvider(): PaymentProvider {
   return providers[env().PAYMENT_PROVIDER];
 }
 
@@ -65,7 +65,7 @@ export async function startPayment(code: string): Promise<string | null> {
     receipt: orderReceipt(order),
   });
   await db.execute(sql`UPDATE payments SET provider_ref = ${made.ref}, confirmation_url = ${made.confirmationUrl}, updated_at = now() WHERE id = ${row.id}`);
-  if (made.status !== 'pending') await settle(row.id, made);
+  if (made.status !== 'pending') await settle(row, made);
   return made.confirmationUrl;
 }
 
@@ -105,11 +105,10 @@ export async function refundOrderPayment(order: OrderView): Promise<boolean> {
 }
 
 /** Applies what the provider says about a payment, forward only. Answers the payment's state after. */
-async function settle(paymentId: number, state: ProviderPayment): Promise<string> {
+async function settle(payment: Pick<PaymentRow, 'id' | 'order_id'>, state: ProviderPayment): Promise<string> {
+  const paymentId = payment.id;
   const db = await getDb();
   const outcome = await db.transaction(async (tx) => {
-    const [payment] = await selectRows<PaymentRow>(tx, sql`SELECT ${COLUMNS} FROM payments WHERE id = ${paymentId}`);
-    if (!payment) return { status: 'unknown', mail: null };
     // The order first, then its payment: the same order of locks as the payment timeout's.
     const order = await lockOrder(tx, payment.order_id);
     const [locked] = await selectRows<PaymentRow>(tx, sql`SELECT ${COLUMNS} FROM payments WHERE id = ${paymentId} FOR UPDATE`);
@@ -127,7 +126,7 @@ async function settle(paymentId: number, state: ProviderPayment): Promise<string
       }
       // Paid after the order was cancelled (its time ran out first): the money must go back.
       await tx.execute(sql`UPDATE orders SET payment_status = 'refund_due', updated_at = now() WHERE id = ${order.id}`);
-      await recordStatus(tx, order.id, order.status, 'paid_after_cancel');
+      await recordNote(tx, order.id, order.status, 'paid_after_cancel');
       logger.warn({ payment: paymentId }, 'payment succeeded for a cancelled order: refund due');
       return { status: 'succeeded', mail: null };
     }
@@ -145,7 +144,7 @@ async function settle(paymentId: number, state: ProviderPayment): Promise<string
 async function sync(row: PaymentRow): Promise<string> {
   if (row.status !== 'pending' || !row.provider_ref) return row.status;
   const state = await providers[row.provider].fetch(row.provider_ref);
-  return state ? settle(row.id, state) : row.status;
+  return state ? settle(row, state) : row.status;
 }
 
 /**
