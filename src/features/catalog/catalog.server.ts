@@ -12,6 +12,7 @@ import { buildCategoryTree, brandUrl, categoryUrl, imageFromTemplate, productUrl
 // The listing's parameters, for what reads them from outside the catalogue (robots.txt's rules).
 export { listingQuerySchema } from './listing.ts';
 import { LOW_STOCK, type ProductDetail, type ProductVariant } from './product.ts';
+import { getCatalogIndex } from './read-model.server.ts';
 
 type Product = typeof products.$inferSelect;
 type ImageJson = Pick<typeof productImages.$inferSelect, 'urlTemplate' | 'widths' | 'width' | 'height' | 'alt'>;
@@ -85,11 +86,7 @@ const r = alias(products, 'r');
 const rb = alias(brands, 'rb');
 const ri = alias(productImages, 'ri');
 
-/**
- * A json_agg of the cards of the active products whose ids are in `ids` (an int[]), in that order:
- * one SQL fragment for listings and the product page's related cards, so both read cards the same way
- * and the product page needs no second round trip.
- */
+/** A json_agg of the cards of the active products whose ids are in `ids` (an int[]), in that order. */
 function cardsJson(ids: SQL): SQL {
   return sql`(SELECT json_agg(json_build_object('id', ${r.id}, 'name', ${r.name}, 'slug', ${r.slug}, 'price', ${r.price}, 'priceOld', ${r.priceOld},
             'discountPercent', ${r.discountPercent}, 'freeDelivery', ${r.freeDelivery}, 'rating', ${r.rating}, 'brandId', ${rb.id}, 'brand', ${rb.name},
@@ -118,11 +115,55 @@ function decodeCard(c: CardJson): ProductCard {
 const cards = (value: unknown) => jsonList<CardJson>(value).map(decodeCard);
 const intArray = (ids: readonly number[]) => sql`${sql.param([...ids])}::int[]`;
 
-/** Cards for these product ids, in the order given (listings pick ids from the catalogue index). */
+/** Cards for these product ids as the database has them now, in the order given (the cart and the wishlist price from these). */
 export async function cardsByIds(ids: readonly number[]): Promise<ProductCard[]> {
   if (ids.length === 0) return [];
   const [row] = await selectRows<{ cards: unknown }>(await getDb(), sql`SELECT ${cardsJson(intArray(ids))} AS cards`);
   return cards(row?.cards);
+}
+
+// ---------------------------------------------------------------- product data between renders
+// What catalogue pages show of a product is read once per catalogue version and kept (docs/performance.md,
+// "Renders without the page cache"): the same rule as the catalogue index, whose listings these cards
+// and pages belong to — an edit, a price or a sold-out size moves `catalog_version`, every process sees
+// the new version within the index's 2 s, and from then on reads the product again. Keys carry the
+// version, so entries of an older one are never answered and age out of the bound.
+// The cart and the wishlist keep reading the database (cardsByIds, above): they price what is bought.
+const CARDS_KEPT = 5_000;
+const PRODUCTS_KEPT = 1_000;
+const keptCards = new Cache<string, ProductCard | null>({ name: 'cards', ttlMs: 0, maxEntries: CARDS_KEPT });
+const keptProducts = new Cache<string, ProductDetail | null>({ name: 'products', ttlMs: 0, maxEntries: PRODUCTS_KEPT });
+const versioned = (version: string, id: number) => `${version}|${id}`;
+
+/** Cards for these product ids, in the order given, for catalogue pages (listings, home, related, suggestions). */
+export async function catalogCards(ids: readonly number[]): Promise<ProductCard[]> {
+  if (ids.length === 0) return [];
+  const { version } = await getCatalogIndex();
+  const found = new Map<number, ProductCard | null>();
+  const missing: number[] = [];
+  for (const id of new Set(ids)) {
+    const card = keptCards.get(versioned(version, id));
+    if (card === undefined) missing.push(id);
+    else found.set(id, card);
+  }
+  if (missing.length) {
+    const read = new Map((await cardsByIds(missing)).map((c) => [c.id, c]));
+    for (const id of missing) {
+      // An inactive or unknown id is kept as such: it is asked again only after the next edit.
+      const card = read.get(id) ?? null;
+      keptCards.set(versioned(version, id), card);
+      found.set(id, card);
+    }
+  }
+  return ids.flatMap((id) => found.get(id) ?? []);
+}
+
+/** The product page's product (null when unknown or inactive), read once per catalogue version. */
+export async function catalogProduct(id: number): Promise<ProductDetail | null> {
+  const { version } = await getCatalogIndex();
+  // One read per product and version, however many visitors ask at once.
+  const product = await keptProducts.getOrLoad(versioned(version, id), async () => (await getProduct(id)) ?? null);
+  return product ?? null;
 }
 
 function decodeVariant(v: VariantJson): ProductVariant {
@@ -137,8 +178,8 @@ function decodeVariant(v: VariantJson): ProductVariant {
   };
 }
 
-/** The product with its images, sizes and attributes, and the cards of `relatedIds` (in that order), in one query. */
-export async function getProduct(id: number, relatedIds: readonly number[] = []): Promise<{ product: ProductDetail; related: ProductCard[] } | null> {
+/** The product with its images, sizes and attributes, in one query. */
+async function getProduct(id: number): Promise<ProductDetail | null> {
   const db = await getDb();
   const [row] = await db
     .select({
@@ -163,7 +204,6 @@ export async function getProduct(id: number, relatedIds: readonly number[] = [])
                FROM ${productVariants} WHERE ${productVariants.productId} = ${products.id})`,
       attributes: sql<unknown>`(SELECT json_agg(json_build_object('name', ${productAttributes.name}, 'value', ${productAttributes.value}) ORDER BY ${productAttributes.position}, ${productAttributes.id})
                FROM ${productAttributes} WHERE ${productAttributes.productId} = ${products.id})`,
-      related: sql<unknown>`${cardsJson(intArray(relatedIds))}`,
     })
     .from(products)
     .innerJoin(brands, eq(brands.id, products.brandId))
@@ -173,7 +213,7 @@ export async function getProduct(id: number, relatedIds: readonly number[] = [])
   if (!row) return null;
   const { product: p, brand, category, color } = row;
   const variants = jsonList<VariantJson>(row.variants).map(decodeVariant);
-  const product: ProductDetail = {
+  return {
     id: p.id,
     name: p.name,
     slug: p.slug,
@@ -197,5 +237,4 @@ export async function getProduct(id: number, relatedIds: readonly number[] = [])
     in_stock: variants.some((v) => v.available),
     attributes: jsonList<AttributeJson>(row.attributes),
   };
-  return { product, related: cards(row.related) };
 }

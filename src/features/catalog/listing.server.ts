@@ -1,6 +1,6 @@
 // Catalogue listings for the category, brand and search routes: ids, totals and facet counts from the
 // catalogue read model, cards from the database, and the category and brand each listing is scoped to.
-import { getBrand, cardsByIds } from './catalog.server.ts';
+import { getBrand, catalogCards } from './catalog.server.ts';
 import { brandUrl, categoryUrl } from './catalog.ts';
 import type { Listing, ListingQuery } from './listing.ts';
 import { ancestry, getCatalogIndex, matchText, qualifiedCategoryName, queryIndex, type CatalogIndex, type ListingScope } from './read-model.server.ts';
@@ -44,7 +44,7 @@ export interface BrandContext {
 
 async function listingFrom(index: CatalogIndex, scope: ListingScope, q: ListingQuery): Promise<Listing> {
   const result = queryIndex(index, scope, q);
-  const products = await cardsByIds(result.positions.map((i) => index.ids[i] as number));
+  const products = await catalogCards(result.positions.map((i) => index.ids[i] as number));
   return {
     products,
     total: result.total,

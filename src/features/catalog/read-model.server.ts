@@ -2,8 +2,9 @@
 // database, keeps one index per process and rebuilds it whenever the `catalog_version` sequence moves,
 // and turns a shopper's text into index hits with PostgreSQL's linguistics. Search suggestions,
 // listings, the product page and the home page consume the catalogue through this module only.
-// The database stays the source of truth: cards, product pages and everything transactional are read
-// from it, and any instance can rebuild its index at any time.
+// The database stays the source of truth: any instance can rebuild its index at any time, cards and
+// product pages are read from it once per version (catalog.server.ts), and everything transactional
+// (the cart, the wishlist, placement) reads it on every request.
 import { asc, eq, gt, sql } from 'drizzle-orm';
 import { Cache } from '~/lib/cache.ts';
 import { selectRows, type Database, type Db } from '~/lib/db/client.ts';

@@ -3,7 +3,7 @@
 import type { Crumb, MetaData } from '~/lib/http/envelope.ts';
 import { t, type Locale } from '~/lib/i18n/index.ts';
 import { searchUrl } from '~/features/search/search.ts';
-import { cardsByIds, getProduct } from './catalog.server.ts';
+import { catalogCards, catalogProduct } from './catalog.server.ts';
 import { brandUrl, type ProductCard } from './catalog.ts';
 import {
   getBrandCategory,
@@ -160,12 +160,12 @@ function relatedIds(index: CatalogIndex, productId: number): number[] {
   return [...sameBrand, ...fill].map((i) => ids[i] as number);
 }
 
-/** /p/{id}/{slug?} and GET …/product/{id}: the product, related products, its trail and meta, in one query. */
+/** /p/{id}/{slug?} and GET …/product/{id}: the product, related products, its trail and meta. */
 export async function productView(locale: Locale, id: number): Promise<ProductView | null> {
   const index = await getCatalogIndex();
-  const found = await getProduct(id, relatedIds(index, id));
-  if (!found) return null;
-  const { product, related } = found;
+  const product = await catalogProduct(id);
+  if (!product) return null;
+  const related = await catalogCards(relatedIds(index, id));
   const category = await getCategoryContext(product.category.id);
   return {
     product,
@@ -182,7 +182,7 @@ export async function homeSections() {
   // Orders come from the catalogue index: sorting 30k discounted rows per home page view in SQL took
   // 0.5 s on PGlite at 100k products.
   const index = await getCatalogIndex();
-  const top = (order: Int32Array, keep: (i: number) => boolean) => cardsByIds(topPositions(order, 8, keep).map((i) => index.ids[i] as number));
+  const top = (order: Int32Array, keep: (i: number) => boolean) => catalogCards(topPositions(order, 8, keep).map((i) => index.ids[i] as number));
   const [newArrivals, discounts] = await Promise.all([top(index.orders.new, () => true), top(index.orders.discount, (i) => (index.discount[i] as number) > 0)]);
   const popularBrands = [...index.brands.values()]
     .filter((b) => b.isPopular)

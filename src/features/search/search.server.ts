@@ -1,6 +1,6 @@
 // Search suggestions (spec §7): the products, brands and categories a shopper's text names, matched
 // by the catalogue read model (features/catalog/read-model.server.ts).
-import { cardsByIds } from '~/features/catalog/catalog.server.ts';
+import { catalogCards } from '~/features/catalog/catalog.server.ts';
 import { brandUrl, categoryUrl } from '~/features/catalog/catalog.ts';
 import { matchText, qualifiedCategoryName, topPositions, wordMatchesLexemes } from '~/features/catalog/read-model.server.ts';
 import type { Suggestions } from './search.ts';
@@ -14,7 +14,7 @@ export async function getSuggestions(text: string, limit: number): Promise<Sugge
   const empty: Suggestions = { products: { data: [] }, brands: { data: [] }, categories: { data: [] } };
   if (!hits) return empty;
   const ids = topPositions(index.orders.popular, limit, (i) => hits[i] === 1).map((i) => index.ids[i] as number);
-  const cards = await cardsByIds(ids);
+  const cards = await catalogCards(ids);
 
   const namedBy = (lexemes: readonly string[]) => words.some((w) => wordMatchesLexemes(w, lexemes));
   const brands = [...index.brands.values()]
