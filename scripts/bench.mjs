@@ -1,4 +1,4 @@
-// `npm run bench [-- --products 100000] [--duration 10] [--skip-http] [--flood] [--discovery] [--auth] [--buy] [--uncached-only]`: the catalogue's speed at scale.
+// `npm run bench [-- --products 100000] [--duration 10] [--skip-http] [--flood] [--discovery] [--auth] [--buy] [--memory] [--uncached-only]`: the catalogue's speed at scale.
 // 1. Seeds a benchmark database once (PGlite in data-bench/, and PostgreSQL when BENCH_DATABASE_URL is
 //    set) with --products products; later runs reuse it.
 // 2. Service timings (tests/bench/catalog.bench.ts): suggestions, filtered listings, product page data.
@@ -15,6 +15,7 @@
 // 7. --buy (issue 9): add-to-cart and order placement (with its payment) one at a time — p50/p95 against
 //    DESIGN §7's 30 ms and 100 ms — and 90 placements from 16 connections at once (the address's limit
 //    of 200 orders in 10 minutes bounds how many one run may place). Use a fresh BENCH_DATA_DIR each run.
+// 8. --memory (issue 10): resident memory after start and after a warm-up (use --products 2000, the budget's size).
 // Results: bench-results/<database>.json and a Markdown summary on stdout for docs/performance.md.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -35,6 +36,7 @@ const { values } = parseArgs({
     'uncached-only': { type: 'boolean', default: false },
     auth: { type: 'boolean', default: false },
     buy: { type: 'boolean', default: false },
+    memory: { type: 'boolean', default: false },
   },
 });
 const products = Number(values.products);
@@ -174,6 +176,25 @@ async function flood(base, pid, categoryPath, cachedPaths, make) {
   global.gc?.();
   await new Promise((r) => setTimeout(r, 2000));
   return { attack, shoppers, distinct: i, memoryMb: { before, peak, after: residentMb(pid) }, healthMsAfter: health };
+}
+
+/**
+ * --memory: the server's resident memory once its catalogue index is built, and after a warm-up of two
+ * passes over the home page, 240 product pages, every category page, the brands page and a search, as a
+ * browser asks them (compressed): 3 s after, and 12 s after, when the server has released what it can.
+ */
+async function memoryAfterWarmUp(base, pid, productPaths, categoryPaths) {
+  const start = residentMb(pid);
+  const paths = ['/', ...productPaths, ...categoryPaths, '/brands', `/product/search/${encodeURIComponent('платье')}`];
+  const memory = peakMemory(pid, 100);
+  for (let pass = 0; pass < 2; pass++)
+    for (const path of paths) await (await fetch(`${base}${path}`, { headers: { 'accept-encoding': 'br, gzip' } })).arrayBuffer();
+  const peak = memory.stop();
+  await new Promise((r) => setTimeout(r, 3000));
+  const after = residentMb(pid);
+  // The server gives memory back once quiet for 5 s (src/lib/memory-release.ts, checked every 5 s).
+  await new Promise((r) => setTimeout(r, 9000));
+  return { start, peak, after, quiet: residentMb(pid), pages: paths.length * 2 };
 }
 
 /** One GET read to the end as a crawler would (gzip): time to the last byte and the size unpacked. */
@@ -386,7 +407,8 @@ http.createServer((req, res) => {
   res.end(body);
 }).listen(Number(process.env.PORT), '127.0.0.1', () => console.log('ready'));`;
 
-async function httpBench(target, extraEnv = {}, floodRun = false, discoveryRun = false, authRun = false, buyRun = false) {
+/** One server on `target`, measured as `mode` says: 'pages' (default), 'flood', 'discovery', 'auth', 'buy' or 'memory'. */
+async function httpBench(target, extraEnv = {}, mode = 'pages') {
   const port = await freePort();
   const flags = process.env.BENCH_NODE_FLAGS === undefined ? SERVER_NODE_FLAGS : process.env.BENCH_NODE_FLAGS.split(' ').filter(Boolean);
   const server = spawn('node', [...flags, 'scripts/server.mjs'], {
@@ -406,11 +428,11 @@ async function httpBench(target, extraEnv = {}, floodRun = false, discoveryRun =
     await waitFor(`${base}/api/health`);
     // The first listing builds the catalogue index; shoppers after it never wait for that.
     await waitFor(`${base}/api/v1/ecommerce-core/products?per_page=60`);
-    if (discoveryRun) return await discovery(base, server.pid);
-    if (authRun) return await authBench(base);
-    if (buyRun) return await buyBench(base);
+    if (mode === 'discovery') return await discovery(base, server.pid);
+    if (mode === 'auth') return await authBench(base);
+    if (mode === 'buy') return await buyBench(base);
     const productPaths = [];
-    for (let page = 1; productPaths.length < 200; page++) {
+    for (let page = 1; productPaths.length < (mode === 'memory' ? 240 : 200); page++) {
       const res = await (await fetch(`${base}/api/v1/ecommerce-core/products?per_page=60&sort=new&page=${page}`)).json();
       productPaths.push(...res.data.products.map((p) => p.url));
     }
@@ -418,6 +440,7 @@ async function httpBench(target, extraEnv = {}, floodRun = false, discoveryRun =
     const categoryPaths = [];
     const walk = (nodes) => nodes.forEach((n) => (categoryPaths.push(n.url), walk(n.childs.data)));
     walk(tree);
+    if (mode === 'memory') return await memoryAfterWarmUp(base, server.pid, productPaths, categoryPaths);
     const pages = {
       product: await (await fetch(`${base}${productPaths[0]}`)).text(),
       category: await (await fetch(`${base}${categoryPaths[0]}`)).text(),
@@ -433,7 +456,7 @@ async function httpBench(target, extraEnv = {}, floodRun = false, discoveryRun =
       // Steady state, as under real traffic: every page of the rotation has been seen once, so each is
       // re-rendered once per PAGE_CACHE_SECONDS during the measurement (with the cache off, at every request).
       for (const path of [...productPaths, ...categoryPaths]) await (await fetch(`${base}${path}`)).arrayBuffer();
-      if (floodRun) {
+      if (mode === 'flood') {
         const cached = productPaths.slice(0, 20);
         const quiet = await load(base, cached, { connections: 4 });
         return {
@@ -453,6 +476,26 @@ async function httpBench(target, extraEnv = {}, floodRun = false, discoveryRun =
         product: Math.round((result.productPage.rps / result.bareProduct.rps) * 100) / 100,
         category: Math.round((result.categoryPage.rps / result.bareCategory.rps) * 100) / 100,
       };
+      if (extraEnv.PAGE_CACHE_SECONDS === '0') {
+        // Pages whose data no cache holds: 6,000 products never asked (more than the 2,000 the server
+        // keeps, so each is read from the database), and category listings under a price filter new at
+        // every request (computed afresh; their cards are mostly kept).
+        const coldPaths = [];
+        for (let page = 5; coldPaths.length < 6_000; page++) {
+          const res = await (await fetch(`${base}/api/v1/ecommerce-core/products?per_page=60&sort=new&page=${page}`)).json();
+          coldPaths.push(...res.data.products.map((p) => p.url));
+        }
+        // One counter for all connections: autocannon's `requests` list is walked by each connection from
+        // its start, so 16 connections would ask every product 16 times.
+        let next = 0;
+        result.coldProductPage = await load(base, [], {
+          requests: [{ method: 'GET', setupRequest: (req) => ({ ...req, path: coldPaths[next++ % coldPaths.length] }) }],
+        });
+        let n = 0;
+        result.coldCategoryPage = await load(base, [], {
+          requests: [{ method: 'GET', setupRequest: (req) => ({ ...req, path: `${categoryPaths[n % categoryPaths.length]}?price_min=${1_000 + n++}` }) }],
+        });
+      }
       return result;
     } finally {
       bare.kill();
@@ -479,7 +522,7 @@ for (const target of targets) {
   }
   if (values.flood) {
     console.log(`\n— flood on ${target.kind} (${duration} s each)`);
-    result.flood = await httpBench(target, {}, true);
+    result.flood = await httpBench(target, {}, 'flood');
     const f = result.flood;
     const row = (name, run) =>
       `| ${target.kind} | ${name} | ${run.attack.rps} (${run.attack.errors} refused) | ${run.attack.p99} ms | ${run.attack.timeouts} | ${run.shoppers.rps} rps, p99 ${run.shoppers.p99} ms, ${run.shoppers.errors + run.shoppers.timeouts} failed | ${run.memoryMb.before} → ${run.memoryMb.peak} → ${run.memoryMb.after} MB | ${run.healthMsAfter} ms |`;
@@ -493,15 +536,21 @@ for (const target of targets) {
   }
   if (values.discovery) {
     console.log(`\n— sitemaps and the product feed on ${target.kind}`);
-    const d = (result.discovery = await httpBench(target, {}, false, true));
+    const d = (result.discovery = await httpBench(target, {}, 'discovery'));
     const slowest = d.files.reduce((a, b) => (b.ms > a.ms ? b : a), d.files[0]);
     console.log(
       `| ${target.kind} | ${d.index.ms} ms | ${d.files.length} files, slowest ${slowest.path} ${slowest.ms} ms (${slowest.kb} KB), all ${d.files.reduce((s, f) => s + f.ms, 0)} ms | written and sent ${d.feedFirst.ms} ms, then ${d.feedServed.ms} ms (${d.feedServed.kb} KB) | ${d.memoryMb.before} → ${d.memoryMb.peak} MB |`,
     );
   }
+  if (values.memory) {
+    console.log(`\n— resident memory on ${target.kind} (${products} products)`);
+    const m = (result.memory = await httpBench(target, {}, 'memory'));
+    console.log('| database | products | after start | peak during warm-up | 3 s after | 12 s after (quiet) |');
+    console.log(`| ${target.kind} | ${products} | ${m.start} MB | ${m.peak} MB | ${m.after} MB | ${m.quiet} MB |`);
+  }
   if (values.auth) {
     console.log(`\n— login and refresh on ${target.kind} (${duration} s each, ${connections} connections)`);
-    const a = (result.auth = await httpBench(target, {}, false, false, true));
+    const a = (result.auth = await httpBench(target, {}, 'auth'));
     console.log('| database | logins/s | login p50 / p99 | refreshes/s | refresh p50 / p99 | wrong password / unknown e-mail (median) |');
     console.log(
       `| ${target.kind} | ${a.login.rps} (${a.login.errors} not 2xx) | ${a.login.p50} / ${a.login.p99} ms | ${a.refresh.rps} (${a.refresh.errors} not 2xx) | ${a.refresh.p50} / ${a.refresh.p99} ms | ${a.wrongPasswordMs} / ${a.unknownEmailMs} ms |`,
@@ -509,19 +558,24 @@ for (const target of targets) {
   }
   if (values.buy) {
     console.log(`\n— add to cart and place an order on ${target.kind} (one at a time; then 90 orders from ${connections} connections)`);
-    const b = (result.buy = await httpBench(target, {}, false, false, false, true));
+    const b = (result.buy = await httpBench(target, {}, 'buy'));
     console.log(`| database | add to cart p50 / p95 | placement p50 / p95 | placements/s (${connections} connections) | p50 / p99 |`);
     console.log('|---|---|---|---|---|');
     console.log(
       `| ${target.kind} | ${b.addToCart.p50} / ${b.addToCart.p95} ms (${b.addToCart.errors} refused) | ${b.placement.p50} / ${b.placement.p95} ms (${b.placement.errors} refused) | ${b.concurrent.rps} (${b.concurrent.errors} not 2xx) | ${b.concurrent.p50} / ${b.concurrent.p99} ms |`,
     );
   }
-  if (!values['skip-http'] && !values.flood && !values.discovery && !values.auth && !values.buy) {
+  if (!values['skip-http'] && !values.flood && !values.discovery && !values.auth && !values.buy && !values.memory) {
     console.log(`\n— HTTP on ${target.kind} (${duration} s each, ${connections} connections)`);
     if (!values['uncached-only']) result.http = await httpBench(target);
     // The same run with the page cache off: what every render costs when nothing is reused.
     const uncached = await httpBench(target, { PAGE_CACHE_SECONDS: '0' });
-    result.httpUncached = { productPage: uncached.productPage, categoryPage: uncached.categoryPage };
+    result.httpUncached = {
+      productPage: uncached.productPage,
+      categoryPage: uncached.categoryPage,
+      coldProductPage: uncached.coldProductPage,
+      coldCategoryPage: uncached.coldCategoryPage,
+    };
   }
   result.machine = { cpus: (await import('node:os')).cpus().length, node: process.version, at: new Date().toISOString() };
   writeFileSync(out, JSON.stringify(result, null, 2));
@@ -531,7 +585,12 @@ for (const target of targets) {
 console.log(
   '\nWith PAGE_CACHE_SECONDS=0: ' +
     summary
-      .map(([k, r]) => (r.httpUncached ? `${k} product ${r.httpUncached.productPage.rps} rps, category ${r.httpUncached.categoryPage.rps} rps` : k))
+      .map(([k, r]) => {
+        const u = r.httpUncached;
+        return u
+          ? `${k} product ${u.productPage.rps} rps, category ${u.categoryPage.rps} rps; first asked: product ${u.coldProductPage.rps} rps (p99 ${u.coldProductPage.p99} ms), new price filter ${u.coldCategoryPage.rps} rps (p99 ${u.coldCategoryPage.p99} ms)`
+          : k;
+      })
       .join('; '),
 );
 console.log(

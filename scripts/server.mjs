@@ -7,7 +7,8 @@
 // - lets at most a few requests into Astro at once and refuses the excess of a flood with 503
 //   (src/lib/http/admission.ts), so cached pages, files and health checks keep answering;
 // - gives every request an id and every answer the security headers, and logs one JSON line per
-//   request (src/lib/log.ts).
+//   request (src/lib/log.ts);
+// - gives memory back to the system once traffic pauses (src/lib/memory-release.ts).
 // Everything else — misses, the API, assets, personalised pages — goes to Astro. Run by `npm start`,
 // the tests and the benchmark.
 import http from 'node:http';
@@ -20,6 +21,7 @@ import { pageAnswer, pageCache, pageCacheKey } from '../src/lib/http/page-cache.
 import { securityHeaders } from '../src/lib/http/security-headers.ts';
 import { serveStatic, staticIndex } from '../src/lib/http/static-files.ts';
 import { loggablePath, logger, requestIdFrom } from '../src/lib/log.ts';
+import { releaseMemoryWhenIdle } from '../src/lib/memory-release.ts';
 import { operatorToken } from '../src/lib/operator-token.ts';
 
 loadDotEnv();
@@ -34,9 +36,11 @@ const assets = staticIndex(fileURLToPath(new URL('../dist/client', import.meta.u
 /** @type {import('../src/lib/http/edge.ts').MethodTable | undefined} */
 let methods;
 const admission = new Admission(ADMISSION_LIMITS[DATABASE_URL ? 'postgres' : 'pglite']);
+const memory = releaseMemoryWhenIdle();
 
 const server = http.createServer((req, res) => {
   const started = performance.now();
+  memory.touch();
   const requestId = requestIdFrom(req.headers['x-request-id']);
   // Astro's answer reads the id from the request (error page, error log).
   req.headers['x-request-id'] = requestId;

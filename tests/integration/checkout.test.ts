@@ -13,6 +13,7 @@ interface Prepared {
   last: MadeProduct;
   plenty: MadeProduct;
   free: MadeProduct;
+  categoryId: number;
 }
 
 let server: TestServer & { prepared: Prepared | undefined };
@@ -53,7 +54,7 @@ beforeAll(async () => {
         freeDelivery: true,
         sizes: [{ label: 'Единый', stock: 100, max: 5 }],
       });
-      return { last, plenty, free };
+      return { last, plenty, free, categoryId: category.id };
     },
   });
 }, 120_000);
@@ -77,13 +78,18 @@ function place(body: unknown, key: string = randomUUID(), token?: string) {
   });
 }
 
-// The product page reads stock once per catalogue version, which each process polls every 2 s
-// (docs/decisions/007): what placement changed shows there within seconds, not at once.
+// The product page and listings read the catalogue once per version, which each process polls every 2 s
+// (docs/decisions/007): what placement changes shows there within seconds, not at once.
 const shown = { timeout: 8_000, interval: 250 };
 
 async function stockOf(product: MadeProduct): Promise<{ available: boolean; max_item: number }> {
   const res = await call<{ variants: { code: string; available: boolean; max_item: number }[] }>(`/api/v1/ecommerce-core/product/${product.id}`);
   return res.body.data!.variants.find((v) => v.code === product.variants[0]!.code)!;
+}
+
+/** How many products of the race's category the listing finds with size M in stock. */
+async function withSizeM(): Promise<number> {
+  return (await call<{ total: number }>(`/api/v1/ecommerce-core/products?category=${fx().categoryId}&attr=M`)).body.data!.total;
 }
 
 describe('order placement', () => {
@@ -122,8 +128,9 @@ describe('order placement', () => {
   it('50 checkouts at once for the last 5 of a size give exactly 5 orders, refuse the rest and leave none', async () => {
     const last = fx().last;
     const body = { items: [{ id: last.id, quantity: 1, variant_code: last.variants[0]!.code }], contact, delivery };
-    // Read first, so the product page holds its copy of the five: the poll below proves that copy goes.
+    // Asked before the race, so the product page and the listing are kept ...
     expect(await stockOf(last)).toMatchObject({ available: true, max_item: 5 });
+    expect(await withSizeM()).toBe(1);
     const results = await Promise.all(Array.from({ length: 50 }, () => place(body)));
     const statuses = results.map((r) => r.status);
     expect(statuses.filter((s) => s === 201)).toHaveLength(5);
@@ -133,7 +140,9 @@ describe('order placement', () => {
     expect(statuses.filter((s) => s === 409).length).toBeGreaterThan(0);
     expect(results.find((r) => r.status === 409)!.body.message).toBe('Недостаточно товара на складе: Платье последнее в размере. Обновите корзину');
     expect(new Set(results.filter((r) => r.status === 201).map((r) => r.body.data!.code)).size).toBe(5);
+    // ... and the sold-out size leaves both once the process sees the catalogue's new version.
     await expect.poll(() => stockOf(last), shown).toMatchObject({ available: false, max_item: 0 });
+    await expect.poll(withSizeM, shown).toBe(0);
   });
 
   it.each([

@@ -20,6 +20,7 @@ export {
   wordMatchesLexemes,
   type CatalogIndex,
   type CategoryRecord,
+  type IndexListing,
   type ListingScope,
   type WordQuery,
 } from './read-model.ts';

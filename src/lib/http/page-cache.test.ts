@@ -46,6 +46,8 @@ describe('page cache rules', () => {
     const page = await cachedPage(200, headers, html, 1_000);
     expect(page.forms.identity).toBeUndefined();
     expect(cachedPageBytes(page)).toBeLessThan(html.byteLength / 5);
+    // Each form holds its own bytes, not a view into zlib's 64 KB output chunk.
+    for (const form of [page.forms.br!, page.forms.gzip!]) expect(form.buffer.byteLength).toBe(form.byteLength);
 
     const br = pageAnswer(page, 'gzip, deflate, br', 5_500);
     expect(br.headers['content-encoding']).toBe('br');
