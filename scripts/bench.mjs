@@ -407,6 +407,16 @@ http.createServer((req, res) => {
   res.end(body);
 }).listen(Number(process.env.PORT), '127.0.0.1', () => console.log('ready'));`;
 
+/** At least `count` product addresses, newest first, from listing page `firstPage` on (60 a page). */
+async function newestProductPaths(base, firstPage, count) {
+  const paths = [];
+  for (let page = firstPage; paths.length < count; page++) {
+    const res = await (await fetch(`${base}/api/v1/ecommerce-core/products?per_page=60&sort=new&page=${page}`)).json();
+    paths.push(...res.data.products.map((p) => p.url));
+  }
+  return paths;
+}
+
 /** One server on `target`, measured as `mode` says: 'pages' (default), 'flood', 'discovery', 'auth', 'buy' or 'memory'. */
 async function httpBench(target, extraEnv = {}, mode = 'pages') {
   const port = await freePort();
@@ -431,11 +441,7 @@ async function httpBench(target, extraEnv = {}, mode = 'pages') {
     if (mode === 'discovery') return await discovery(base, server.pid);
     if (mode === 'auth') return await authBench(base);
     if (mode === 'buy') return await buyBench(base);
-    const productPaths = [];
-    for (let page = 1; productPaths.length < (mode === 'memory' ? 240 : 200); page++) {
-      const res = await (await fetch(`${base}/api/v1/ecommerce-core/products?per_page=60&sort=new&page=${page}`)).json();
-      productPaths.push(...res.data.products.map((p) => p.url));
-    }
+    const productPaths = await newestProductPaths(base, 1, mode === 'memory' ? 240 : 200);
     const tree = (await (await fetch(`${base}/api/v1/ecommerce-core/mega-categories`)).json()).data;
     const categoryPaths = [];
     const walk = (nodes) => nodes.forEach((n) => (categoryPaths.push(n.url), walk(n.childs.data)));
@@ -480,11 +486,7 @@ async function httpBench(target, extraEnv = {}, mode = 'pages') {
         // Pages whose data no cache holds: 6,000 products never asked (more than the 2,000 the server
         // keeps, so each is read from the database), and category listings under a price filter new at
         // every request (computed afresh; their cards are mostly kept).
-        const coldPaths = [];
-        for (let page = 5; coldPaths.length < 6_000; page++) {
-          const res = await (await fetch(`${base}/api/v1/ecommerce-core/products?per_page=60&sort=new&page=${page}`)).json();
-          coldPaths.push(...res.data.products.map((p) => p.url));
-        }
+        const coldPaths = await newestProductPaths(base, 5, 6_000);
         // One counter for all connections: autocannon's `requests` list is walked by each connection from
         // its start, so 16 connections would ask every product 16 times.
         let next = 0;

@@ -166,8 +166,7 @@ export async function catalogCards(ids: readonly number[]): Promise<ProductCard[
 export async function catalogProduct(id: number): Promise<ProductDetail | null> {
   const { version } = await getCatalogIndex();
   // One read per product and version, however many visitors ask at once.
-  const product = await keptProducts.getOrLoad(versioned(version, id), async () => (await getProduct(id)) ?? null);
-  return product ?? null;
+  return (await keptProducts.getOrLoad(versioned(version, id), () => getProduct(id))) ?? null;
 }
 
 function decodeVariant(v: VariantJson): ProductVariant {
