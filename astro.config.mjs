@@ -7,6 +7,7 @@ import { env, loadDotEnv } from './src/lib/env.ts';
 import { MAX_BODY_BYTES } from './src/lib/http/limits.ts';
 import { PAGE_DIRECTIVES, cspHash } from './src/lib/http/csp.ts';
 import { COOKIE_CONSENT_BOOT } from './src/components/ui/cookie-consent.ts';
+import { messageChunks } from './src/lib/i18n/message-chunks.ts';
 
 // `npm run build` alone reads ./.env too, like `npm start` does before it builds.
 loadDotEnv();
@@ -36,6 +37,8 @@ export default defineConfig({
     },
   },
   vite: {
+    // Islands' strings needed only after an interaction, one chunk per language (src/lib/i18n/groups.ts).
+    plugins: [messageChunks()],
     define: { 'process.env.NODE_ENV': JSON.stringify('production'), 'import.meta.env.BUILD_DATE': JSON.stringify(new Date().toISOString()) },
     ssr: {
       // PGlite loads its WASM and data files relative to its own module URL, so it must stay in node_modules.

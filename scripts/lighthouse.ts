@@ -1,7 +1,10 @@
-// `npm run lighthouse [-- http://127.0.0.1:4321] [--page home] [--full]`: Lighthouse (mobile, default throttling) in Debian's
-// Chromium on each page type — home, category, brand, search, product, brands, an info page, a blog
-// post. Without a URL it starts the built shop on a fresh database itself. Prints the Markdown table for
-// docs/performance.md and writes bench-results/lighthouse.json. Budgets of DESIGN §7 / issue 10:
+// `npm run lighthouse [-- http://127.0.0.1:4321] [--page home] [--runs 3] [--full]`: Lighthouse (mobile, default
+// throttling) in Debian's Chromium on each page type — home, category, brand, search, product, brands, an
+// info page, a blog post. Without a URL it starts the built shop on a fresh database itself. Prints the
+// Markdown table for docs/performance.md and writes bench-results/lighthouse.json. One run's FCP moves by
+// 0.2–0.4 s with the loopback's timing (a font that lands before the observed paint is simulated as
+// blocking it), so --runs measures each page that many times and reports the median run by FCP with
+// the range seen (--full keeps the median run's report, and with --runs each run's, fastest first). Budgets of DESIGN §7 / issue 10:
 // performance ≥ 95, LCP ≤ 2.0 s, FCP ≤ 1.2 s, accessibility ≥ 98, best practices and SEO 100,
 // CLS ≤ 0.05, ≤ 250 KB transferred.
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -14,8 +17,51 @@ const given = process.argv.slice(2).find((a) => a.startsWith('http'));
 // --page <name>: measure that page type only; --full: keep each page's whole report (bench-results/lighthouse-<page>.json).
 const only = process.argv.includes('--page') ? process.argv[process.argv.indexOf('--page') + 1] : undefined;
 const full = process.argv.includes('--full');
+const runs = process.argv.includes('--runs') ? Math.max(1, Number(process.argv[process.argv.indexOf('--runs') + 1]) || 1) : 1;
 const server = given ? undefined : await startTestServer({ label: 'lighthouse', seedProducts: 2000, env: { LOG_LEVEL: 'warn' } });
 const base = given ?? (server?.baseUrl as string);
+
+interface Row {
+  page: string;
+  path: string;
+  performance: number;
+  accessibility: number;
+  bestPractices: number;
+  seo: number;
+  fcpS: number;
+  lcpS: number;
+  cls: number;
+  tbtMs: number;
+  transferKB: number;
+  failing: string[];
+  fcpRange?: string;
+  lcpRange?: string;
+}
+
+async function measure(port: number, name: string, path: string): Promise<{ row: Row; lhr: object }> {
+  const result = await lighthouse(new URL(path, base).href, { port, output: 'json', logLevel: 'error' });
+  const lhr = result?.lhr;
+  if (!lhr) throw new Error(`no Lighthouse result for ${path}`);
+  const score = (id: string) => Math.round((lhr.categories[id]?.score ?? 0) * 100);
+  const audit = (id: string) => lhr.audits[id]?.numericValue ?? NaN;
+  const row: Row = {
+    page: name,
+    path,
+    performance: score('performance'),
+    accessibility: score('accessibility'),
+    bestPractices: score('best-practices'),
+    seo: score('seo'),
+    fcpS: Math.round(audit('first-contentful-paint') / 100) / 10,
+    lcpS: Math.round(audit('largest-contentful-paint') / 100) / 10,
+    cls: Math.round(audit('cumulative-layout-shift') * 1000) / 1000,
+    tbtMs: Math.round(audit('total-blocking-time')),
+    transferKB: Math.round(audit('total-byte-weight') / 1024),
+    failing: Object.values(lhr.audits)
+      .filter((a) => a.score !== null && a.score < 0.9 && a.scoreDisplayMode !== 'informative' && a.scoreDisplayMode !== 'notApplicable')
+      .map((a) => a.id),
+  };
+  return { row, lhr };
+}
 
 async function json<T>(path: string, method = 'GET'): Promise<T> {
   return ((await (await fetch(new URL(path, base), { method })).json()) as { data: T }).data;
@@ -39,36 +85,29 @@ try {
 
   mkdirSync('bench-results', { recursive: true });
   const chrome = await chromeLauncher.launch({ chromePath: chromiumPath(), chromeFlags: ['--headless=new', ...CHROMIUM_ARGS] });
-  const rows: Record<string, unknown>[] = [];
+  const rows: Row[] = [];
   try {
     for (const [name, path] of pages.filter(([name]) => !only || name === only)) {
       // Once to warm the page cache (a visitor after the first), then measured.
       await fetch(new URL(path, base));
-      const result = await lighthouse(new URL(path, base).href, { port: chrome.port, output: 'json', logLevel: 'error' });
-      const lhr = result?.lhr;
-      if (!lhr) throw new Error(`no Lighthouse result for ${path}`);
-      if (full) writeFileSync(`bench-results/lighthouse-${name.replace(' ', '-')}.json`, JSON.stringify(lhr));
-      const score = (id: string) => Math.round((lhr.categories[id]?.score ?? 0) * 100);
-      const audit = (id: string) => lhr.audits[id]?.numericValue ?? NaN;
-      const row = {
-        page: name,
-        path,
-        performance: score('performance'),
-        accessibility: score('accessibility'),
-        bestPractices: score('best-practices'),
-        seo: score('seo'),
-        fcpS: Math.round(audit('first-contentful-paint') / 100) / 10,
-        lcpS: Math.round(audit('largest-contentful-paint') / 100) / 10,
-        cls: Math.round(audit('cumulative-layout-shift') * 1000) / 1000,
-        tbtMs: Math.round(audit('total-blocking-time')),
-        transferKB: Math.round(audit('total-byte-weight') / 1024),
-        failing: Object.values(lhr.audits)
-          .filter((a) => a.score !== null && a.score < 0.9 && a.scoreDisplayMode !== 'informative' && a.scoreDisplayMode !== 'notApplicable')
-          .map((a) => a.id),
+      const measured: { row: Row; lhr: object }[] = [];
+      for (let run = 0; run < runs; run++) measured.push(await measure(chrome.port, name, path));
+      measured.sort((a, b) => a.row.fcpS - b.row.fcpS || a.row.lcpS - b.row.lcpS);
+      const median = measured[Math.floor((measured.length - 1) / 2)] as { row: Row; lhr: object };
+      const spread = (pick: (r: Row) => number) => {
+        const values = measured.map((m) => pick(m.row));
+        return `${Math.min(...values)}–${Math.max(...values)}`;
       };
+      const row = runs > 1 ? { ...median.row, fcpRange: spread((r) => r.fcpS), lcpRange: spread((r) => r.lcpS) } : median.row;
+      if (full) {
+        const file = `bench-results/lighthouse-${name.replace(' ', '-')}`;
+        writeFileSync(`${file}.json`, JSON.stringify(median.lhr));
+        if (runs > 1) measured.forEach((m, k) => writeFileSync(`${file}-${k + 1}.json`, JSON.stringify(m.lhr)));
+      }
       rows.push(row);
       console.log(
-        `${name}: perf ${row.performance}, a11y ${row.accessibility}, bp ${row.bestPractices}, seo ${row.seo}, FCP ${row.fcpS} s, LCP ${row.lcpS} s, CLS ${row.cls}, ${row.transferKB} KB`,
+        `${name}: perf ${row.performance}, a11y ${row.accessibility}, bp ${row.bestPractices}, seo ${row.seo}, FCP ${row.fcpS} s, LCP ${row.lcpS} s, CLS ${row.cls}, ${row.transferKB} KB` +
+          (row.fcpRange ? ` (${runs} runs: FCP ${row.fcpRange} s, LCP ${row.lcpRange} s)` : ''),
       );
     }
   } finally {
@@ -80,12 +119,13 @@ try {
     '\n| page | performance | accessibility | best practices | SEO | FCP | LCP | CLS | TBT | transferred |\n|---|---|---|---|---|---|---|---|---|---|',
   );
   for (const r of rows) {
+    const range = (value: number, seen?: string) => `${value} s${seen ? ` (${seen})` : ''}`;
     console.log(
-      `| ${r['page']} | ${r['performance']} | ${r['accessibility']} | ${r['bestPractices']} | ${r['seo']} | ${r['fcpS']} s | ${r['lcpS']} s | ${r['cls']} | ${r['tbtMs']} ms | ${r['transferKB']} KB |`,
+      `| ${r.page} | ${r.performance} | ${r.accessibility} | ${r.bestPractices} | ${r.seo} | ${range(r.fcpS, r.fcpRange)} | ${range(r.lcpS, r.lcpRange)} | ${r.cls} | ${r.tbtMs} ms | ${r.transferKB} KB |`,
     );
   }
   console.log('\nAudits below 0.9:');
-  for (const r of rows) console.log(`- ${r['page']}: ${(r['failing'] as string[]).join(', ') || 'none'}`);
+  for (const r of rows) console.log(`- ${r.page}: ${r.failing.join(', ') || 'none'}`);
 } finally {
   await server?.stop();
 }

@@ -1,5 +1,6 @@
 // Part of `npm run build`: the shop's two typefaces cut down to the characters a Russian shop writes —
-// Basic Latin and Latin-1 (brand names, «ёлочки»), the Russian alphabet, dashes, quotes, №, ₽, arrows —
+// Basic Latin, the accented letters of European brand names (Chloé, Hermès, Alaïa), « » and the few
+// Latin-1 signs the texts use, the Russian alphabet, dashes, quotes, №, ₽, arrows —
 // from Fontsource's per-script files into public/fonts/, one file per script so a page fetches only
 // what it shows. src/styles/fonts.css declares them (font-display: swap); DefaultLayout preloads the
 // Cyrillic text face. Written only when missing or older than this script.
@@ -9,7 +10,10 @@ import subsetFont from 'subset-font';
 
 const OUT = 'public/fonts';
 const range = (from: number, to: number) => String.fromCodePoint(...Array.from({ length: to - from + 1 }, (_, k) => from + k));
-const LATIN = range(0x20, 0x7e) + range(0xa0, 0xff) + range(0x2010, 0x2027) + range(0x2030, 0x203a) + '\u2122\u2191\u2193\u2212';
+// Not the whole of Latin-1: its other letters (Ø, Þ, ß…) and signs (¤, ¶…) cost 6 KB across the two Latin
+// files every page preloads, and a character missing here is drawn in the fallback face.
+const LATIN_1 = '\u00a0«»©°·×' + 'àáâäçèéêëìíîïñòóôöùúûüÿ' + 'ÀÁÂÄÇÈÉÊËÌÍÎÏÑÒÓÔÖÙÚÛÜ';
+const LATIN = range(0x20, 0x7e) + LATIN_1 + range(0x2010, 0x2027) + range(0x2030, 0x203a) + '\u2122\u2191\u2193\u2212';
 const CYRILLIC = range(0x0400, 0x045f) + '\u2116';
 const ROUBLE = '\u20bd';
 

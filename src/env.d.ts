@@ -12,3 +12,9 @@ interface ImportMetaEnv {
   /** When `npm run build` made this build (ISO 8601): the lastmod of editors' pages that do not say their own. */
   readonly BUILD_DATE: string;
 }
+
+/** A message group in one language (src/lib/i18n/groups.ts, made by src/lib/i18n/message-chunks.ts). */
+declare module 'virtual:messages/*' {
+  const messages: Record<string, string>;
+  export default messages;
+}

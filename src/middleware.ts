@@ -9,6 +9,7 @@ import { fail } from '~/lib/http/envelope.ts';
 import { COMPRESSIBLE, compressAsync, isCompressible, preferredEncoding } from '~/lib/http/compression.ts';
 import { cachedPage, isPrivatePage, isShareable, pageAnswer, pageCache, pageCacheKey } from '~/lib/http/page-cache.ts';
 import { PRIVATE } from '~/lib/http/cache.ts';
+import { policyForPage } from '~/lib/http/csp.ts';
 import { LOCALE_COOKIE, localeFromHeader, t, type Locale } from '~/lib/i18n/index.ts';
 
 export const onRequest = defineMiddleware(async (context, next) => {
@@ -70,7 +71,8 @@ export const onRequest = defineMiddleware(async (context, next) => {
       if (!isShareable(own)) return undefined;
       const body = new Uint8Array(await own.arrayBuffer());
       const rendered = finish(new Response(body, own), isApi, context.locals.locale, context.url.pathname);
-      return cachedPage(rendered.status, rendered.headers, body);
+      tightenPolicy(rendered.headers, body);
+      return cachedPage(rendered.status, rendered.headers, body, { previous: cache.peek(key) });
     });
     if (page) {
       const { status, headers, body } = pageAnswer(page, acceptEncoding);
@@ -88,12 +90,20 @@ async function encoded(response: Response, acceptEncoding: string | null): Promi
   if (!encoding || !response.body || response.headers.has('content-encoding') || !COMPRESSIBLE.test(type ?? '')) return response;
   const body = new Uint8Array(await response.arrayBuffer());
   const headers = new Headers(response.headers);
+  tightenPolicy(headers, body);
   headers.append('vary', 'accept-encoding');
   if (!isCompressible(type, body.byteLength)) return new Response(body, { status: response.status, headers });
   const packed = await compressAsync(body, encoding, 'fast');
   headers.set('content-encoding', encoding);
   headers.set('content-length', String(packed.byteLength));
   return new Response(packed as Uint8Array<ArrayBuffer>, { status: response.status, headers });
+}
+
+/** A page's policy names only the inline code the page carries (policyForPage). */
+function tightenPolicy(headers: Headers, body: Uint8Array): void {
+  const policy = headers.get('content-security-policy');
+  if (policy && headers.get('content-type')?.startsWith('text/html'))
+    headers.set('content-security-policy', policyForPage(policy, new TextDecoder().decode(body)));
 }
 
 function finish(response: Response, isApi: boolean, locale: Locale, url: string): Response {

@@ -5,10 +5,10 @@ import { Modal } from '~/components/ui/Modal.tsx';
 import { showToast } from '~/components/ui/toast.store.ts';
 import { api, ApiError } from '~/lib/api.client.ts';
 import { fill, type KeysWith } from '~/lib/i18n/index.ts';
-import { validateEmail } from './newsletter.ts';
+import { NEWSLETTER_TEXT, validateEmail } from './newsletter.ts';
 
-/** messagesFor(locale, 'newsletter.', 'validation.', 'nav.close') in the footer. */
-export type NewsletterMessages = Record<KeysWith<'newsletter.' | 'validation.' | 'nav.close'>, string>;
+/** messagesFor(locale, 'newsletter.', …NEWSLETTER_TEXT, 'nav.close') in the footer: the form's own checks only. */
+export type NewsletterMessages = Record<KeysWith<'newsletter.' | (typeof NEWSLETTER_TEXT)[keyof typeof NEWSLETTER_TEXT] | 'nav.close'>, string>;
 
 export default function NewsletterForm({ messages: m }: { messages: NewsletterMessages }) {
   const [email, setEmail] = useState('');

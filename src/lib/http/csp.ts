@@ -32,3 +32,27 @@ export const METRIKA = {
   script: 'https://mc.yandex.ru',
   directives: ['img-src https://mc.yandex.ru', "connect-src 'self' https://mc.yandex.ru", 'frame-src blob: https://mc.yandex.ru https://mc.yandex.com'],
 } as const;
+
+/**
+ * A page's policy naming only the inline scripts and styles the page has. Astro lists the hashes of every
+ * inline script and style its pages may carry — 18 on a category page that has 9 — which is half a
+ * kilobyte of every page's headers (enough to keep the catalogue's pages over what a phone's first round
+ * trip carries: docs/performance.md, "First paint"), and each hash listed for code the page lacks is an
+ * allowance nobody needs.
+ */
+export function policyForPage(policy: string, html: string): string {
+  const present = new Set<string>();
+  for (const [, tag, attributes = '', text = ''] of html.matchAll(/<(script|style)\b([^>]*)>([\s\S]*?)<\/\1>/g))
+    if (!(tag === 'script' && /\ssrc=/.test(attributes))) present.add(cspHash(text));
+  return policy
+    .split(';')
+    .map((directive) =>
+      /^\s*(?:script|style)-src\s/.test(directive)
+        ? directive
+            .split(/\s+/)
+            .filter((source) => !/^'sha256-/.test(source) || present.has(source.slice(1, -1)))
+            .join(' ')
+        : directive,
+    )
+    .join(';');
+}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { brotliDecompressSync } from 'node:zlib';
-import { cachedPage, cachedPageBytes, isShareable, pageAnswer, pageCacheKey } from './page-cache.ts';
+import { cachedPage, cachedPageBytes, isShareable, pageAnswer, pageCacheKey, pagesRefined } from './page-cache.ts';
 
 describe('page cache rules', () => {
   it('keys GET requests for pages by path and the parameters the page reads', () => {
@@ -43,7 +43,7 @@ describe('page cache rules', () => {
       'cache-control': 'public, s-maxage=300',
       'content-length': String(html.byteLength),
     });
-    const page = await cachedPage(200, headers, html, 1_000);
+    const page = await cachedPage(200, headers, html, { now: 1_000 });
     expect(page.forms.identity).toBeUndefined();
     expect(cachedPageBytes(page)).toBeLessThan(html.byteLength / 5);
     // Each form holds its own bytes, not a view into zlib's 64 KB output chunk.
@@ -59,6 +59,33 @@ describe('page cache rules', () => {
     expect(plain.headers['content-encoding']).toBeUndefined();
     expect(plain.headers['content-length']).toBe(String(html.byteLength));
     expect(Buffer.from(plain.body).equals(Buffer.from(html))).toBe(true);
+  });
+
+  it('compresses a stored page again, smaller, once the server is quiet', async () => {
+    const brands = ['Gucci', 'Prada', 'Balmain', 'Chloé', 'Loewe', 'Fendi'];
+    const cards = Array.from(
+      { length: 24 },
+      (_, k) =>
+        `<li><article class="group relative flex flex-col"><a href="/p/${1000 + k * 37}/plate-${k}"><img src="/img/p/dress-${k % 7}-w720.webp" width="720" height="960" alt="Платье ${k}, ${brands[k % 6]}"></a><p class="text-xs font-700 uppercase">${brands[k % 6]}</p><h3>Платье номер ${k * 13} из шёлка</h3><span class="font-700 text-accent">${(k * 7919) % 90_000} ₽</span></article></li>`,
+    );
+    const html = new TextEncoder().encode(`<!doctype html><html lang="ru"><body><ul class="grid">${cards.join('')}</ul></body></html>`);
+    const page = await cachedPage(200, new Headers({ 'content-type': 'text/html; charset=utf-8' }), html);
+    const first = page.forms.br!.byteLength;
+    await pagesRefined();
+    const refined = page.forms.br!;
+    expect(refined.byteLength).toBeLessThan(first);
+    expect(refined.buffer.byteLength).toBe(refined.byteLength);
+    expect(Buffer.from(brotliDecompressSync(pageAnswer(page, 'br').body)).equals(Buffer.from(html))).toBe(true);
+
+    // Rendered again to the same bytes: the refined form is kept, not made again at quality 6.
+    const again = await cachedPage(200, new Headers({ 'content-type': 'text/html; charset=utf-8' }), html, { previous: page });
+    expect(again.forms.br).toBe(refined);
+    // Anything changed: compressed afresh.
+    const changed = new TextEncoder().encode(new TextDecoder().decode(html).replace('Gucci', 'Celine'));
+    const fresh = await cachedPage(200, new Headers({ 'content-type': 'text/html; charset=utf-8' }), changed, { previous: page });
+    expect(fresh.forms.br).not.toBe(refined);
+    expect(Buffer.from(brotliDecompressSync(fresh.forms.br!)).equals(Buffer.from(changed))).toBe(true);
+    await pagesRefined();
   });
 });
 
