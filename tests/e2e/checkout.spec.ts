@@ -232,6 +232,8 @@ test('the whole way: two sizes as a guest, the limit, login keeps them, one line
   await expect(page.getByRole('list', { name: 'Корзина' }).getByRole('listitem')).toHaveCount(1);
   await open(page, '/dashboard/orders');
   await page.getByRole('link', { name: new RegExp(code) }).click();
+  // The order's own page, not the list still on screen, before waiting for its islands.
+  await page.waitForURL(new RegExp(`/dashboard/order/${code}$`));
   await hydrated(page);
   await expect(page.getByTestId('order-status')).toHaveText('В обработке');
   await page.getByRole('button', { name: 'Показать на карте' }).click();
