@@ -22,7 +22,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import { SERVER_ENV, SERVER_NODE_FLAGS } from './server-flags.mjs';
+import { serverProcess } from './server-flags.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -420,16 +420,12 @@ async function newestProductPaths(base, firstPage, count) {
 /** One server on `target`, measured as `mode` says: 'pages' (default), 'flood', 'discovery', 'auth', 'buy' or 'memory'. */
 async function httpBench(target, extraEnv = {}, mode = 'pages') {
   const port = await freePort();
-  const flags = process.env.BENCH_NODE_FLAGS === undefined ? SERVER_NODE_FLAGS : process.env.BENCH_NODE_FLAGS.split(' ').filter(Boolean);
-  const server = spawn('node', [...flags, 'scripts/server.mjs'], {
-    env: {
-      ...(process.env.BENCH_NODE_FLAGS === undefined ? SERVER_ENV : {}),
-      ...process.env,
-      ...target.env,
-      ...extraEnv,
-      HOST: '127.0.0.1',
-      PORT: String(port),
-    },
+  const { command, args, env } = serverProcess(
+    { ...target.env, ...extraEnv, HOST: '127.0.0.1', PORT: String(port) },
+    process.env.BENCH_NODE_FLAGS?.split(' ').filter(Boolean),
+  );
+  const server = spawn(command, args, {
+    env,
     stdio: process.env.BENCH_VERBOSE ? 'inherit' : 'ignore',
     detached: true,
   });

@@ -10,3 +10,20 @@
 //   (V8 alone keeps its old generation at the size of the last burst for minutes).
 export const SERVER_NODE_FLAGS = ['--max-semi-space-size=4', '--expose-gc'];
 export const SERVER_ENV = { MALLOC_MMAP_THRESHOLD_: '65536' };
+
+/**
+ * How to start the built server (scripts/server.mjs) with these settings, for `spawn(command, args,
+ * { env, … })` in npm run serve, the tests and the benchmarks. `env` is laid over the process's own;
+ * `flags` replaces SERVER_NODE_FLAGS and then leaves SERVER_ENV out too (the benchmark's
+ * BENCH_NODE_FLAGS, to measure the server without these settings).
+ * @param {Record<string, string | undefined>} [env]
+ * @param {string[]} [flags]
+ * @returns {{ command: string; args: string[]; env: Record<string, string | undefined> }}
+ */
+export function serverProcess(env = {}, flags) {
+  return {
+    command: process.execPath,
+    args: [...(flags ?? SERVER_NODE_FLAGS), 'scripts/server.mjs'],
+    env: { ...(flags ? {} : SERVER_ENV), ...process.env, ...env },
+  };
+}

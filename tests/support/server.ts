@@ -9,7 +9,7 @@ import { openDatabase, type Database } from '../../src/lib/db/client.ts';
 import { prepareDatabase } from '../../src/lib/db/prepare.ts';
 import { env } from '../../src/lib/env.ts';
 import { createFreshDatabase, type FreshDatabase } from './fresh-database.ts';
-import { SERVER_ENV, SERVER_NODE_FLAGS } from '../../scripts/server-flags.mjs';
+import { serverProcess } from '../../scripts/server-flags.mjs';
 
 /** Where the e2e web server tells the tests about itself (its data folder holds the mail outbox). */
 export const e2eInfoFile = (port: number) => join(tmpdir(), `brandshop-e2e-${port}.json`);
@@ -74,24 +74,19 @@ export async function startTestServer<T = undefined>(options: TestServerOptions<
   }
   const port = options.port ?? (await freePort());
   const baseUrl = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, 'scripts/server.mjs'], {
-    detached: true,
-    stdio: ['ignore', 'inherit', 'inherit'],
-    env: {
-      ...SERVER_ENV,
-      ...process.env,
-      ...database.env,
-      ...(database.databaseUrl ? {} : { DATABASE_URL: '' }),
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      NODE_ENV: 'test',
-      SITE_URL: baseUrl,
-      SEED_PRODUCTS: String(seedProducts),
-      // Errors and warnings only: the request log would drown the test output.
-      LOG_LEVEL: 'warn',
-      ...options.env,
-    },
+  const started = serverProcess({
+    ...database.env,
+    ...(database.databaseUrl ? {} : { DATABASE_URL: '' }),
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    NODE_ENV: 'test',
+    SITE_URL: baseUrl,
+    SEED_PRODUCTS: String(seedProducts),
+    // Errors and warnings only: the request log would drown the test output.
+    LOG_LEVEL: 'warn',
+    ...options.env,
   });
+  const child = spawn(started.command, started.args, { detached: true, stdio: ['ignore', 'inherit', 'inherit'], env: started.env });
   try {
     await waitForHealth(baseUrl, child, 90_000);
   } catch (error) {
