@@ -68,7 +68,11 @@ function refineLater(page: CachedPage, body: Uint8Array): void {
   refining.lastStored = Date.now();
   if (refining.queue.length >= REFINE_WAITING) return;
   refining.queue.push({ page, body });
-  refining.running ??= refine().finally(() => (refining.running = undefined));
+  // Never a rejection nobody awaits (that would end the process): a page that could not be refined
+  // simply stays at 6.
+  refining.running ??= refine()
+    .catch(() => undefined)
+    .finally(() => (refining.running = undefined));
 }
 
 async function refine(): Promise<void> {
@@ -79,7 +83,8 @@ async function refine(): Promise<void> {
       continue;
     }
     refining.queue.shift();
-    const br = await compressAsync(job.body, 'br', 'refine');
+    const br = await compressAsync(job.body, 'br', 'refine').catch(() => undefined);
+    if (!br) continue;
     if (br.byteLength < (job.page.forms.br?.byteLength ?? Infinity)) job.page.forms.br = exact(br);
   }
 }
