@@ -42,7 +42,13 @@ interface Row {
   lcpRange?: string;
 }
 
-async function measure(port: number, name: string, path: string): Promise<{ row: Row; lhr: object }> {
+/** One Lighthouse run of a page: its table row and the whole report (kept with --full). */
+interface Run {
+  row: Row;
+  lhr: object;
+}
+
+async function measure(port: number, name: string, path: string): Promise<Run> {
   const result = await lighthouse(new URL(path, base).href, { port, output: 'json', logLevel: 'error' });
   const lhr = result?.lhr;
   if (!lhr) throw new Error(`no Lighthouse result for ${path}`);
@@ -114,10 +120,10 @@ try {
     for (const [name, path] of pages.filter(([name]) => !only || name === only)) {
       // Once to warm the page cache (a visitor after the first), then measured.
       await fetch(new URL(path, base));
-      const measured: { row: Row; lhr: object }[] = [];
+      const measured: Run[] = [];
       for (let run = 0; run < runs; run++) measured.push(await measure(chrome.port, name, path));
       measured.sort((a, b) => a.row.fcpS - b.row.fcpS || a.row.lcpS - b.row.lcpS);
-      const median = measured[Math.floor((measured.length - 1) / 2)] as { row: Row; lhr: object };
+      const median = measured[Math.floor((measured.length - 1) / 2)] as Run;
       const spread = (pick: (r: Row) => number) => {
         const values = measured.map((m) => pick(m.row));
         return `${Math.min(...values)}–${Math.max(...values)}`;
