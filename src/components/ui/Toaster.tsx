@@ -1,5 +1,5 @@
 // Shows the toasts of toast.store (spec §2, §9); each disappears after its duration.
-import { useStore } from '@nanostores/react';
+import { useClientStore, NONE } from '~/lib/client-store.ts';
 import { useEffect } from 'react';
 import { $toasts, dismissToast, type Toast } from './toast.store.ts';
 
@@ -27,7 +27,7 @@ function ToastItem({ toast }: { toast: Toast }) {
 }
 
 export default function Toaster() {
-  const toasts = useStore($toasts);
+  const toasts = useClientStore($toasts, NONE);
   return (
     <ol aria-live="polite" className="pointer-events-none fixed right-4 top-4 z-[60] flex w-[min(360px,calc(100%-2rem))] flex-col gap-2">
       {toasts.map((t) => (

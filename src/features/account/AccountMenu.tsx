@@ -1,7 +1,7 @@
 // The account menu (spec §2): the labelled dashboard routes and 'Выйти'. The header shows it as a
 // dropdown, the mobile bottom navigation as the full-screen 'Личный кабинет' overlay, the dashboard as its
 // side menu. Logging out clears the stored session and goes home.
-import { useStore } from '@nanostores/react';
+import { useClientStore } from '~/lib/client-store.ts';
 import { Icon } from '~/components/ui/Icon.tsx';
 import { $session, logout } from '~/features/auth/auth.store.ts';
 import { displayName } from '~/features/auth/auth.ts';
@@ -23,7 +23,7 @@ export async function logoutAndGoHome(): Promise<void> {
 }
 
 export function AccountMenu({ labels, current, summary = true }: { labels: AccountMenuLabels; current?: string | undefined; summary?: boolean }) {
-  const session = useStore($session);
+  const session = useClientStore($session, null);
   return (
     <nav aria-label={labels.nav}>
       {summary && session && (

@@ -2,7 +2,7 @@
 // bounded by the line's min and max, availability, selection, remove and clear; totals over the selected,
 // available lines. A guest's lines are checked against the catalogue (validate-cart-items) on arrival; a
 // customer's come from the server cart.
-import { useStore } from '@nanostores/react';
+import { useClientStore, NONE } from '~/lib/client-store.ts';
 import { useEffect, useMemo, useState } from 'react';
 import { Icon } from '~/components/ui/Icon.tsx';
 import { pushEcommerce, type EcommerceProduct } from '~/features/analytics/analytics.client.ts';
@@ -13,6 +13,7 @@ import { clearCartCall, removeCartCall, updateCartCall, validateItemsCall } from
 import { $guestLines, $serverLines, cartError, followCart, saveGuestLines } from './cart.store.ts';
 import { cartTotals, type CartLine } from './cart.ts';
 import { SummaryRow } from './SummaryRow.tsx';
+import { useIslandMark } from '~/lib/islands.ts';
 
 export type CartMessages = Record<string, string>;
 
@@ -51,9 +52,10 @@ function Stepper({ line, busy, onChange, m }: { line: CartLine; busy: boolean; o
 }
 
 export default function CartPage({ m }: { m: CartMessages }) {
-  const session = useStore($session);
-  const server = useStore($serverLines);
-  const guest = useStore($guestLines);
+  useIslandMark('cart');
+  const session = useClientStore($session, null);
+  const server = useClientStore($serverLines, NONE);
+  const guest = useClientStore($guestLines, NONE);
   const [guestView, setGuestView] = useState<CartLine[] | null>(null);
   const [busy, setBusy] = useState<string | null>(null);
   const [ready, setReady] = useState(false);

@@ -1,6 +1,6 @@
 // The product page's buy box: sizes from the variants with availability (spec §3 variant), add to the
 // cart store with the line limit of spec §5, and the wishlist heart.
-import { useStore } from '@nanostores/react';
+import { useClientStore, NONE } from '~/lib/client-store.ts';
 import { useEffect, useState } from 'react';
 import { Icon } from '~/components/ui/Icon.tsx';
 import { showToast } from '~/components/ui/toast.store.ts';
@@ -8,6 +8,7 @@ import { pushEcommerce } from '~/features/analytics/analytics.client.ts';
 import { addToCart } from '~/features/cart/cart.store.ts';
 import { $wishlistBusy, $wishlistIds, toggleWishlist } from '~/features/wishlist/wishlist.store.ts';
 import type { ProductVariant } from './product.ts';
+import { useIslandMark } from '~/lib/islands.ts';
 
 export interface ProductBuyLabels {
   size: string;
@@ -31,10 +32,11 @@ export interface ProductBuyProps {
 }
 
 export default function ProductBuy({ product, variants, sizeChartUrl, labels }: ProductBuyProps) {
+  useIslandMark('buy');
   // The product view, once per page (the data layer's detail action).
   useEffect(() => pushEcommerce('detail', [product]), [product]);
-  const wishlisted = useStore($wishlistIds).includes(product.id);
-  const wishlistBusy = useStore($wishlistBusy).includes(product.id);
+  const wishlisted = useClientStore($wishlistIds, NONE).includes(product.id);
+  const wishlistBusy = useClientStore($wishlistBusy, NONE).includes(product.id);
   const withN = (text: string, n: number) => text.replace('{n}', String(n));
   const available = variants.filter((v) => v.available);
   // A one-size product needs no choice.

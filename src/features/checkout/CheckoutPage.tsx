@@ -2,7 +2,7 @@
 // every change. A guest checks out with name, e-mail and phone — five fields and two choices for one
 // address (six with Russian Post's postcode) — and may create an account afterwards; a customer's
 // contact and saved addresses are filled in. The page is reachable only with selected, available lines.
-import { useStore } from '@nanostores/react';
+import { useClientStore } from '~/lib/client-store.ts';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { z } from 'zod';
 import { FormError, FormField } from '~/components/ui/FormField.tsx';
@@ -22,6 +22,7 @@ import { openAuth } from '~/features/layout/layout.store.ts';
 import { placeOrderCall, summaryCall } from './checkout.client.ts';
 import { checkoutFormSchema, type CheckoutSummary } from './checkout.schema.ts';
 import { newIdempotencyKey } from './checkout.ts';
+import { useIslandMark } from '~/lib/islands.ts';
 
 type FormInput = z.input<typeof checkoutFormSchema>;
 
@@ -82,7 +83,8 @@ function Choice({ checked, children, ...input }: React.InputHTMLAttributes<HTMLI
 }
 
 export default function CheckoutPage({ m, options, customer, addresses, deliveryInfoUrl }: Props) {
-  const session = useStore($session);
+  useIslandMark('checkout');
+  const session = useClientStore($session, null);
   const shown = shownIn(m);
   const preferred = addresses.find((a) => a.is_default) ?? addresses[0];
   const form = useSchemaForm(checkoutFormSchema, {

@@ -1,6 +1,6 @@
 // spec §2 "Mobile bottom navigation": five items, hidden on large screens; one active item at a time —
 // the open overlay, else the current route.
-import { useStore } from '@nanostores/react';
+import { useClientStore } from '~/lib/client-store.ts';
 import type { MouseEvent } from 'react';
 import { Icon, type IconName } from '~/components/ui/Icon.tsx';
 import { $cartCount } from '~/features/cart/cart.store.ts';
@@ -9,6 +9,7 @@ import { $loggedIn } from '~/features/auth/auth.store.ts';
 import { AccountMenu, type AccountMenuLabels } from '~/features/account/AccountMenu.tsx';
 import { badgeText } from './badge.ts';
 import { $modal, $panel, closePanels, openAuth, togglePanel } from './layout.store.ts';
+import { useIslandMark } from '~/lib/islands.ts';
 
 export type BottomNavItem = 'home' | 'catalog' | 'wishlist' | 'cart' | 'account';
 
@@ -30,11 +31,12 @@ export function routeItem(path: string): BottomNavItem | null {
 }
 
 export default function BottomNav({ path, labels, accountMenu }: BottomNavProps) {
-  const panel = useStore($panel);
-  const loggedIn = useStore($loggedIn);
-  const modal = useStore($modal);
-  const cart = useStore($cartCount);
-  const wishlist = useStore($wishlistCount);
+  useIslandMark('bottom-nav');
+  const panel = useClientStore($panel, null);
+  const loggedIn = useClientStore($loggedIn, false);
+  const modal = useClientStore($modal, null);
+  const cart = useClientStore($cartCount, 0);
+  const wishlist = useClientStore($wishlistCount, 0);
   const overlayItem: BottomNavItem | null = panel === 'catalog' ? 'catalog' : panel === 'account' || modal === 'auth' ? 'account' : null;
   const active = overlayItem ?? (panel === null && modal === null ? routeItem(path) : null);
 

@@ -1,6 +1,6 @@
 // The site header (spec §2 "Header"): one island so its panels share state without extra React roots.
 // Server-rendered, so it is complete HTML before hydration.
-import { useStore } from '@nanostores/react';
+import { useClientStore } from '~/lib/client-store.ts';
 import { useEffect, useState, type MouseEvent } from 'react';
 import { Icon } from '~/components/ui/Icon.tsx';
 import type { MegaCategory } from '~/features/catalog/catalog.ts';
@@ -16,6 +16,7 @@ import { throttle } from '~/lib/throttle.ts';
 import { badgeText } from './badge.ts';
 import { CatalogPanel } from './CatalogPanel.tsx';
 import { $panel, closePanels, openAuth, openModal, togglePanel } from './layout.store.ts';
+import { useIslandMark } from '~/lib/islands.ts';
 
 export interface HeaderLabels {
   catalog: string;
@@ -64,17 +65,18 @@ function Badge({ count, label }: { count: number; label: string }) {
 }
 
 export default function Header({ labels, topLeft, tags, supportUrl }: HeaderProps) {
-  const panel = useStore($panel);
+  useIslandMark('header');
+  const panel = useClientStore($panel, null);
   // The account state comes from the stored session, never from the server's HTML: every visitor gets
   // the same page, so caches may keep it (DESIGN §4).
-  const loggedIn = useStore($loggedIn);
+  const loggedIn = useClientStore($loggedIn, false);
   // The category tree arrives on intent (catalog.client.ts); undefined while loading, null when it failed.
   const [tree, setTree] = useState<MegaCategory[] | null | undefined>(undefined);
   const loadTree = () => {
     loadMegaCategories().then(setTree, () => setTree(null));
   };
-  const cartCount = useStore($cartCount);
-  const wishlistCount = useStore($wishlistCount);
+  const cartCount = useClientStore($cartCount, 0);
+  const wishlistCount = useClientStore($wishlistCount, 0);
   const [hidden, setHidden] = useState(false);
 
   useEffect(() => {

@@ -1,7 +1,7 @@
 // The site-wide modals (spec §2): buyout request and its thanks, login/registration. One island; each
 // form, and the modals' strings in the page's language, are fetched only when a modal first opens (the
 // strings were 1.5 KB of every page's compressed HTML: docs/performance.md, "First paint").
-import { useStore } from '@nanostores/react';
+import { useClientStore } from '~/lib/client-store.ts';
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { Modal } from '~/components/ui/Modal.tsx';
 import { showToast } from '~/components/ui/toast.store.ts';
@@ -9,6 +9,7 @@ import { bt } from '~/lib/i18n/browser.ts';
 import { loadMessages } from '~/lib/i18n/chunks.client.ts';
 import type { GroupMessages } from '~/lib/i18n/groups.ts';
 import { $authTab, $modal, closeModal } from './layout.store.ts';
+import { useIslandMark } from '~/lib/islands.ts';
 
 const BuyoutContent = lazy(() => import('~/features/buyout/BuyoutContent.tsx'));
 const AuthForms = lazy(() => import('~/features/auth/AuthForms.tsx'));
@@ -17,8 +18,9 @@ const AuthForms = lazy(() => import('~/features/auth/AuthForms.tsx'));
 export type ModalMessages = GroupMessages<'modals'>;
 
 export default function Modals() {
-  const modal = useStore($modal);
-  const authTab = useStore($authTab);
+  useIslandMark('modals');
+  const modal = useClientStore($modal, null);
+  const authTab = useClientStore($authTab, 'login');
   const [m, setMessages] = useState<ModalMessages | null>(null);
   useEffect(() => {
     if (!modal || m) return;

@@ -1,7 +1,7 @@
 // The header search form with live suggestions (spec §2 "Search suggestions panel", §4, §7, §9):
 // requested above two characters, debounced 500 ms, stale requests cancelled; submitting goes to the
 // search route.
-import { useStore } from '@nanostores/react';
+import { useClientStore, NONE } from '~/lib/client-store.ts';
 import { useEffect, useRef, useState } from 'react';
 import { Icon } from '~/components/ui/Icon.tsx';
 import { formatPrice } from '~/lib/format.ts';
@@ -21,10 +21,10 @@ export interface SearchLabels {
 }
 
 export function SearchBox({ labels, id }: { labels: SearchLabels; id: string }) {
-  const text = useStore($searchText);
-  const panel = useStore($panel);
-  const wishlist = useStore($wishlistIds);
-  const busy = useStore($wishlistBusy);
+  const text = useClientStore($searchText, '');
+  const panel = useClientStore($panel, null);
+  const wishlist = useClientStore($wishlistIds, NONE);
+  const busy = useClientStore($wishlistBusy, NONE);
   const [result, setResult] = useState<Suggestions | null>(null);
   const abort = useRef<AbortController | null>(null);
   const input = useRef<HTMLInputElement | null>(null);
