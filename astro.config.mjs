@@ -8,6 +8,7 @@ import { MAX_BODY_BYTES } from './src/lib/http/limits.ts';
 import { PAGE_DIRECTIVES, cspHash } from './src/lib/http/csp.ts';
 import { COOKIE_CONSENT_BOOT } from './src/components/ui/cookie-consent.ts';
 import { messageChunks } from './src/lib/i18n/message-chunks.ts';
+import { islandChunks } from './src/lib/island-chunks.ts';
 
 // `npm run build` alone reads ./.env too, like `npm start` does before it builds.
 loadDotEnv();
@@ -20,7 +21,17 @@ export default defineConfig({
   // staticHeaders: the CSP of each prerendered page is written to dist/_headers.json for the front to send
   // as a header (a <meta> policy cannot say frame-ancestors).
   adapter: node({ mode: 'standalone', bodySizeLimit: MAX_BODY_BYTES, staticHeaders: true }),
-  integrations: [UnoCSS({ injectReset: false }), react()],
+  integrations: [
+    UnoCSS({ injectReset: false }),
+    react(),
+    // client:eager — the first screen's islands: loaded with the page, taps before hydration held and replayed.
+    {
+      name: 'shop:eager-islands',
+      hooks: {
+        'astro:config:setup': ({ addClientDirective }) => addClientDirective({ name: 'eager', entrypoint: './src/lib/eager-directive.ts' }),
+      },
+    },
+  ],
   server: { host: config.HOST, port: config.PORT },
   trailingSlash: 'ignore',
   // Shiki colours code with style attributes, which the CSP refuses; a shop's editors write no code blocks.
@@ -37,8 +48,9 @@ export default defineConfig({
     },
   },
   vite: {
-    // Islands' strings needed only after an interaction, one chunk per language (src/lib/i18n/groups.ts).
-    plugins: [messageChunks()],
+    // Islands' strings needed only after an interaction, one chunk per language (src/lib/i18n/groups.ts);
+    // the first screen's islands in two shared files (src/lib/island-chunks.ts).
+    plugins: [messageChunks(), islandChunks()],
     define: { 'process.env.NODE_ENV': JSON.stringify('production'), 'import.meta.env.BUILD_DATE': JSON.stringify(new Date().toISOString()) },
     ssr: {
       // PGlite loads its WASM and data files relative to its own module URL, so it must stay in node_modules.

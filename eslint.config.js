@@ -10,7 +10,19 @@ import shop from './eslint/rules.js';
 
 export default defineConfig(
   {
-    ignores: ['dist/', 'node_modules/', 'data/', 'data-*/', '.astro/', 'public/', 'test-results/', 'playwright-report/', 'screenshots/', 'bench-results/', 'tmp/'],
+    ignores: [
+      'dist/',
+      'node_modules/',
+      'data/',
+      'data-*/',
+      '.astro/',
+      'public/',
+      'test-results/',
+      'playwright-report/',
+      'screenshots/',
+      'bench-results/',
+      'tmp/',
+    ],
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,

@@ -127,7 +127,7 @@ test.describe('product page', () => {
 
     const size = page.getByRole('radiogroup', { name: 'Размер' }).getByRole('radio').and(page.locator(':not([disabled])')).first();
     await size.click();
-    await expect(size).toHaveAttribute('aria-checked', 'true');
+    await expect(size).toBeChecked();
     await add.click();
     await expect(page.getByText('Товар добавлен в корзину')).toBeVisible();
     const stored = await page.evaluate(() => JSON.parse(localStorage.getItem('guest-products') ?? '[]'));

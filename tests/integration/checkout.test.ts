@@ -112,6 +112,30 @@ describe('order placement', () => {
     expect(freeOrder.body.data!.total).toBe((await call<{ price: number }>(`/api/v1/ecommerce-core/product/${free.id}`)).body.data!.price);
   });
 
+  it('any Authorization header that is not a live session is 401 on placement and the summary, and places nothing', async () => {
+    const plenty = fx().plenty;
+    const body = { items: [{ id: plenty.id, quantity: 1, variant_code: plenty.variants[0]!.code }], contact, delivery };
+    const jwt = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2lnbmF0dXJl';
+    const headers = ['Bearer abc', `Bearer ${jwt}`, `Bearer ${'a'.repeat(5000)}`, `Bearer ${'x'.repeat(43)}`, 'Bearer', 'Basic YTpi', '', 'abc'];
+    for (const authorization of headers) {
+      const placed = await call<Placed>('/api/v1/ecommerce-core/checkout/place-order', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'idempotency-key': randomUUID(), authorization },
+        body: JSON.stringify(body),
+      });
+      expect(placed.status, authorization.slice(0, 40)).toBe(401);
+      expect(placed.body).toMatchObject({ success: false, message: 'Необходимо авторизоваться' });
+      const summary = await call('/api/v1/ecommerce-core/checkout/summary', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization },
+        body: JSON.stringify(body),
+      });
+      expect(summary.status, authorization.slice(0, 40)).toBe(401);
+    }
+    // Without the header a guest places the order.
+    expect((await place(body)).status).toBe(201);
+  });
+
   it('the same Idempotency-Key twice is one order; a second key is a second order', async () => {
     const plenty = fx().plenty;
     const body = { items: [{ id: plenty.id, quantity: 1, variant_code: plenty.variants[0]!.code }], contact, delivery };

@@ -27,9 +27,17 @@ function storage(): Storage | undefined {
   }
 }
 
-function write(session: StoredSession | null): void {
-  $session.set(session);
+/**
+ * The token first, then the store: the store's followers call the API at once (the wishlist and the cart
+ * on login), and those calls must already carry the new session's token.
+ */
+function publish(session: StoredSession | null): void {
   setAccessToken(session?.accessToken ?? null);
+  $session.set(session);
+}
+
+function write(session: StoredSession | null): void {
+  publish(session);
   const store = storage();
   try {
     if (session) store?.setItem(SESSION_KEY, JSON.stringify(session));
@@ -103,8 +111,7 @@ export function initSession(): void {
   if (started || typeof window === 'undefined') return;
   started = true;
   const session = parseStoredSession(storage()?.getItem(SESSION_KEY) ?? null);
-  $session.set(session);
-  setAccessToken(session?.accessToken ?? null);
+  publish(session);
   // spec: a 401 from any call clears the session and opens the login modal.
   setUnauthorizedHandler(() => {
     clearSession();
@@ -116,13 +123,11 @@ export function initSession(): void {
     if (!next) {
       // Logged out in another tab: this one follows, and leaves the account area.
       stopRefresh();
-      $session.set(null);
-      setAccessToken(null);
+      publish(null);
       if (location.pathname.startsWith('/dashboard')) location.replace('/');
       return;
     }
-    $session.set(next);
-    setAccessToken(next.accessToken);
+    publish(next);
     if (!timer) startRefresh();
   });
   if (!session) return;

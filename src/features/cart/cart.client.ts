@@ -4,12 +4,13 @@ import type { CartItem, CartLine } from './cart.ts';
 
 const CART = '/api/v1/ecommerce-core/customer/cart';
 
-export const cartListCall = () => api<CartLine[]>(`${CART}/cart-items-list`);
+/** `token`: the session the call belongs to (a follower of the session store passes its own). */
+export const cartListCall = (token?: string) => api<CartLine[]>(`${CART}/cart-items-list`, token ? { token } : {});
 /** spec §7: the item travels as a form field of JSON. */
-export const storeCartCall = (item: CartItem) => {
+export const storeCartCall = (item: CartItem, token?: string) => {
   const form = new FormData();
   form.append('item', JSON.stringify(item));
-  return api<CartLine[]>(`${CART}/store-cart-item`, { method: 'POST', body: form });
+  return api<CartLine[]>(`${CART}/store-cart-item`, { method: 'POST', body: form, ...(token ? { token } : {}) });
 };
 export const updateCartCall = (item: { uid: string; quantity?: number; is_selected?: boolean }) =>
   api<CartLine>(`${CART}/update-cart-item`, { method: 'POST', body: { item } });

@@ -129,10 +129,12 @@ export function followCart(): void {
     void (async () => {
       const leftover = $guestLines.get();
       for (const line of leftover) {
-        await storeCartCall({ id: line.id, quantity: line.quantity, uid: line.uid, variant_code: line.variant_code }).catch(() => undefined);
+        await storeCartCall({ id: line.id, quantity: line.quantity, uid: line.uid, variant_code: line.variant_code }, session.accessToken).catch(
+          () => undefined,
+        );
       }
       if (leftover.length > 0) saveGuestLines([]);
-      const lines = await cartListCall().catch(() => null);
+      const lines = await cartListCall(session.accessToken).catch(() => null);
       if (lines && $session.get()?.user.id === who) $serverLines.set(lines);
     })();
   });

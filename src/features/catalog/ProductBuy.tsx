@@ -1,7 +1,7 @@
 // The product page's buy box: sizes from the variants with availability (spec §3 variant), add to the
 // cart store with the line limit of spec §5, and the wishlist heart.
 import { useClientStore, NONE } from '~/lib/client-store.ts';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Icon } from '~/components/ui/Icon.tsx';
 import { showToast } from '~/components/ui/toast.store.ts';
 import { pushEcommerce } from '~/features/analytics/analytics.client.ts';
@@ -43,6 +43,12 @@ export default function ProductBuy({ product, variants, sizeChartUrl, labels }: 
   const [code, setCode] = useState<string | null>(variants.length === 1 && available.length === 1 ? (available[0]?.code ?? null) : null);
   const [error, setError] = useState('');
   const chosen = variants.find((v) => v.code === code);
+  const form = useRef<HTMLFormElement | null>(null);
+  // A size tapped before hydration is checked in the page already: the island takes it over.
+  useEffect(() => {
+    const picked = form.current?.querySelector<HTMLInputElement>('input[name="size"]:checked')?.value;
+    if (picked) setCode(picked);
+  }, []);
 
   const add = async () => {
     if (!chosen) {
@@ -60,7 +66,16 @@ export default function ProductBuy({ product, variants, sizeChartUrl, labels }: 
   };
 
   return (
-    <div className="space-y-5">
+    // A real form: the sizes are radios that answer a tap before the island has hydrated (the effect above
+    // picks up what was chosen), and the button's tap is held until then (client:eager, data-hold).
+    <form
+      ref={form}
+      className="space-y-5"
+      onSubmit={(e) => {
+        e.preventDefault();
+        void add();
+      }}
+    >
       <fieldset>
         <div className="flex items-baseline justify-between">
           <legend className="text-sm font-700">
@@ -73,27 +88,23 @@ export default function ProductBuy({ product, variants, sizeChartUrl, labels }: 
         </div>
         <div role="radiogroup" aria-label={labels.size} className="mt-3 flex flex-wrap gap-2">
           {variants.map((v) => (
-            <button
-              key={v.code}
-              type="button"
-              role="radio"
-              aria-checked={v.code === code}
-              disabled={!v.available}
-              title={v.available ? (v.left ? withN(labels.left, v.left) : labels.inStock) : labels.soldOut}
-              onClick={() => {
-                setCode(v.code);
-                setError('');
-              }}
-              className={`min-w-12 border px-3 py-2.5 text-sm transition-colors ${
-                v.code === code
-                  ? 'border-ink bg-ink text-white'
-                  : v.available
-                    ? 'cursor-pointer border-line hover:border-ink'
-                    : 'cursor-not-allowed border-line text-ink-muted line-through'
-              }`}
-            >
-              {v.label}
-            </button>
+            <label key={v.code} title={v.available ? (v.left ? withN(labels.left, v.left) : labels.inStock) : labels.soldOut} className="relative">
+              <input
+                type="radio"
+                name="size"
+                value={v.code}
+                checked={v.code === code}
+                disabled={!v.available}
+                onChange={() => {
+                  setCode(v.code);
+                  setError('');
+                }}
+                className="peer absolute inset-0 m-0 h-full w-full cursor-pointer appearance-none opacity-0 disabled:cursor-not-allowed"
+              />
+              <span className="block min-w-12 border border-line px-3 py-2.5 text-center text-sm transition-colors peer-hover:border-ink peer-checked:border-ink peer-checked:bg-ink peer-checked:text-white peer-focus-visible:outline-2 peer-focus-visible:outline-offset-2 peer-focus-visible:outline-ink peer-disabled:border-line peer-disabled:text-ink-muted peer-disabled:line-through">
+                {v.label}
+              </span>
+            </label>
           ))}
         </div>
         {chosen?.left && <p className="mt-2 text-sm text-warning">{withN(labels.leftPieces, chosen.left)}</p>}
@@ -104,7 +115,7 @@ export default function ProductBuy({ product, variants, sizeChartUrl, labels }: 
         )}
       </fieldset>
       <div className="flex gap-2">
-        <button type="button" onClick={() => void add()} disabled={available.length === 0} className="btn-primary h-13 flex-1">
+        <button type="submit" data-hold disabled={available.length === 0} className="btn-primary h-13 flex-1">
           <Icon name="cart" size={20} /> {available.length === 0 ? labels.soldOut : labels.addToCart}
         </button>
         <button
@@ -119,6 +130,6 @@ export default function ProductBuy({ product, variants, sizeChartUrl, labels }: 
           <Icon name="heart" size={22} />
         </button>
       </div>
-    </div>
+    </form>
   );
 }

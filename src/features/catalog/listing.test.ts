@@ -29,6 +29,12 @@ describe('listing query', () => {
     expect(query).toMatchObject({ page: 1, sort: 'popular', brands: [2] });
     expect(query.price_min).toBeUndefined();
   });
+
+  it('empty price fields (the filter form submitted without its script) are no bound', () => {
+    const { query, dropped } = parseListingQueryLenient(new URLSearchParams('with_discount=1&price_min=&price_max=+'));
+    expect(dropped).toEqual([]);
+    expect(query).toMatchObject({ with_discount: true, price_min: undefined, price_max: undefined });
+  });
 });
 
 describe('sizes and ids', () => {

@@ -36,7 +36,9 @@ const flag = z
   .enum(['1', 'true', '0', 'false'])
   .optional()
   .transform((v) => v === '1' || v === 'true');
-const roubles = z.coerce.number().int().min(0).max(100_000_000).optional();
+// An empty field is no bound: the filter form sends its empty price fields when no script has taken
+// them out (JavaScript off), and a bare coerce read them as 0 — «до 0 ₽», nothing found.
+const roubles = z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? undefined : v), z.coerce.number().int().min(0).max(100_000_000).optional());
 
 export const listingQuerySchema = z.object({
   sort: z.enum(SORTS).default(DEFAULT_SORT),

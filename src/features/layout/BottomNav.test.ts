@@ -6,6 +6,7 @@ it('maps routes to the active bottom-navigation item', () => {
   expect(routeItem('/c/3/platya')).toBe('catalog');
   expect(routeItem('/m/1/gucci')).toBe('catalog');
   expect(routeItem('/brands')).toBe('catalog');
+  expect(routeItem('/catalog')).toBe('catalog');
   expect(routeItem('/product/search/gucci')).toBe('catalog');
   expect(routeItem('/dashboard/wishlist')).toBe('wishlist');
   expect(routeItem('/cart')).toBe('cart');

@@ -23,7 +23,7 @@ export interface BottomNavProps {
 /** The item a route belongs to, when no overlay is open. */
 export function routeItem(path: string): BottomNavItem | null {
   if (path === '/') return 'home';
-  if (/^\/(c|m|brands|product\/search)(\/|$)/.test(path)) return 'catalog';
+  if (/^\/(c|m|brands|catalog|product\/search)(\/|$)/.test(path)) return 'catalog';
   if (path.startsWith('/dashboard/wishlist')) return 'wishlist';
   if (path.startsWith('/cart') || path.startsWith('/checkout')) return 'cart';
   if (path.startsWith('/dashboard')) return 'account';
@@ -85,24 +85,41 @@ export default function BottomNav({ path, labels, accountMenu }: BottomNavProps)
         <a href="/" aria-current={current('home')} className={cls('home')}>
           {item('home', 'home')}
         </a>
-        <button
-          type="button"
+        {/* Links underneath, answered by the island (data-hold: a tap before it has loaded waits for it). */}
+        <a
+          href="/catalog"
+          role="button"
+          data-hold
           aria-current={current('catalog')}
           aria-expanded={panel === 'catalog'}
-          onClick={() => togglePanel('catalog')}
+          onClick={(e) => {
+            e.preventDefault();
+            togglePanel('catalog');
+          }}
           className={cls('catalog')}
         >
           {item('catalog', 'grid')}
-        </button>
-        <a href="/dashboard/wishlist" aria-current={current('wishlist')} onClick={gate} className={cls('wishlist')}>
+        </a>
+        <a href="/dashboard/wishlist" data-hold aria-current={current('wishlist')} onClick={gate} className={cls('wishlist')}>
           {item('wishlist', 'heart', wishlist)}
         </a>
         <a href="/cart" aria-current={current('cart')} className={cls('cart')}>
           {item('cart', 'cart', cart)}
         </a>
-        <button type="button" aria-current={current('account')} onClick={() => (loggedIn ? togglePanel('account') : openAuth())} className={cls('account')}>
+        <a
+          href="/dashboard"
+          role="button"
+          data-hold
+          aria-current={current('account')}
+          onClick={(e) => {
+            e.preventDefault();
+            if (loggedIn) togglePanel('account');
+            else openAuth();
+          }}
+          className={cls('account')}
+        >
           {item('account', 'user')}
-        </button>
+        </a>
       </nav>
     </>
   );

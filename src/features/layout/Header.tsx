@@ -94,8 +94,9 @@ export default function Header({ labels, topLeft, tags, supportUrl }: HeaderProp
       lastY = y;
     }, HEADER_SCROLL_THROTTLE_MS);
     const onKey = (e: KeyboardEvent) => e.key === 'Escape' && closePanels();
-    // A page restored from the back/forward cache must not come back with a panel open.
-    const onShow = () => closePanels();
+    // A page restored from the back/forward cache must not come back with a panel open. Only then: the
+    // first load's pageshow comes after a tap made before hydration has opened its panel.
+    const onShow = (event: PageTransitionEvent) => event.persisted && closePanels();
     window.addEventListener('scroll', onScroll, { passive: true });
     window.addEventListener('keydown', onKey);
     window.addEventListener('pageshow', onShow);
@@ -159,16 +160,22 @@ export default function Header({ labels, topLeft, tags, supportUrl }: HeaderProp
 
         <div className="container relative flex h-16 items-center gap-3 lg:gap-6">
           {(['menu', 'search'] as const).map((name) => (
-            <button
+            // Links underneath: without the island the menu and the search are on the catalogue page.
+            <a
               key={name}
-              type="button"
-              onClick={() => togglePanel(name)}
+              href={name === 'menu' ? '/catalog' : '/product/search'}
+              role="button"
+              data-hold
+              onClick={(e) => {
+                e.preventDefault();
+                togglePanel(name);
+              }}
               aria-expanded={panel === name}
               aria-label={labels[name]}
               className="grid h-10 w-10 cursor-pointer place-items-center lg:hidden"
             >
               <Icon name={name === 'menu' && panel === 'menu' ? 'close' : name} />
-            </button>
+            </a>
           ))}
           <a
             href="/"
@@ -177,9 +184,14 @@ export default function Header({ labels, topLeft, tags, supportUrl }: HeaderProp
           >
             Brandshop
           </a>
-          <button
-            type="button"
-            onClick={() => togglePanel('catalog')}
+          <a
+            href="/catalog"
+            role="button"
+            data-hold
+            onClick={(e) => {
+              e.preventDefault();
+              togglePanel('catalog');
+            }}
             onPointerEnter={loadTree}
             onFocus={loadTree}
             aria-expanded={panel === 'catalog'}
@@ -188,7 +200,7 @@ export default function Header({ labels, topLeft, tags, supportUrl }: HeaderProp
           >
             <Icon name={panel === 'catalog' ? 'close' : 'menu'} size={18} />
             {labels.catalog}
-          </button>
+          </a>
           <div className="hidden flex-1 lg:block">
             <SearchBox labels={labels.search_} id="header-search" />
           </div>
@@ -200,28 +212,34 @@ export default function Header({ labels, topLeft, tags, supportUrl }: HeaderProp
           </a>
           <nav aria-label={labels.account} className="hidden items-center gap-6 lg:flex">
             <div className="relative">
-              <button
-                type="button"
+              <a
+                href="/dashboard"
+                role="button"
+                data-hold
                 // spec §2: logged in, the account tooltip opens the profile menu; logged out, the login modal.
-                onClick={() => (loggedIn ? togglePanel('account') : openAuth())}
+                onClick={(e) => {
+                  e.preventDefault();
+                  if (loggedIn) togglePanel('account');
+                  else openAuth();
+                }}
                 aria-expanded={loggedIn ? panel === 'account' : undefined}
                 aria-haspopup={loggedIn ? 'menu' : 'dialog'}
                 className={`flex cursor-pointer flex-col items-center gap-0.5 text-xs link-quiet ${loggedIn ? 'text-accent' : ''}`}
               >
                 <Icon name="user" />
                 {labels.account}
-              </button>
+              </a>
               {loggedIn && panel === 'account' && (
                 <div className="absolute right-0 top-full z-50 mt-3 hidden w-72 border border-line bg-paper py-3 text-ink shadow-xl lg:block">
                   <AccountMenu labels={labels.accountMenu} />
                 </div>
               )}
             </div>
-            <a href="/dashboard/orders" onClick={guestGate} className="flex flex-col items-center gap-0.5 text-xs link-quiet">
+            <a href="/dashboard/orders" data-hold onClick={guestGate} className="flex flex-col items-center gap-0.5 text-xs link-quiet">
               <Icon name="orders" />
               {labels.orders}
             </a>
-            <a href="/dashboard/wishlist" onClick={guestGate} className="relative flex flex-col items-center gap-0.5 text-xs link-quiet">
+            <a href="/dashboard/wishlist" data-hold onClick={guestGate} className="relative flex flex-col items-center gap-0.5 text-xs link-quiet">
               <span className="relative">
                 <Icon name="heart" />
                 <Badge count={wishlistCount} label={labels.wishlist} />

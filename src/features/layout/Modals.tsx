@@ -22,12 +22,21 @@ export default function Modals() {
   const modal = useClientStore($modal, null);
   const authTab = useClientStore($authTab, 'login');
   const [m, setMessages] = useState<ModalMessages | null>(null);
+  // The strings (2 KB) are fetched once the page is idle, so that the tap that opens a modal paints it at
+  // once: fetched on the tap, the first frame after it waited for them (INP 272–296 ms on the throttled
+  // phone, docs/performance.md "First taps"); a tap before then still fetches them itself.
   useEffect(() => {
-    if (!modal || m) return;
+    if (m) return;
+    if (!modal) {
+      const idle = window.requestIdleCallback ?? ((run: () => void) => window.setTimeout(run, 1));
+      const handle = idle(() => void loadMessages('modals').then(setMessages, () => undefined));
+      return () => (window.cancelIdleCallback ?? window.clearTimeout)(handle);
+    }
     loadMessages('modals').then(setMessages, () => {
       closeModal();
       showToast(bt('error.network'), 'error');
     });
+    return undefined;
   }, [modal, m]);
   if (!m) return null;
   const loading = <p className="py-8 text-center text-sm text-ink-muted">{m['ui.loading']}</p>;

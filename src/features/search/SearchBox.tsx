@@ -29,6 +29,14 @@ export function SearchBox({ labels, id }: { labels: SearchLabels; id: string }) 
   const abort = useRef<AbortController | null>(null);
   const input = useRef<HTMLInputElement | null>(null);
 
+  // Text typed before the island hydrated is in the field already (React keeps it): the store takes it over.
+  useEffect(() => {
+    const typed = input.current?.value ?? '';
+    if (!typed || typed === $searchText.get()) return;
+    $searchText.set(typed);
+    if (document.activeElement === input.current) openPanel('search');
+  }, []);
+
   useEffect(() => {
     abort.current?.abort();
     if (!shouldSuggest(text)) {

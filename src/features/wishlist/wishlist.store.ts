@@ -24,7 +24,7 @@ export function followWishlist(): void {
       return;
     }
     const who = session.user.id;
-    wishlistCall().then(
+    wishlistCall(session.accessToken).then(
       (cards) => {
         if ($session.get()?.user.id === who) $wishlistIds.set(cards.map((c) => c.id));
       },

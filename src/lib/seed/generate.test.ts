@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { discountPercent } from '../format.ts';
-import { buildSkeleton, makeProductGenerator } from './generate.ts';
+import { buildSkeleton, makeProductGenerator, materialName } from './generate.ts';
+import { MATERIAL_NOMINATIVE } from './vocabulary.ts';
 import { IMAGE_WIDTHS } from './images.ts';
 
 const skeleton = buildSkeleton();
@@ -51,5 +52,17 @@ describe('product generator', () => {
     expect(products.some((p) => p.freeDelivery)).toBe(true);
     expect(products.some((p) => p.variants.some((v) => v.stock === 0))).toBe(true);
     expect(new Set(products.map((p) => p.variants[0]!.code)).size).toBe(products.length);
+  });
+
+  it('names the material in the nominative: «Материал: Замша», never «Замши»', () => {
+    expect(materialName('замши')).toBe('Замша');
+    expect(materialName('шерсти и кашемира')).toBe('Шерсть и кашемир');
+    const nominatives = new Set(Object.values(MATERIAL_NOMINATIVE).map(materialName));
+    const seen = new Set(
+      Array.from({ length: 3000 }, (_, i) => a(i + 1).attributes.find((attr) => attr.name === 'Материал')?.value).filter((v): v is string => v !== undefined),
+    );
+    expect(seen.size).toBeGreaterThan(30);
+    // Every material the generator uses has its nominative: none falls through in the genitive.
+    expect([...seen].filter((value) => !nominatives.has(value))).toEqual([]);
   });
 });

@@ -5,6 +5,7 @@ import { slugify } from '../slug.ts';
 import { colorsFor, IMAGE_SIZE, IMAGE_VIEWS, IMAGE_WIDTHS, imageUrlTemplate } from './images.ts';
 import { Random } from './random.ts';
 import {
+  MATERIAL_NOMINATIVE,
   BRANDS,
   CARE,
   CATEGORY_TREE,
@@ -83,6 +84,12 @@ export function buildSkeleton(): Skeleton {
     });
   });
   return { brands, categories, colors, leaves };
+}
+
+/** The attribute's value: the material in the nominative, capitalised ('замши' → 'Замша'). */
+export function materialName(genitive: string): string {
+  const nominative = MATERIAL_NOMINATIVE[genitive] ?? genitive;
+  return nominative.charAt(0).toUpperCase() + nominative.slice(1);
 }
 
 function modelName(rnd: Random): string {
@@ -169,7 +176,7 @@ export function makeProductGenerator(seed: number, skeleton: Skeleton) {
     }));
 
     const attributes: { name: string; value: string }[] = [
-      { name: 'Материал', value: material.charAt(0).toUpperCase() + material.slice(1) },
+      { name: 'Материал', value: materialName(material) },
       { name: 'Страна производства', value: madeIn },
       { name: 'Артикул', value: article },
     ];

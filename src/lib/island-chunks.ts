@@ -1,0 +1,80 @@
+// How the browser's JavaScript is cut into files (astro.config.mjs loads this Vite plugin). Left to the
+// bundler, the first screen's islands came as ~30 files three imports deep; on a phone's link (150 ms
+// a round trip, six connections) the header hydrated 1.2 s after the first paint, most of it spent
+// waiting for the next level of small files (docs/performance.md, "First taps"). Now there are two
+// shared files besides each island's own entry:
+// - `react`: React and React DOM, the same for every island;
+// - `frame`: every module the first screen's islands import without waiting (stores, the API client,
+//   icons, the header's panels) — one file, one round trip.
+// What an island loads only when asked (the modals' forms, their schemas and zod) keeps its own files.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Plugin } from 'vite';
+import { FIRST_SCREEN_FILE } from './first-screen.ts';
+
+/** The islands of the first screen, hydrated as soon as their code arrives (client:eager); their files are preloaded. */
+const FIRST_SCREEN = /[\\/]src[\\/](features[\\/]layout[\\/](Header|BottomNav|Modals)|components[\\/]ui[\\/]Toaster|features[\\/]catalog[\\/]ProductBuy)\.tsx$/;
+const REACT = /[\\/]node_modules[\\/](react|react-dom|scheduler)[\\/]/;
+
+interface Graph {
+  getModuleInfo(id: string): { importers: readonly string[] } | null;
+}
+
+/** Whether a module is imported, directly or not, by a first-screen island without a dynamic import. */
+function inFirstScreen(id: string, graph: Graph, known: Map<string, boolean>): boolean {
+  const cached = known.get(id);
+  if (cached !== undefined) return cached;
+  known.set(id, false);
+  const result = FIRST_SCREEN.test(id) || (graph.getModuleInfo(id)?.importers ?? []).some((importer) => inFirstScreen(importer, graph, known));
+  known.set(id, result);
+  return result;
+}
+
+/** Astro's React renderer: every island's hydration starts by importing it. */
+const RENDERER = /@astrojs[\\/]react[\\/]dist[\\/]client\.js$/;
+
+export function islandChunks(): Plugin {
+  let files: string[] = [];
+  return {
+    name: 'shop:island-chunks',
+    // The files a first-screen island needs, for the layout's modulepreload links (src/lib/first-screen.ts).
+    generateBundle(_options, bundle) {
+      if (this.environment.name !== 'client') return;
+      const chunks = Object.values(bundle).filter((c) => c.type === 'chunk');
+      const wanted = chunks.filter(
+        (c) => c.name === 'react' || c.name === 'frame' || (c.facadeModuleId && (FIRST_SCREEN.test(c.facadeModuleId) || RENDERER.test(c.facadeModuleId))),
+      );
+      const byName = new Map(chunks.map((c) => [c.fileName, c]));
+      const closure = new Set<string>();
+      const visit = (fileName: string) => {
+        if (closure.has(fileName)) return;
+        closure.add(fileName);
+        for (const imported of byName.get(fileName)?.imports ?? []) visit(imported);
+      };
+      for (const chunk of wanted) visit(chunk.fileName);
+      files = [...closure].sort();
+    },
+    writeBundle(options) {
+      if (this.environment.name !== 'client' || !options.dir) return;
+      writeFileSync(join(options.dir, '..', FIRST_SCREEN_FILE), JSON.stringify(files.map((f) => `/${f}`)));
+    },
+    configEnvironment(name) {
+      if (name !== 'client') return undefined;
+      const known = new Map<string, boolean>();
+      return {
+        build: {
+          rollupOptions: {
+            output: {
+              codeSplitting: {
+                groups: [
+                  { name: 'react', test: REACT, priority: 2 },
+                  { name: (id: string, graph: Graph) => (inFirstScreen(id, graph, known) ? 'frame' : null), priority: 1 },
+                ],
+              },
+            },
+          },
+        },
+      };
+    },
+  };
+}
