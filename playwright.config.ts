@@ -11,6 +11,8 @@ const baseURL = `http://127.0.0.1:${port}`;
 // End-to-end tests run against the production build in Debian's Chromium (never a downloaded browser).
 export default defineConfig({
   testDir: 'tests/e2e',
+  // Its own folder: Playwright empties it at start, and test-results/reports holds the vitest report.
+  outputDir: 'test-results/playwright',
   testMatch: '**/*.spec.ts',
   // Two cores: the server, the browser and one test at a time.
   workers: 1,

@@ -11,10 +11,21 @@ const reportDir = 'test-results/reports';
 rmSync(reportDir, { recursive: true, force: true });
 mkdirSync(reportDir, { recursive: true });
 
+/** How long each step took, printed with the totals: where the suite's time goes (docs/performance.md). */
+const timings = [];
 function run(command, commandArgs, env = {}) {
   console.log(`\n$ ${command} ${commandArgs.join(' ')}`);
-  return spawnSync(command, commandArgs, { stdio: 'inherit', env: { ...process.env, ...env } }).status ?? 1;
+  const started = Date.now();
+  const status = spawnSync(command, commandArgs, { stdio: 'inherit', env: { ...process.env, ...env } }).status ?? 1;
+  timings.push(
+    `${commandArgs
+      .filter((a) => !a.startsWith('-'))
+      .slice(0, 2)
+      .join(' ')} ${Math.round((Date.now() - started) / 1000)} s`,
+  );
+  return status;
 }
+const suiteStarted = Date.now();
 
 const totals = { passed: 0, failed: 0, skipped: 0 };
 let failedSteps = 0;
@@ -67,5 +78,6 @@ if (!args.has('--no-e2e') && (!only || only === 'e2e')) {
 
 // A step that failed without reporting a failed test (a crash, a broken setup) still fails the run.
 if (failedSteps > 0 && totals.failed === 0) totals.failed = failedSteps;
-console.log(`\ntests: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
+console.log(`\ntime: ${timings.join(', ')}; ${Math.round((Date.now() - suiteStarted) / 1000)} s in all`);
+console.log(`tests: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
 process.exit(failedSteps > 0 || totals.failed > 0 ? 1 : 0);

@@ -1,9 +1,7 @@
-// The module files the first screen's islands need (React, the shared `frame` file, the renderer and each
-// island's entry), listed by the build (src/lib/island-chunks.ts writes dist/first-screen.json) so that the
-// layout can ask for them at once with the page's head instead of when the parser reaches each island —
-// inline scripts wait for the stylesheet, so the islands' imports started only after it had arrived.
-// They are asked at low priority: the stylesheet and fonts of the first paint go first (and Lighthouse
-// counts a script at high priority that finishes before the paint as blocking it: docs/performance.md).
+// The shared module files the first screen's islands import (React, the `frame` file and what they
+// import), listed by the build (src/lib/island-chunks.ts writes dist/first-screen.json). The layout names
+// them on `<html data-island-modules>` and client:eager preloads them beside the islands' own entries once
+// the page has painted, so the islands' code comes in one round trip instead of three import levels.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 

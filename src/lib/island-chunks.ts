@@ -14,6 +14,12 @@ import { FIRST_SCREEN_FILE } from './first-screen.ts';
 
 /** The islands of the first screen, hydrated as soon as their code arrives (client:eager); their files are preloaded. */
 const FIRST_SCREEN = /[\\/]src[\\/](features[\\/]layout[\\/](Header|BottomNav|Modals)|components[\\/]ui[\\/]Toaster|features[\\/]catalog[\\/]ProductBuy)\.tsx$/;
+/**
+ * Vite's helper for lazy imports, which the page's own scripts use too (the hearts' loader, a module
+ * script with the page): inside `frame` it made that script fetch all of `frame` before the first paint.
+ * It gets a file of its own (left to the bundler, it went back into `frame`).
+ */
+const PAGE_SCRIPTS_SHARE = /^\0vite\/preload-helper/;
 const REACT = /[\\/]node_modules[\\/](react|react-dom|scheduler)[\\/]/;
 
 interface Graph {
@@ -30,9 +36,6 @@ function inFirstScreen(id: string, graph: Graph, known: Map<string, boolean>): b
   return result;
 }
 
-/** Astro's React renderer: every island's hydration starts by importing it. */
-const RENDERER = /@astrojs[\\/]react[\\/]dist[\\/]client\.js$/;
-
 export function islandChunks(): Plugin {
   let files: string[] = [];
   return {
@@ -41,9 +44,8 @@ export function islandChunks(): Plugin {
     generateBundle(_options, bundle) {
       if (this.environment.name !== 'client') return;
       const chunks = Object.values(bundle).filter((c) => c.type === 'chunk');
-      const wanted = chunks.filter(
-        (c) => c.name === 'react' || c.name === 'frame' || (c.facadeModuleId && (FIRST_SCREEN.test(c.facadeModuleId) || RENDERER.test(c.facadeModuleId))),
-      );
+      // The shared files an island's entry and the renderer import: asked for beside the entries, not after them.
+      const wanted = chunks.filter((c) => c.name === 'react' || c.name === 'frame');
       const byName = new Map(chunks.map((c) => [c.fileName, c]));
       const closure = new Set<string>();
       const visit = (fileName: string) => {
@@ -67,6 +69,7 @@ export function islandChunks(): Plugin {
             output: {
               codeSplitting: {
                 groups: [
+                  { name: 'lazy', test: PAGE_SCRIPTS_SHARE, priority: 3 },
                   { name: 'react', test: REACT, priority: 2 },
                   { name: (id: string, graph: Graph) => (inFirstScreen(id, graph, known) ? 'frame' : null), priority: 1 },
                 ],

@@ -4,6 +4,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { baseUrl } from '../support/api.ts';
+import { createConfig, lintFromString } from '@redocly/openapi-core';
+import { apiPathOf } from '../../src/lib/http/openapi.ts';
 import { loadContract } from '../support/contract.ts';
 
 const API_DIR = 'src/pages/api';
@@ -19,19 +21,7 @@ describe('GET /api/openapi.json', () => {
     const { document } = await loadContract(baseUrl());
     expect(document).toMatchObject({ openapi: '3.1.0', servers: [{ url: baseUrl() }] });
     const schemas = (document['components'] as { schemas: Record<string, unknown> }).schemas;
-    for (const name of [
-      'Failure',
-      'Crumb',
-      'MetaData',
-      'ProductCard',
-      'Listing',
-      'ProductDetail',
-      'MegaCategory',
-      'Suggestions',
-      'Footer',
-      'InfoPage',
-      'BlogPost',
-    ]) {
+    for (const name of ['Failure', 'Crumb', 'MetaData', 'ProductCard', 'MegaCategory', 'Suggestions', 'Footer', 'InfoPage', 'BlogPost']) {
       expect(schemas, name).toHaveProperty(name);
     }
   });
@@ -44,9 +34,9 @@ describe('GET /api/openapi.json', () => {
       const rel = relative(API_DIR, file).replace(/\.ts$/, '');
       // The catch-all answers unknown paths; the document describes itself.
       if (rel.includes('[...') || rel === 'openapi.json' || rel.split('/').pop()?.startsWith('_')) continue;
-      const path = `/api/${rel.replace(/(^|\/)index$/, '$1').replace(/\[(\w+)\]/g, '{$1}')}`;
+      const path = apiPathOf(`./${rel}.ts`);
       const methods = [...readFileSync(file, 'utf8').matchAll(/export const (GET|POST|PUT|PATCH|DELETE)\b/g)].map((m) => (m[1] as string).toLowerCase());
-      expected[path] = methods.sort();
+      expected[path as string] = methods.sort();
     }
     expect(Object.keys(expected).length).toBeGreaterThan(10);
     expect(Object.fromEntries(Object.entries(paths).map(([path, ops]) => [path, Object.keys(ops).sort()]))).toEqual(expected);
@@ -72,5 +62,57 @@ describe('GET /api/openapi.json', () => {
     expect(contract.check('GET', '/api/v1/ecommerce-core/product/5', 404, { success: false, message: 'Не найдено' })).toEqual([]);
     expect(contract.check('GET', '/api/v1/ecommerce-core/product/5', 404, { success: false })).not.toEqual([]);
     expect(contract.check('GET', '/api/nowhere', 200, {})).not.toEqual([]);
+  });
+
+  it('declares who may call each operation: the bearer scheme on 🔒 calls, none on public ones, as the handlers read it', async () => {
+    const { document } = await loadContract(baseUrl());
+    const schemes = (document['components'] as { securitySchemes: Record<string, { type: string; scheme?: string }> }).securitySchemes;
+    expect(schemes['bearer']).toMatchObject({ type: 'http', scheme: 'bearer' });
+    const paths = document['paths'] as Record<string, Record<string, { security: Record<string, string[]>[]; responses: Record<string, unknown> }>>;
+    for (const file of routeFiles()) {
+      const rel = relative(API_DIR, file).replace(/\.ts$/, '');
+      if (rel.includes('[...') || rel === 'openapi.json' || rel.split('/').pop()?.startsWith('_')) continue;
+      const path = apiPathOf(`./${rel}.ts`) as string;
+      const source = readFileSync(file, 'utf8');
+      // What the handler reads decides what the document must say.
+      const expected = /requireCustomer\(|bearerToken\(/.test(source)
+        ? [{ bearer: [] }]
+        : /optionalCustomer\(/.test(source)
+          ? [{}, { bearer: [] }]
+          : /operatorAllowed|x-operator-token/.test(source)
+            ? [{ operatorKey: [] }]
+            : [];
+      for (const [method, operation] of Object.entries(paths[path] ?? {})) {
+        expect(operation.security, `${method} ${path}`).toEqual(expected);
+        if (expected.some((s) => 'bearer' in s)) expect(operation.responses, `${method} ${path}`).toHaveProperty('401');
+      }
+    }
+  });
+
+  it('lists each failure status by itself: no 4XX range for an answer to hide in', async () => {
+    const { document } = await loadContract(baseUrl());
+    const paths = document['paths'] as Record<string, Record<string, { responses: Record<string, unknown> }>>;
+    for (const [path, operations] of Object.entries(paths)) {
+      for (const [method, operation] of Object.entries(operations)) {
+        expect(Object.keys(operation.responses), `${method} ${path}`).not.toContain('4XX');
+        expect(operation.responses, `${method} ${path}`).toHaveProperty('400');
+      }
+    }
+    const product = paths['/api/v1/ecommerce-core/product/{id}']!['get']!.responses;
+    expect(Object.keys(product)).toEqual(expect.arrayContaining(['200', '404', '422']));
+    const contract = await loadContract(baseUrl());
+    // An answer with a status the operation does not list is refused.
+    expect(contract.check('GET', '/api/v1/ecommerce-core/mega-categories', 409, { success: false, message: 'x' })).not.toEqual([]);
+  });
+
+  it('passes Redocly’s recommended rules, the trailing slashes the spec writes aside', async () => {
+    const res = await fetch(new URL('/api/openapi.json', baseUrl()));
+    const config = await createConfig({ extends: ['recommended'] });
+    const problems = await lintFromString({ source: await res.text(), absoluteRef: 'openapi.json', config });
+    // spec §7 names the buyout call with its trailing slash: POST /api/v1/ecommerce-core/redemption-request/.
+    const specSlashes = (p: (typeof problems)[number]) =>
+      p.ruleId === 'no-path-trailing-slash' && p.location.some((l) => l.pointer?.includes('redemption-request~1'));
+    const left = problems.filter((p) => !specSlashes(p)).map((p) => `${p.severity} ${p.ruleId}: ${p.message} (${p.location[0]?.pointer ?? ''})`);
+    expect(left).toEqual([]);
   });
 });

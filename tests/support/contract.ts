@@ -41,7 +41,8 @@ export async function loadContract(baseUrl: string): Promise<Contract> {
         schema = failure;
       } else {
         const responses = operation['responses'] as Record<string, Json>;
-        const response = responses[String(status)] ?? responses[`${String(status)[0]}XX`];
+        // Every failure a caller can meet below 500 is listed by its own status; 5XX is one range.
+        const response = responses[String(status)] ?? (status >= 500 ? responses['5XX'] : undefined);
         if (!response) return [`${method} ${path}: status ${status} is not documented`];
         schema = ((response['content'] as Json)['application/json'] as Json)['schema'] as Json;
       }

@@ -35,6 +35,13 @@ export interface EndpointSpec<P extends z.ZodType, Q extends z.ZodType, B extend
   response: z.ZodType;
   /** Success statuses besides 200 (a created subscription answers 201). */
   statuses?: number[];
+  /**
+   * Failure statuses the handler (or the service it calls) answers, besides those every call can get
+   * from this helper and the front (400, 401 on 🔒 calls, 404 for an unknown path id, 413/415/422 for a
+   * body, 422 for a query): 404 for an unknown record, 409, 429, 502 … The OpenAPI document lists them,
+   * and the tests refuse an answer whose status it does not list.
+   */
+  failures?: number[];
 }
 
 /** An endpoint's handler, carrying its spec for the OpenAPI document. */

@@ -18,6 +18,9 @@ export interface ApiRoute {
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 
+/** Paths that spec §7 writes with a trailing slash: the document keeps the spec's spelling. */
+export const SPEC_TRAILING_SLASH = ['/api/v1/ecommerce-core/redemption-request/'];
+
 /**
  * An API route file (as import.meta.glob names it, relative to src/pages/api) to its OpenAPI path, or
  * null for the catch-all that answers unknown paths: './v1/x/[id].ts' → '/api/v1/x/{id}';
@@ -26,8 +29,9 @@ const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 export function apiPathOf(file: string): string | null {
   const rel = file.replace(/^\.\//, '').replace(/\.ts$/, '');
   if (/\[\.\.\./.test(rel)) return null;
-  const path = rel.replace(/(^|\/)index$/, '$1').replace(/\[(\w+)\]/g, '{$1}');
-  return `/api/${path}`;
+  const path = `/api/${rel.replace(/(^|\/)index$/, '$1').replace(/\[(\w+)\]/g, '{$1}')}`;
+  // A folder's index is written without the slash (both are served), except where the spec writes it.
+  return SPEC_TRAILING_SLASH.includes(path) ? path : path.replace(/(.)\/$/, '$1');
 }
 
 /** The routes of the API folder's modules (each exports GET, POST, … made with endpoint()). */
@@ -45,6 +49,53 @@ export function apiRoutes(modules: Record<string, Record<string, unknown>>): Api
 }
 
 const COMPONENTS = '#/components/schemas/';
+
+/** Who may call an operation (the 🔒 of docs/api.md); tests/integration/openapi.test.ts checks it against the handlers. */
+export type Access = 'public' | 'customer' | 'optional' | 'operator';
+
+/**
+ * By path: the customer's calls and the session's own need a Bearer token; the checkout is open to
+ * guests and takes a token when there is one; the operator's calls need the operator key.
+ */
+export function accessOf(path: string): Access {
+  if (/^\/api\/v1\/ecommerce-core\/(customer\/|auth\/customer-(refresh-auth|logout)$)/.test(path)) return 'customer';
+  if (path.startsWith('/api/v1/ecommerce-core/checkout/')) return 'optional';
+  if (path.startsWith('/api/v1/ecommerce-core/ops/')) return 'operator';
+  return 'public';
+}
+
+const SECURITY: Record<Access, JsonSchema[]> = {
+  public: [],
+  customer: [{ bearer: [] }],
+  // Without the header a guest's call; with it, a customer's (401 when it is not a live session).
+  optional: [{}, { bearer: [] }],
+  operator: [{ operatorKey: [] }],
+};
+
+const FAILURE_WORDS: Record<number, string> = {
+  400: 'Malformed request: a query or body that does not decode, JSON nested too deep, a missing required header',
+  401: 'No session: the Authorization header is missing, or is not a live session',
+  403: 'The operator key is missing or wrong',
+  404: 'Not found: an unknown id in the path, or a record that is not the caller’s',
+  409: 'Conflict with the current state: out of stock, an order that cannot move that way, nothing selected',
+  413: 'The body is over 1 MB',
+  415: 'The body is neither JSON nor a form',
+  422: 'A field is invalid: `errors` names each one (the buyout form puts them under data.data, spec §7)',
+  429: 'Too many requests from this address or for this account: Retry-After says when to come back',
+};
+
+/** The failure statuses an operation can answer: those every call can get, and those its spec names. */
+export function failureStatuses(spec: Endpoint['spec'], access: Access): number[] {
+  const statuses = new Set<number>([400, 422, ...(spec.failures ?? [])]);
+  if (access === 'customer' || access === 'optional') statuses.add(401);
+  if (access === 'operator') statuses.add(403);
+  if (spec.params) statuses.add(spec.invalidParams?.status ?? 404);
+  if (spec.body) {
+    statuses.add(413);
+    statuses.add(415);
+  }
+  return [...statuses].sort((a, b) => a - b);
+}
 
 /**
  * One schema's JSON with its named parts referenced from components: zod puts schemas that carry an id
@@ -96,14 +147,12 @@ export function buildOpenApi(routes: readonly ApiRoute[], serverUrl: string): Js
     const id = z.globalRegistry.get(schema)?.id;
     return id && components[id] ? { $ref: `${COMPONENTS}${id}` } : convert(schema, 'output');
   };
-  const failure = {
-    description: 'The failure envelope: a message in the request’s language, field errors on 422',
-    content: { 'application/json': { schema: { $ref: `${COMPONENTS}Failure` } } },
-  };
+  const failure = (description: string) => ({ description, content: { 'application/json': { schema: { $ref: `${COMPONENTS}Failure` } } } });
 
   const paths: Record<string, Record<string, JsonSchema>> = {};
   for (const { path, method, endpoint } of routes) {
     const { spec } = endpoint;
+    const access = accessOf(path);
     const success = { description: 'Success', content: { 'application/json': { schema: successOf(ref(spec.response)) } } };
     const operation: JsonSchema = {
       operationId: `${method.toLowerCase()}${path.replace(/[^a-zA-Z0-9]+(.)?/g, (_, c: string | undefined) => (c ? c.toUpperCase() : ''))}`,
@@ -115,9 +164,10 @@ export function buildOpenApi(routes: readonly ApiRoute[], serverUrl: string): Js
       ],
       responses: {
         ...Object.fromEntries([200, ...(spec.statuses ?? [])].map((status) => [String(status), success])),
-        '4XX': failure,
-        '5XX': failure,
+        ...Object.fromEntries(failureStatuses(spec, access).map((status) => [String(status), failure(FAILURE_WORDS[status] ?? 'Failure')])),
+        '5XX': failure('The server cannot answer now: busy (503 with Retry-After), or the payment provider is unreachable (502)'),
       },
+      security: SECURITY[access],
     };
     if (spec.body) {
       const body = convert(spec.body, 'input');
@@ -126,17 +176,37 @@ export function buildOpenApi(routes: readonly ApiRoute[], serverUrl: string): Js
     (paths[path] ??= {})[method.toLowerCase()] = operation;
   }
 
+  // Only the components some operation reaches: a named schema no answer uses as it is (the listing and
+  // the product are answered extended) would be dead weight, and linters say so.
+  const used = new Set<string>();
+  const reach = (value: unknown) => {
+    for (const [, name] of JSON.stringify(value).matchAll(/"#\/components\/schemas\/([^"]+)"/g)) {
+      if (!name || used.has(name) || !components[name]) continue;
+      used.add(name);
+      reach(components[name]);
+    }
+  };
+  reach(paths);
+  for (const name of Object.keys(components)) if (!used.has(name)) delete components[name];
+
   return {
     openapi: '3.1.0',
     jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
     info: {
       title: 'Brandshop storefront API',
       version: '1',
+      license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
       description:
         'Every answer is an envelope: { success: true, data, message?, meta_data?, breadcrumbs? } or { success: false, message, errors? }. Prices are kopecks. Messages follow accept-language (ru by default).',
     },
-    servers: [{ url: serverUrl }],
+    servers: [{ url: serverUrl, description: 'The shop (SITE_URL)' }],
     paths,
-    components: { schemas: components },
+    components: {
+      schemas: components,
+      securitySchemes: {
+        bearer: { type: 'http', scheme: 'bearer', description: 'The access_token of login, registration or refresh (🔒 in docs/api.md)' },
+        operatorKey: { type: 'apiKey', in: 'header', name: 'x-operator-token', description: 'OPERATOR_TOKEN, or the key kept in DATA_DIR/operator-token' },
+      },
+    },
   };
 }

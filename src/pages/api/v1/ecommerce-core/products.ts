@@ -14,6 +14,7 @@ import { listingSchema } from '~/features/catalog/catalog.schema.ts';
 
 export const GET = endpoint({
   summary: 'A catalogue listing (category, brand or search scope) with filters, sorting, pages and facet counts',
+  failures: [404],
   response: listingSchema.extend({ corrected: z.string().nullable().optional().describe('Search only: the text as corrected') }),
   query: listingQuerySchema.extend({
     category: idSchema.optional(),

@@ -7,6 +7,7 @@ import { ok } from '~/lib/http/envelope.ts';
 
 export const POST = endpoint({
   summary: 'spec §7: mails a reset link when the address has an account; answers alike either way (429 when throttled)',
+  failures: [429],
   response: z.object({ sent: z.literal(true) }),
   body: forgotSchema,
   async handler({ body, context, t }) {

@@ -8,6 +8,7 @@ import { fail, ok } from '~/lib/http/envelope.ts';
 
 export const POST = endpoint({
   summary: 'spec §7: logs a customer in (401 with one message for an unknown e-mail or a wrong password; 429 when throttled)',
+  failures: [401, 429],
   response: authAnswerSchema,
   body: loginSchema,
   async handler({ body, context, t }) {

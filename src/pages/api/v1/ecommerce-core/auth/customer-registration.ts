@@ -7,6 +7,7 @@ import { fail, ok } from '~/lib/http/envelope.ts';
 
 export const POST = endpoint({
   summary: 'spec §7: registers a customer and logs them in (201); 422 with field errors (address taken, breached password)',
+  failures: [429],
   response: authAnswerSchema,
   statuses: [201],
   body: registerSchema,

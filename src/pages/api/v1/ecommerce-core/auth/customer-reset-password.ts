@@ -8,6 +8,7 @@ import { ok } from '~/lib/http/envelope.ts';
 
 export const POST = endpoint({
   summary: 'spec §7: sets a new password from a reset link (422 when the link is spent, expired or unknown)',
+  failures: [429],
   response: z.object({ reset: z.literal(true) }),
   body: resetSchema,
   async handler({ body, context, t }) {

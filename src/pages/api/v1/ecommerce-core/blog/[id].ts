@@ -8,6 +8,7 @@ import { blogPostSchema } from '~/features/content/content.schema.ts';
 
 export const GET = endpoint({
   summary: 'A blog post by id',
+  failures: [404],
   response: blogPostSchema,
   params: pageIdParams,
   async handler({ params, locale }) {

@@ -8,6 +8,7 @@ import { ok } from '~/lib/http/envelope.ts';
 
 export const POST = endpoint({
   summary: 'spec §7: lines checked against the catalogue (current price, availability, limits)',
+  failures: [404],
   response: z.object({ items: z.array(cartLineSchema) }),
   body: validateItemsBody,
   async handler({ body }) {

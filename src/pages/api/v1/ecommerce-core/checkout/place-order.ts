@@ -14,6 +14,7 @@ import { enforce } from '~/lib/http/rate-limit.server.ts';
 export const POST = endpoint({
   summary:
     'Places an order and creates its payment (201; 200 with the same order and payment for a repeated Idempotency-Key; 409 short of stock or an empty selection; 502 when the payment provider cannot be reached — the order stands, repeat with the same key)',
+  failures: [409, 429],
   response: placedResponse,
   statuses: [201],
   body: placeOrderSchema,

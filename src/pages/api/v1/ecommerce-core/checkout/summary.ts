@@ -8,6 +8,7 @@ import { ok } from '~/lib/http/envelope.ts';
 
 export const POST = endpoint({
   summary: "Prices a checkout: a guest's items or a customer's selected cart lines, delivery, points and balance (409 short of stock or nothing selected)",
+  failures: [409],
   response: summaryResponse,
   body: summarySchema,
   async handler({ body, request }) {

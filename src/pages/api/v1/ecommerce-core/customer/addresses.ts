@@ -17,6 +17,7 @@ export const GET = endpoint({
 
 export const POST = endpoint({
   summary: `Saves a new address (201; the first one, or one marked is_default, becomes the default; 409 past ${MAX_ADDRESSES})`,
+  failures: [404, 409],
   response: savedAddressSchema,
   statuses: [201],
   body: addressSchema,

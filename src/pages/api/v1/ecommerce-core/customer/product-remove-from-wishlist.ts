@@ -8,6 +8,7 @@ import { ok } from '~/lib/http/envelope.ts';
 
 export const POST = endpoint({
   summary: 'spec §7: removes a product from the wishlist (absent is fine); data is the ids after it',
+  failures: [404],
   response: z.object({ ids: z.array(z.number().int()) }),
   body: z.object({ product_id: idSchema }),
   async handler({ request, body, t }) {

@@ -8,6 +8,7 @@ import { fail, ok } from '~/lib/http/envelope.ts';
 
 export const POST = endpoint({
   summary: `spec §7: adds a product to the wishlist (404 unknown product, 409 past ${WISHLIST_LIMIT}); data is the ids after it`,
+  failures: [404, 409],
   response: z.object({ ids: z.array(z.number().int()) }),
   body: z.object({ product_id: idSchema }),
   async handler({ request, body, t }) {

@@ -8,6 +8,7 @@ import { z } from 'zod';
 
 export const POST = endpoint({
   summary: 'Subscribes an e-mail to the newsletter (201 when new, 200 when already subscribed)',
+  failures: [429],
   response: z.object({ email: z.string(), subscribed: z.literal(true), created: z.boolean() }),
   statuses: [201],
   body: newsletterSchema,

@@ -9,6 +9,7 @@ import { enforce } from '~/lib/http/rate-limit.server.ts';
 
 export const POST = endpoint({
   summary: 'Counts a visit through a referral link, once per visitor and day; unknown codes count nothing',
+  failures: [429],
   response: z.object({ counted: z.boolean() }),
   body: z.object({ code: z.string().max(64), landing: z.string().max(2000).default('') }),
   async handler({ body, context }) {

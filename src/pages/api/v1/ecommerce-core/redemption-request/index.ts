@@ -8,6 +8,7 @@ import { z } from 'zod';
 
 export const POST = endpoint({
   summary: 'spec §7: a buyout request; field errors under data.data',
+  failures: [429],
   response: z.object({ id: z.number().int().nullable() }),
   statuses: [201],
   body: buyoutSchema,

@@ -8,6 +8,7 @@ import { infoPageSchema } from '~/features/content/content.schema.ts';
 
 export const GET = endpoint({
   summary: 'spec §7: an info page by id, with meta_data and breadcrumbs',
+  failures: [404],
   response: infoPageSchema,
   params: pageIdParams,
   invalidParams: { status: 404, message: 'error.pageNotFound' },

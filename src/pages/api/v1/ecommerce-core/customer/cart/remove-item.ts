@@ -8,6 +8,7 @@ import { ok } from '~/lib/http/envelope.ts';
 
 export const POST = endpoint({
   summary: "spec §7: removes a line (404 not this customer's line)",
+  failures: [404],
   response: z.array(cartLineSchema),
   body: removeCartItemBody,
   async handler({ request, body, t }) {

@@ -9,6 +9,7 @@ import { ok } from '~/lib/http/envelope.ts';
 
 export const POST = endpoint({
   summary: 'spec §7: adds a product size to the cart (422 past the line maximum with the spec §5 message, 409 out of stock, 404 unknown size)',
+  failures: [404, 409],
   response: z.array(cartLineSchema),
   body: storeCartItemBody,
   async handler({ request, body, t }) {

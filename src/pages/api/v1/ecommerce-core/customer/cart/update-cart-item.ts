@@ -8,6 +8,7 @@ import { ok } from '~/lib/http/envelope.ts';
 
 export const POST = endpoint({
   summary: "spec §7: changes a line's quantity within its bounds or its selection (404 not this customer's line)",
+  failures: [404],
   response: cartLineSchema,
   body: updateCartItemBody,
   async handler({ request, body }) {

@@ -8,6 +8,7 @@ import { notFound } from '~/lib/http/errors.ts';
 
 export const POST = endpoint({
   summary: "spec §7: a guest's line checked against the catalogue (404 unknown product or size)",
+  failures: [404],
   response: cartLineSchema,
   body: storeCartItemBody,
   async handler({ body }) {

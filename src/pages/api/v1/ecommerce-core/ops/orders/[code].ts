@@ -28,6 +28,7 @@ export const GET = endpoint({
 export const POST = endpoint({
   summary:
     'The operator moves an order along its statuses, sets the tracking id or records a tracking event (403 without the operator token; 409 for a move backwards)',
+  failures: [409],
   response: orderDetailSchema,
   params,
   body: z.object({

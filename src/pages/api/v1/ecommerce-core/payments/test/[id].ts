@@ -14,6 +14,7 @@ const text = (max: number) => z.string().trim().max(max);
 
 export const POST = endpoint({
   summary: "The test provider's payment page: pay with a test card (a 3-D Secure card answers status 'challenge' first), pay by SBP, or decline",
+  failures: [409, 429],
   response: z.object({ status: z.enum(['pending', 'challenge', 'succeeded', 'canceled']), redirect: z.string() }),
   params: z.object({ id: z.string().regex(/^tp_[0-9a-f]{24}$/) }),
   body: z.discriminatedUnion('action', [

@@ -9,6 +9,7 @@ import { enforce } from '~/lib/http/rate-limit.server.ts';
 
 export const POST = endpoint({
   summary: "YooKassa's notification: the named payment is read back from YooKassa and applied (200 whether or not it changed anything)",
+  failures: [429],
   response: z.object({ known: z.boolean() }),
   body: z.looseObject({
     type: z.string().max(50).optional(),

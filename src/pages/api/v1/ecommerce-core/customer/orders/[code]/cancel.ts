@@ -11,6 +11,7 @@ import { ok } from '~/lib/http/envelope.ts';
 export const POST = endpoint({
   summary:
     "Cancels one of the customer's orders while it is pending or processing; a paid one's money goes back to the card first (409 when it can no longer be cancelled; 502 when the provider refuses the refund)",
+  failures: [409],
   response: orderDetailSchema,
   params: z.object({ code: orderCodeSchema }),
   async handler({ request, params, locale, t }) {

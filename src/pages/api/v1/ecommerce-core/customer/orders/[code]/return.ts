@@ -10,6 +10,7 @@ import { ok } from '~/lib/http/envelope.ts';
 
 export const POST = endpoint({
   summary: 'Asks to return a delivered order within 14 days of delivery; the managers are told (409 outside the window or when already asked)',
+  failures: [409],
   response: orderDetailSchema,
   params: z.object({ code: orderCodeSchema }),
   async handler({ request, params, locale, t }) {
