@@ -1,6 +1,6 @@
 // The contact fields' schemas, shared by every form and endpoint that asks for them (spec §5). Messages
 // are i18n keys, translated by whoever shows them.
-import { z } from 'zod';
+import { z } from './zod.ts';
 import { EMAIL_SHAPE, letterCount, russianMobile } from './contact.ts';
 
 /** A required e-mail: trimmed, any script (тест@пример.рф), one message per address. */

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { z } from 'zod';
+import { z } from './zod.ts';
 
 // Every environment variable is declared here once and checked at boot (DESIGN §4).
 // A plain zod module rather than astro:env so the seed script, benchmarks and vitest read the same schema.

@@ -2,7 +2,7 @@
 // on change, not on every keystroke; and what a FormField needs of one field.
 import { zodResolver } from '@hookform/resolvers/zod';
 import { get, useForm, type DefaultValues, type FieldValues, type Path, type UseFormReturn } from 'react-hook-form';
-import type { z } from 'zod';
+import type { z } from '../../lib/zod.ts';
 
 export function useSchemaForm<I extends FieldValues, O extends FieldValues>(
   schema: z.ZodType<O, I>,

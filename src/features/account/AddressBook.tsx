@@ -1,7 +1,7 @@
 // /dashboard/address: the saved delivery addresses — add, edit, delete, make default. The list starts
 // from the server's render and follows each call's answer.
 import { useEffect, useState } from 'react';
-import type { z } from 'zod';
+import type { z } from '~/lib/zod.ts';
 import { FormField } from '~/components/ui/FormField.tsx';
 import { fieldProps, shownIn, useSchemaForm } from '~/components/ui/schema-form.ts';
 import { PhoneField } from '~/components/ui/PhoneField.tsx';

@@ -1,6 +1,6 @@
 // The account's forms, shared by the dashboard's islands and the endpoints (spec §3, §5). Messages are
 // i18n keys, answered in the caller's language.
-import { z } from 'zod';
+import { z } from '~/lib/zod.ts';
 import { emailField, mobilePhoneField, personNameField, postcodeField, textLine } from '~/lib/contact.schema.ts';
 import { letterCount } from '~/lib/contact.ts';
 

@@ -1,7 +1,7 @@
 // The signed-in customer's own data (spec §3, §7; DESIGN §4 "data-level access"): every read and
 // write names the customer from the session, so another customer's address or ledger is simply not found.
 import { and, desc, eq, ne, sql } from 'drizzle-orm';
-import type { z } from 'zod';
+import type { z } from '~/lib/zod.ts';
 import { isUniqueViolation, selectRows } from '~/lib/db/client.ts';
 import { getDb } from '~/lib/db/index.ts';
 import { customerAddresses, customers, orders } from '~/lib/db/schema.ts';

@@ -1,6 +1,6 @@
 // The account forms' and answers' schemas (spec §3, §5, §7; DESIGN §4), shared by the modal's forms
 // (loaded with them, not with the header) and the endpoints. Messages are i18n keys.
-import { z } from 'zod';
+import { z } from '~/lib/zod.ts';
 import { emailField, mobilePhoneField } from '~/lib/contact.schema.ts';
 import { PASSWORD_MAX, PASSWORD_MIN, type AuthAnswer } from './auth.ts';
 

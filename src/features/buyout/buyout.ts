@@ -1,5 +1,5 @@
 // The buyout request (spec §3, §5): one schema for the form and the endpoint.
-import { z } from 'zod';
+import { z } from '~/lib/zod.ts';
 import type { MessageKey } from '~/lib/i18n/index.ts';
 
 export const MESSENGERS = ['telegram', 'whatsApp', 'viber'] as const;

@@ -165,7 +165,7 @@ export default function CartPage({ m }: { m: CartMessages }) {
           </button>
         </div>
         <ul className="divide-y divide-line" aria-label={m['cart.title']}>
-          {lines.map((line) => (
+          {lines.map((line, k) => (
             <li key={line.uid} className="flex gap-3 py-4 sm:gap-4" data-line={line.variant_code}>
               <input
                 type="checkbox"
@@ -175,7 +175,10 @@ export default function CartPage({ m }: { m: CartMessages }) {
                 className="mt-1 h-4 w-4 shrink-0 accent-ink"
               />
               <a href={line.url} className="block w-20 shrink-0 bg-paper-warm sm:w-24" tabIndex={-1} aria-hidden="true">
-                {line.image && <img src={line.image} alt="" width={96} height={128} loading="lazy" className="aspect-[3/4] h-auto w-full object-cover" />}
+                {line.image && (
+                  // The first lines are the page's largest paint: not lazy, or the browser waits for layout to ask for them.
+                  <img src={line.image} alt="" width={96} height={128} loading={k < 4 ? 'eager' : 'lazy'} className="aspect-[3/4] h-auto w-full object-cover" />
+                )}
               </a>
               <div className="flex min-w-0 flex-1 flex-col gap-2 sm:flex-row sm:justify-between">
                 <div className="min-w-0">

@@ -1,6 +1,6 @@
 // The cart calls' bodies (spec §7), shared by the endpoints and the tests. Quantities are whole numbers;
 // prices never travel from the client (DESIGN §4).
-import { z } from 'zod';
+import { z } from '~/lib/zod.ts';
 import { idSchema } from '~/features/catalog/catalog.schema.ts';
 
 /** Form fields carry the item as JSON text (spec §7 "form field item"); JSON bodies may send the object. */

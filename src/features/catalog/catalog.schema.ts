@@ -1,7 +1,7 @@
 // The catalogue's answers as zod schemas: the single source of their types (catalog.ts, listing.ts and
 // product.ts re-export them as types only, so islands never bundle zod) and of the OpenAPI document.
 // Prices are kopecks.
-import { z } from 'zod';
+import { z } from '../../lib/zod.ts';
 import { ID_PATTERN, MAX_ID } from './catalog.ts';
 
 /**

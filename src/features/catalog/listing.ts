@@ -1,6 +1,6 @@
 // The catalogue listing: its query (filters of spec §3, sorting, pagination) as one zod schema shared by
 // the pages and GET /api/v1/ecommerce-core/products, and the URLs that keep filters shareable.
-import { z } from 'zod';
+import { z } from '~/lib/zod.ts';
 import { searchParamsToObject } from '~/lib/http/search-params.ts';
 import { hasControlCharacters } from '~/lib/http/text.ts';
 import { idSchema } from './catalog.schema.ts';

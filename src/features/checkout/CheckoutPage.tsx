@@ -4,7 +4,7 @@
 // contact and saved addresses are filled in. The page is reachable only with selected, available lines.
 import { useClientStore } from '~/lib/client-store.ts';
 import { useEffect, useMemo, useRef, useState } from 'react';
-import type { z } from 'zod';
+import type { z } from '~/lib/zod.ts';
 import { FormError, FormField } from '~/components/ui/FormField.tsx';
 import { PhoneField } from '~/components/ui/PhoneField.tsx';
 import { fieldProps, shownIn, useSchemaForm } from '~/components/ui/schema-form.ts';

@@ -1,6 +1,6 @@
 // Checkout's body (issue 9): what a shopper chooses — never a price. A guest names the lines; a customer
 // checks out the selected lines of the server cart. A guest with one address fills at most 8 fields.
-import { z } from 'zod';
+import { z } from '~/lib/zod.ts';
 import { emailField, mobilePhoneField, personNameField, postcodeField, textLine } from '~/lib/contact.schema.ts';
 import { cartItemSchema } from '~/features/cart/cart.schema.ts';
 

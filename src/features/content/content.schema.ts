@@ -1,6 +1,6 @@
 // The content calls' answers (spec §7) as schemas: the source of the types content.ts re-exports and
 // of the OpenAPI document.
-import { z } from 'zod';
+import { z } from '../../lib/zod.ts';
 
 export const menuLinkSchema = z.object({ name: z.string(), url: z.string() }).meta({ id: 'MenuLink' });
 export const footerMenuSchema = z.object({ title: z.string(), menus: z.array(menuLinkSchema) }).meta({ id: 'FooterMenu' });

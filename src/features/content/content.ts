@@ -1,5 +1,5 @@
 // Shapes of the content calls (spec §7) and the page types meta-data knows about.
-import { z } from 'zod';
+import { z } from '~/lib/zod.ts';
 import { formatDate } from '~/lib/format.ts';
 
 export type { BlogPost, BlogPostSummary, FooterData, FooterMenu, HeaderTag, InfoPage, MenuLink } from './content.schema.ts';

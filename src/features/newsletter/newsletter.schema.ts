@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from '~/lib/zod.ts';
 import { emailField } from '~/lib/contact.schema.ts';
 
 export const newsletterSchema = z.object({

@@ -1,6 +1,6 @@
 // The order calls' answers (docs/api.md "Orders"): the spec §3 order line — can_cancel and can_return
 // as the server's 1/0 — inside the order with its money, delivery and status history.
-import { z } from 'zod';
+import { z } from '../../lib/zod.ts';
 
 const flag = z.union([z.literal(0), z.literal(1)]);
 const historyEntry = z.object({ status: z.string(), label: z.string(), note: z.string(), created_at: z.string() });

@@ -12,7 +12,7 @@ import { loggableError, logger } from '~/lib/log.ts';
 import { mailLayout, sendMail } from '~/lib/mail.server.ts';
 import { canCancel, canReturn, statusLabelKey } from './orders.ts';
 import type { OrderDetail, orderSummarySchema } from './orders.schema.ts';
-import type { z } from 'zod';
+import type { z } from '~/lib/zod.ts';
 
 export type OrderSummary = z.output<typeof orderSummarySchema>;
 

@@ -1,6 +1,6 @@
 // Order statuses (spec §4 delivery status labels; issue 9): the one list the server, the pages and the
 // operator command share. An order moves forward along ORDER_FLOW, or to cancelled.
-import { z } from 'zod';
+import { z } from '~/lib/zod.ts';
 import type { MessageKey } from '~/lib/i18n/index.ts';
 
 export const ORDER_FLOW = ['pending', 'processing', 'purchased', 'ready_to_ship', 'shipped', 'delivered'] as const;

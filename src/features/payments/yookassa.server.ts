@@ -2,7 +2,7 @@
 // Idempotence-Key (the provider keeps it 24 hours, so a retry after a timeout is the same payment),
 // confirmed by redirect, and read back by id whenever the shop needs its state — notifications carry no
 // signature, so they only say "look again". Each payment carries its 54-FZ receipt.
-import { z } from 'zod';
+import { z } from '~/lib/zod.ts';
 import { env } from '~/lib/env.ts';
 import { logger } from '~/lib/log.ts';
 import type { CreatePayment, PaymentProvider, ProviderPayment } from './provider.server.ts';

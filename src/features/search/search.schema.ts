@@ -1,6 +1,6 @@
 // spec §7 search-suggestions answer as a schema: the source of the types search.ts re-exports and of
 // the OpenAPI document.
-import { z } from 'zod';
+import { z } from '../../lib/zod.ts';
 
 export const suggestionProductSchema = z
   .object({

@@ -1,7 +1,7 @@
 // The one request helper every API endpoint goes through (DESIGN §3, §9): it parses params, query and
 // body with zod before any other work, picks the language, and writes the envelope for every outcome.
 import type { APIContext, APIRoute } from 'astro';
-import { z } from 'zod';
+import { z } from '../zod.ts';
 import { localeFromHeader, t, translateMessage, type Locale, type MessageKey } from '../i18n/index.ts';
 import { fail, type FieldErrors } from './envelope.ts';
 import { logUnexpected } from '../log.ts';

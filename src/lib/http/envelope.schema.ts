@@ -1,6 +1,6 @@
 // The envelope (DESIGN §3) as schemas: what the OpenAPI document (src/lib/http/openapi.ts) describes
 // and what the types of envelope.ts come from. Server-only: islands import the types, never zod.
-import { z } from 'zod';
+import { z } from '../zod.ts';
 
 export const crumbSchema = z.object({ name: z.string(), url: z.string().optional() }).meta({ id: 'Crumb' });
 export const metaDataSchema = z.object({ title: z.string(), description: z.string() }).meta({ id: 'MetaData' });

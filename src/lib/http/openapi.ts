@@ -2,7 +2,7 @@
 // `endpoint()` carries its params, query, body and answer schemas, and this builds the document from
 // them with zod's own JSON Schema output. Served at /api/openapi.json; the integration tests validate
 // every answer they receive against it.
-import { z } from 'zod';
+import { z } from '../zod.ts';
 import type { Endpoint } from './endpoint.ts';
 // The envelope's own parts (Crumb, MetaData, Failure) register as components whichever endpoints exist.
 import './envelope.schema.ts';

@@ -3,7 +3,7 @@ import { ping } from '~/lib/db/client.ts';
 import { endpoint } from '~/lib/http/endpoint.ts';
 import { fail, ok } from '~/lib/http/envelope.ts';
 import { loggableError, logger } from '~/lib/log.ts';
-import { z } from 'zod';
+import { z } from '~/lib/zod.ts';
 
 export const GET = endpoint({
   summary: 'Liveness: the database answers',

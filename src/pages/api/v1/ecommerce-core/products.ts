@@ -1,7 +1,7 @@
 // GET /api/v1/ecommerce-core/products: the catalogue listing behind /c/…, /m/… and /product/search/…
 // (filters of spec §3, sorting, pagination, facet counts), from the same view models as those pages.
 // docs/api.md.
-import { z } from 'zod';
+import { z } from '~/lib/zod.ts';
 import { idSchema, listingQuerySchema } from '~/features/catalog/listing.ts';
 import { getListing } from '~/features/catalog/listing.server.ts';
 import { brandView, categoryView, searchView } from '~/features/catalog/views.server.ts';

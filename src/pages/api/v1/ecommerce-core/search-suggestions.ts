@@ -1,6 +1,6 @@
 // POST /api/v1/ecommerce-core/search-suggestions?search_key=…&limit=… (spec §7): products.data,
 // brands.data, categories.data. A POST that changes nothing, as the spec has it; answers are not cached.
-import { z } from 'zod';
+import { z } from '~/lib/zod.ts';
 import { getSuggestions } from '~/features/search/search.server.ts';
 import { SEARCH_MAX_CHARS, SUGGESTION_LIMIT_DEFAULT, SUGGESTION_LIMIT_MAX } from '~/features/search/search.ts';
 import { endpoint } from '~/lib/http/endpoint.ts';

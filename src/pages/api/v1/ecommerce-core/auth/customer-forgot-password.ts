@@ -1,5 +1,5 @@
 // spec §7: POST auth/customer-forgot-password — the same answer whether or not the address has an account.
-import { z } from 'zod';
+import { z } from '~/lib/zod.ts';
 import { forgotSchema } from '~/features/auth/auth.schema.ts';
 import { requestPasswordReset } from '~/features/auth/auth.server.ts';
 import { endpoint } from '~/lib/http/endpoint.ts';

@@ -1,5 +1,5 @@
 // Beyond the spec (docs/api.md): ends the login the token belongs to, on every process at once.
-import { z } from 'zod';
+import { z } from '~/lib/zod.ts';
 import { authenticate, bearerToken, revokeFamily, sessionCookie } from '~/features/auth/auth.server.ts';
 import { endpoint } from '~/lib/http/endpoint.ts';
 import { ok } from '~/lib/http/envelope.ts';

@@ -1,6 +1,6 @@
 // spec §7: POST auth/customer-reset-password — the e-mailed token and the new password twice. The link
 // works once; every session of the customer ends.
-import { z } from 'zod';
+import { z } from '~/lib/zod.ts';
 import { resetSchema } from '~/features/auth/auth.schema.ts';
 import { resetPassword } from '~/features/auth/auth.server.ts';
 import { endpoint } from '~/lib/http/endpoint.ts';

@@ -1,6 +1,6 @@
 // spec §7: POST cart/validate-cart-items — JSON items (the lines as the client holds them); the answer's
 // items are those lines priced and bounded now, lines whose product or size is gone left out.
-import { z } from 'zod';
+import { z } from '~/lib/zod.ts';
 import { cartLineSchema, validateItemsBody } from '~/features/cart/cart.schema.ts';
 import { validateItems } from '~/features/cart/cart.server.ts';
 import { endpoint } from '~/lib/http/endpoint.ts';

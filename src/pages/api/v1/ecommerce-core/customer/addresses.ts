@@ -1,5 +1,5 @@
 // Beyond the spec (docs/api.md): the signed-in customer's saved delivery addresses (dashboard-address).
-import { z } from 'zod';
+import { z } from '~/lib/zod.ts';
 import { addressSchema, savedAddressSchema } from '~/features/account/account.schema.ts';
 import { listAddresses, MAX_ADDRESSES, saveAddress } from '~/features/account/account.server.ts';
 import { requireCustomer } from '~/features/auth/auth.server.ts';

@@ -1,5 +1,5 @@
 // Beyond the spec (docs/api.md): the balance and bonus ledger, newest first, 20 a page.
-import { z } from 'zod';
+import { z } from '~/lib/zod.ts';
 import { ledgerEntrySchema, ledgerQuerySchema } from '~/features/account/account.schema.ts';
 import { ledger } from '~/features/account/account.server.ts';
 import { requireCustomer } from '~/features/auth/auth.server.ts';

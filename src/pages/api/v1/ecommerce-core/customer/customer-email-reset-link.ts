@@ -1,6 +1,6 @@
 // spec §7: GET customer/customer-email-reset-link — mails a reset link to the signed-in customer's own
 // address. A GET by the spec's word; it needs the Bearer header, so no other site can set it off.
-import { z } from 'zod';
+import { z } from '~/lib/zod.ts';
 import { requireCustomer, sendOwnResetLink } from '~/features/auth/auth.server.ts';
 import { endpoint } from '~/lib/http/endpoint.ts';
 import { ok } from '~/lib/http/envelope.ts';

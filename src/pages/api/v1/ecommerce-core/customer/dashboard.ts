@@ -1,5 +1,5 @@
 // Beyond the spec (docs/api.md): the account home — the dashboard summary and the latest orders.
-import { z } from 'zod';
+import { z } from '~/lib/zod.ts';
 import { recentOrders } from '~/features/account/account.server.ts';
 import { dashboardContentSchema } from '~/features/auth/auth.schema.ts';
 import { dashboardContent, requireCustomer } from '~/features/auth/auth.server.ts';

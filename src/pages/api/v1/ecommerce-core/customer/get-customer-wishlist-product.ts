@@ -1,5 +1,5 @@
 // spec §7: POST customer/get-customer-wishlist-product — the signed-in customer's wishlist as product cards.
-import { z } from 'zod';
+import { z } from '~/lib/zod.ts';
 import { requireCustomer } from '~/features/auth/auth.server.ts';
 import { productCardSchema } from '~/features/catalog/catalog.schema.ts';
 import { wishlistProducts } from '~/features/wishlist/wishlist.server.ts';

@@ -1,5 +1,5 @@
 // Beyond the spec (docs/api.md): the customer's referral code and link, and the statistics table (spec §3).
-import { z } from 'zod';
+import { z } from '~/lib/zod.ts';
 import { requireCustomer } from '~/features/auth/auth.server.ts';
 import { partnerProgramme } from '~/features/partners/partners.server.ts';
 import { endpoint } from '~/lib/http/endpoint.ts';

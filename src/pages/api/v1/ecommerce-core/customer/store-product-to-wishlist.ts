@@ -1,5 +1,5 @@
 // spec §7: POST customer/store-product-to-wishlist — JSON product_id; answers the wishlist's ids after it.
-import { z } from 'zod';
+import { z } from '~/lib/zod.ts';
 import { requireCustomer } from '~/features/auth/auth.server.ts';
 import { idSchema } from '~/features/catalog/listing.ts';
 import { addToWishlist, WISHLIST_LIMIT, wishlistIds } from '~/features/wishlist/wishlist.server.ts';

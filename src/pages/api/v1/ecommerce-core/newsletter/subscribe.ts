@@ -4,7 +4,7 @@ import { NEWSLETTER_LIMIT, subscribe } from '~/features/newsletter/newsletter.se
 import { endpoint } from '~/lib/http/endpoint.ts';
 import { ok } from '~/lib/http/envelope.ts';
 import { enforce } from '~/lib/http/rate-limit.server.ts';
-import { z } from 'zod';
+import { z } from '~/lib/zod.ts';
 
 export const POST = endpoint({
   summary: 'Subscribes an e-mail to the newsletter (201 when new, 200 when already subscribed)',

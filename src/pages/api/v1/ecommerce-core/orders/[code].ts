@@ -1,6 +1,6 @@
 // Beyond the spec (docs/api.md "Orders"): an order for whoever holds its signed hash — the guest who
 // placed it (the hash is in the result page's address and the confirmation e-mail). A wrong hash is a 404.
-import { z } from 'zod';
+import { z } from '~/lib/zod.ts';
 import { orderDetailSchema } from '~/features/orders/orders.schema.ts';
 import { orderByCode, orderDetail, verifyOrderHash } from '~/features/orders/orders.server.ts';
 import { orderCodeSchema } from '~/features/orders/orders.ts';

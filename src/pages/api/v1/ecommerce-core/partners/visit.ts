@@ -1,6 +1,6 @@
 // Beyond the spec (docs/api.md): a visitor arrived through a referral link (?ref=). Sent by the page's
 // script, so the page itself stays the same for everyone and cacheable.
-import { z } from 'zod';
+import { z } from '~/lib/zod.ts';
 import { cleanReferralCode } from '~/features/partners/partners.ts';
 import { recordVisit } from '~/features/partners/partners.server.ts';
 import { endpoint } from '~/lib/http/endpoint.ts';

@@ -1,5 +1,5 @@
 // GET /api/v1/ecommerce-core/product/{id}: the product page's data with related products. docs/api.md.
-import { z } from 'zod';
+import { z } from '~/lib/zod.ts';
 import { idSchema } from '~/features/catalog/listing.ts';
 import { productView } from '~/features/catalog/views.server.ts';
 import { PUBLIC_CONTENT } from '~/lib/http/cache.ts';

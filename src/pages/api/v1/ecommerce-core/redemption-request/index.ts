@@ -4,7 +4,7 @@ import { BUYOUT_LIMIT, createBuyoutRequest } from '~/features/buyout/buyout.serv
 import { endpoint } from '~/lib/http/endpoint.ts';
 import { fail, ok } from '~/lib/http/envelope.ts';
 import { enforce } from '~/lib/http/rate-limit.server.ts';
-import { z } from 'zod';
+import { z } from '~/lib/zod.ts';
 
 export const POST = endpoint({
   summary: 'spec §7: a buyout request; field errors under data.data',

@@ -1,5 +1,5 @@
 // Beyond the spec (docs/api.md): edits one of the customer's addresses; another customer's is not found.
-import { z } from 'zod';
+import { z } from '~/lib/zod.ts';
 import { addressSchema, savedAddressSchema } from '~/features/account/account.schema.ts';
 import { saveAddress } from '~/features/account/account.server.ts';
 import { requireCustomer } from '~/features/auth/auth.server.ts';

@@ -1,5 +1,5 @@
 // spec §7: GET customer/cart/cart-items-list — the customer's cart lines, priced now.
-import { z } from 'zod';
+import { z } from '~/lib/zod.ts';
 import { requireCustomer } from '~/features/auth/auth.server.ts';
 import { cartLineSchema } from '~/features/cart/cart.schema.ts';
 import { cartLinesOf } from '~/features/cart/cart.server.ts';

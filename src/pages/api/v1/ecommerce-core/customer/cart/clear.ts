@@ -1,5 +1,5 @@
 // spec §7: POST customer/cart/clear — no payload.
-import { z } from 'zod';
+import { z } from '~/lib/zod.ts';
 import { requireCustomer } from '~/features/auth/auth.server.ts';
 import { cartLineSchema } from '~/features/cart/cart.schema.ts';
 import { clearCart } from '~/features/cart/cart.server.ts';

@@ -1,5 +1,5 @@
 // spec §7: POST customer/cart/remove-item — JSON uid; answers the cart's lines after it.
-import { z } from 'zod';
+import { z } from '~/lib/zod.ts';
 import { requireCustomer } from '~/features/auth/auth.server.ts';
 import { cartLineSchema, removeCartItemBody } from '~/features/cart/cart.schema.ts';
 import { cartLinesOf, removeItem } from '~/features/cart/cart.server.ts';

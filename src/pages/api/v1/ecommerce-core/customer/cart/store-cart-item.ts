@@ -1,6 +1,6 @@
 // spec §7: POST customer/cart/store-cart-item — form field item (JSON of id, quantity, uid, optional
 // variant_code); the same size joins its line. Answers the cart's lines after it.
-import { z } from 'zod';
+import { z } from '~/lib/zod.ts';
 import { requireCustomer } from '~/features/auth/auth.server.ts';
 import { cartLineSchema, storeCartItemBody } from '~/features/cart/cart.schema.ts';
 import { cartLinesOf, storeItem } from '~/features/cart/cart.server.ts';

@@ -1,5 +1,5 @@
 // Beyond the spec (docs/api.md "Orders"): the signed-in customer's orders, newest first.
-import { z } from 'zod';
+import { z } from '~/lib/zod.ts';
 import { requireCustomer } from '~/features/auth/auth.server.ts';
 import { orderSummarySchema } from '~/features/orders/orders.schema.ts';
 import { customerOrders } from '~/features/orders/orders.server.ts';

@@ -1,7 +1,7 @@
 // Beyond the spec (docs/api.md): the built-in test provider's payment page submits here — a card, a
 // 3-D Secure code, SBP or a refusal. The provider settles its side, then tells the shop as a real one
 // would notify it, and answers where to send the shopper.
-import { z } from 'zod';
+import { z } from '~/lib/zod.ts';
 import { notified } from '~/features/payments/payments.server.ts';
 import { payTestPayment } from '~/features/payments/test-provider.server.ts';
 import { endpoint } from '~/lib/http/endpoint.ts';

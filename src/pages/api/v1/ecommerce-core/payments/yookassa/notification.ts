@@ -1,7 +1,7 @@
 // Beyond the spec (docs/api.md, DESIGN §6): YooKassa's HTTP notifications. They carry no signature, so
 // the body only names a payment; the shop reads that payment back from YooKassa and applies what it
 // says. A repeated, late or forged notification therefore changes nothing that is not already true.
-import { z } from 'zod';
+import { z } from '~/lib/zod.ts';
 import { notified, ProviderUnavailable } from '~/features/payments/payments.server.ts';
 import { endpoint } from '~/lib/http/endpoint.ts';
 import { fail, ok } from '~/lib/http/envelope.ts';

@@ -1,5 +1,5 @@
 // Beyond the spec (docs/api.md): removes one of the customer's addresses; the oldest left becomes the default.
-import { z } from 'zod';
+import { z } from '~/lib/zod.ts';
 import { deleteAddress } from '~/features/account/account.server.ts';
 import { requireCustomer } from '~/features/auth/auth.server.ts';
 import { idSchema } from '~/features/catalog/listing.ts';

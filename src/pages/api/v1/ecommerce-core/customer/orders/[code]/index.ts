@@ -1,6 +1,6 @@
 // Beyond the spec (docs/api.md "Orders"): one of the customer's orders with its lines, status history
 // and tracking; another customer's order code answers 404, as an unknown one does.
-import { z } from 'zod';
+import { z } from '~/lib/zod.ts';
 import { requireCustomer } from '~/features/auth/auth.server.ts';
 import { orderDetailSchema } from '~/features/orders/orders.schema.ts';
 import { orderByCode, orderDetail } from '~/features/orders/orders.server.ts';
