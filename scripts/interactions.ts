@@ -12,6 +12,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { CHROMIUM_ARGS, chromiumPath } from '../tests/e2e/chromium.ts';
+import { guestLines, inStock } from '../tests/support/in-stock.ts';
 import { startTestServer } from '../tests/support/server.ts';
 
 const argv = process.argv.slice(2);
@@ -101,12 +102,10 @@ const median = (values: number[]) => {
 };
 
 try {
-  const listing = await json<{ products: { id: number; url: string }[] }>('/api/v1/ecommerce-core/products?category=3&per_page=3');
+  const [first] = await inStock(base, 1);
   const blogs = await json<{ posts: { url: string }[] }>('/api/v1/ecommerce-core/blogs');
   const brands = await json<{ brands: { data: { url: string }[] } }>('/api/v1/ecommerce-core/search-suggestions?search_key=gucci', 'POST');
-  const productUrl = listing.products[0]?.url ?? '/';
-  const product = await json<{ variants: { code: string; available: boolean }[] }>(`/api/v1/ecommerce-core/product/${listing.products[0]?.id}`);
-  const guestLine = { uid: '1700000000000', id: listing.products[0]?.id, quantity: 1, variant_code: product.variants.find((v) => v.available)?.code };
+  const productUrl = first?.url ?? '/';
   const frame = ['header', 'bottom-nav', 'modals'];
   const pages: [string, string, string[]][] = [
     ['home', '/', frame],
@@ -147,7 +146,7 @@ try {
 
     if (!argv.includes('--skip-inp')) {
       const withCart = async (context: BrowserContext) => {
-        await context.addInitScript((line) => localStorage.setItem('guest-products', JSON.stringify([line])), guestLine);
+        await context.addInitScript((lines) => localStorage.setItem('guest-products', JSON.stringify(lines)), guestLines(first ? [first] : []));
       };
       const interactions: [string, (page: Page) => Promise<number>][] = [
         [

@@ -18,6 +18,7 @@ import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import { chromium, type BrowserContext } from 'playwright-core';
 import { CHROMIUM_ARGS, chromiumPath } from '../tests/e2e/chromium.ts';
+import { guestLines, inStock } from '../tests/support/in-stock.ts';
 import { startTestServer } from '../tests/support/server.ts';
 
 const given = process.argv.slice(2).find((a) => a.startsWith('http'));
@@ -113,15 +114,7 @@ function budgetsBroken(r: Row): string[] {
 
 /** A guest's three cart lines and a registered customer with two lines in the server cart. */
 async function returningShopper() {
-  const listing = await json<{ products: { id: number }[] }>('/api/v1/ecommerce-core/products?category=3&per_page=12');
-  const lines: { id: number; variant_code: string }[] = [];
-  for (const { id } of listing.products) {
-    const product = await json<{ variants: { code: string; available: boolean }[] }>(`/api/v1/ecommerce-core/product/${id}`);
-    const variant = product.variants.find((v) => v.available);
-    if (variant) lines.push({ id, variant_code: variant.code });
-    if (lines.length === 3) break;
-  }
-  const guestLines = lines.map((line, k) => ({ uid: String(1_700_000_000_000 + k), quantity: 1, ...line }));
+  const lines = await inStock(base, 3);
   const registered = await fetch(new URL('/api/v1/ecommerce-core/auth/customer-registration', base), {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -130,7 +123,7 @@ async function returningShopper() {
   const auth = ((await registered.json()) as { data: { access_token: string; user: unknown } }).data;
   for (const line of lines.slice(0, 2)) {
     const form = new FormData();
-    form.append('item', JSON.stringify({ ...line, quantity: 1, uid: crypto.randomUUID() }));
+    form.append('item', JSON.stringify({ id: line.id, variant_code: line.variant_code, quantity: 1, uid: crypto.randomUUID() }));
     await fetch(new URL('/api/v1/ecommerce-core/customer/cart/store-cart-item', base), {
       method: 'POST',
       headers: { authorization: `Bearer ${auth.access_token}` },
@@ -138,7 +131,7 @@ async function returningShopper() {
     });
   }
   const session = { accessToken: auth.access_token, user: auth.user, dashboard: { balanceAmount: 0, bonusAmount: 0, bonusAvailableUntil: null } };
-  return { guestLines, session };
+  return { guestLines: guestLines(lines), session };
 }
 
 async function json<T>(path: string, method = 'GET'): Promise<T> {
@@ -213,7 +206,8 @@ try {
       await fetch(new URL(path, base));
       const measured: Run[] = [];
       for (let run = 0; run < runs; run++) {
-        await prepare(profile);
+        // A first visit's storage is emptied by Lighthouse itself.
+        if (profile !== 'first') await prepare(profile);
         measured.push(await measure(chrome.port, name, path, profile));
       }
       measured.sort((a, b) => a.row.fcpS - b.row.fcpS || a.row.lcpS - b.row.lcpS);

@@ -7,24 +7,12 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
+import { guestLines, inStock } from '../support/in-stock.ts';
 import { e2eInfoFile } from '../support/server.ts';
 import { expect, test } from './fixtures.ts';
 import { hydrated, signIn } from './helpers.ts';
 
 const API = '/api/v1/ecommerce-core';
-
-/** Products of the seed with a size in stock, read through the API. */
-async function inStock(baseURL: string, count: number): Promise<{ id: number; variant_code: string; url: string }[]> {
-  const listing = (await (await fetch(`${baseURL}${API}/products?category=3&per_page=20`)).json()) as { data: { products: { id: number; url: string }[] } };
-  const found: { id: number; variant_code: string; url: string }[] = [];
-  for (const p of listing.data.products) {
-    const product = (await (await fetch(`${baseURL}${API}/product/${p.id}`)).json()) as { data: { variants: { code: string; available: boolean }[] } };
-    const variant = product.data.variants.find((v) => v.available);
-    if (variant) found.push({ id: p.id, variant_code: variant.code, url: p.url });
-    if (found.length === count) return found;
-  }
-  throw new Error('not enough products in stock');
-}
 
 async function api<T>(baseURL: string, path: string, token: string, body?: unknown, headers: Record<string, string> = {}): Promise<T> {
   const res = await fetch(`${baseURL}${API}${path}`, {
@@ -81,12 +69,9 @@ test.describe('returning shoppers', () => {
 
   test('a guest with three lines in the cart: every page type without an error, the badge says 3', async ({ page, baseURL }) => {
     const items = await inStock(baseURL!, 3);
-    await page.addInitScript(
-      (lines) => {
-        if (!localStorage.getItem('guest-products')) localStorage.setItem('guest-products', JSON.stringify(lines));
-      },
-      items.map((item, k) => ({ uid: String(1_700_000_000_000 + k), id: item.id, quantity: 1, variant_code: item.variant_code })),
-    );
+    await page.addInitScript((lines) => {
+      if (!localStorage.getItem('guest-products')) localStorage.setItem('guest-products', JSON.stringify(lines));
+    }, guestLines(items));
     const paths = await publicPages(baseURL!, items[0]!.url);
     expect(await sweep(page, paths)).toEqual([]);
     await page.goto('/');
@@ -116,7 +101,7 @@ test.describe('returning shoppers', () => {
     const operator = { 'x-operator-token': readFileSync(join(dataDir, 'operator-token'), 'utf8').trim() };
     for (const status of ['purchased', 'ready_to_ship', 'shipped', 'delivered']) await api(baseURL!, `/ops/orders/${placed.code}`, token, { status }, operator);
     for (const item of items.slice(0, 2)) {
-      await api(baseURL!, '/customer/cart/store-cart-item', token, { item: { ...item, url: undefined, quantity: 1, uid: randomUUID() } });
+      await api(baseURL!, '/customer/cart/store-cart-item', token, { item: { id: item.id, variant_code: item.variant_code, quantity: 1, uid: randomUUID() } });
       await api(baseURL!, '/customer/store-product-to-wishlist', token, { product_id: item.id });
     }
     const dashboard = await api<{ bonus_amount: number }>(baseURL!, '/customer/dashboard', token);

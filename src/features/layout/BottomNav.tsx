@@ -1,14 +1,13 @@
 // spec §2 "Mobile bottom navigation": five items, hidden on large screens; one active item at a time —
 // the open overlay, else the current route.
 import { useClientStore } from '~/lib/client-store.ts';
-import type { MouseEvent } from 'react';
 import { Icon, type IconName } from '~/components/ui/Icon.tsx';
 import { $cartCount } from '~/features/cart/cart.store.ts';
 import { $wishlistCount } from '~/features/wishlist/wishlist.store.ts';
 import { $loggedIn } from '~/features/auth/auth.store.ts';
 import { AccountMenu, type AccountMenuLabels } from '~/features/account/AccountMenu.tsx';
 import { badgeText } from './badge.ts';
-import { $modal, $panel, closePanels, openAuth, togglePanel } from './layout.store.ts';
+import { $modal, $panel, accountLink, closePanels, guestGate, panelLink } from './layout.store.ts';
 import { useIslandMark } from '~/lib/islands.ts';
 
 export type BottomNavItem = 'home' | 'catalog' | 'wishlist' | 'cart' | 'account';
@@ -40,12 +39,6 @@ export default function BottomNav({ path, labels, accountMenu }: BottomNavProps)
   const overlayItem: BottomNavItem | null = panel === 'catalog' ? 'catalog' : panel === 'account' || modal === 'auth' ? 'account' : null;
   const active = overlayItem ?? (panel === null && modal === null ? routeItem(path) : null);
 
-  const gate = (e: MouseEvent) => {
-    if (!loggedIn) {
-      e.preventDefault();
-      openAuth();
-    }
-  };
   const item = (key: BottomNavItem, icon: IconName, count = 0) => (
     <span className="relative flex flex-col items-center gap-0.5">
       <span className="relative">
@@ -92,32 +85,18 @@ export default function BottomNav({ path, labels, accountMenu }: BottomNavProps)
           data-hold
           aria-current={current('catalog')}
           aria-expanded={panel === 'catalog'}
-          onClick={(e) => {
-            e.preventDefault();
-            togglePanel('catalog');
-          }}
+          onClick={panelLink('catalog')}
           className={cls('catalog')}
         >
           {item('catalog', 'grid')}
         </a>
-        <a href="/dashboard/wishlist" data-hold aria-current={current('wishlist')} onClick={gate} className={cls('wishlist')}>
+        <a href="/dashboard/wishlist" data-hold aria-current={current('wishlist')} onClick={guestGate(loggedIn)} className={cls('wishlist')}>
           {item('wishlist', 'heart', wishlist)}
         </a>
         <a href="/cart" aria-current={current('cart')} className={cls('cart')}>
           {item('cart', 'cart', cart)}
         </a>
-        <a
-          href="/dashboard"
-          role="button"
-          data-hold
-          aria-current={current('account')}
-          onClick={(e) => {
-            e.preventDefault();
-            if (loggedIn) togglePanel('account');
-            else openAuth();
-          }}
-          className={cls('account')}
-        >
+        <a href="/dashboard" role="button" data-hold aria-current={current('account')} onClick={accountLink(loggedIn)} className={cls('account')}>
           {item('account', 'user')}
         </a>
       </nav>

@@ -1,7 +1,7 @@
 // The site header (spec §2 "Header"): one island so its panels share state without extra React roots.
 // Server-rendered, so it is complete HTML before hydration.
 import { useClientStore } from '~/lib/client-store.ts';
-import { useEffect, useState, type MouseEvent } from 'react';
+import { useEffect, useState } from 'react';
 import { Icon } from '~/components/ui/Icon.tsx';
 import type { MegaCategory } from '~/features/catalog/catalog.ts';
 import { loadMegaCategories } from '~/features/catalog/catalog.client.ts';
@@ -15,7 +15,7 @@ import { SearchBox, type SearchLabels } from '~/features/search/SearchBox.tsx';
 import { throttle } from '~/lib/throttle.ts';
 import { badgeText } from './badge.ts';
 import { CatalogPanel } from './CatalogPanel.tsx';
-import { $panel, closePanels, openAuth, openModal, togglePanel } from './layout.store.ts';
+import { $panel, accountLink, closePanels, guestGate, openAuth, openModal, panelLink } from './layout.store.ts';
 import { useIslandMark } from '~/lib/islands.ts';
 
 export interface HeaderLabels {
@@ -116,13 +116,6 @@ export default function Header({ labels, topLeft, tags, supportUrl }: HeaderProp
     document.documentElement.classList.toggle('overflow-hidden', panel === 'catalog' || panel === 'menu');
   }, [panel]);
 
-  const guestGate = (e: MouseEvent) => {
-    // spec §2: anonymous users clicking orders or wishlist get the login modal.
-    if (!loggedIn) {
-      e.preventDefault();
-      openAuth();
-    }
-  };
   const buyout = () => openModal('buyout');
 
   return (
@@ -166,10 +159,7 @@ export default function Header({ labels, topLeft, tags, supportUrl }: HeaderProp
               href={name === 'menu' ? '/catalog' : '/product/search'}
               role="button"
               data-hold
-              onClick={(e) => {
-                e.preventDefault();
-                togglePanel(name);
-              }}
+              onClick={panelLink(name)}
               aria-expanded={panel === name}
               aria-label={labels[name]}
               className="grid h-10 w-10 cursor-pointer place-items-center lg:hidden"
@@ -188,10 +178,7 @@ export default function Header({ labels, topLeft, tags, supportUrl }: HeaderProp
             href="/catalog"
             role="button"
             data-hold
-            onClick={(e) => {
-              e.preventDefault();
-              togglePanel('catalog');
-            }}
+            onClick={panelLink('catalog')}
             onPointerEnter={loadTree}
             onFocus={loadTree}
             aria-expanded={panel === 'catalog'}
@@ -217,11 +204,7 @@ export default function Header({ labels, topLeft, tags, supportUrl }: HeaderProp
                 role="button"
                 data-hold
                 // spec §2: logged in, the account tooltip opens the profile menu; logged out, the login modal.
-                onClick={(e) => {
-                  e.preventDefault();
-                  if (loggedIn) togglePanel('account');
-                  else openAuth();
-                }}
+                onClick={accountLink(loggedIn)}
                 aria-expanded={loggedIn ? panel === 'account' : undefined}
                 aria-haspopup={loggedIn ? 'menu' : 'dialog'}
                 className={`flex cursor-pointer flex-col items-center gap-0.5 text-xs link-quiet ${loggedIn ? 'text-accent' : ''}`}
@@ -235,11 +218,11 @@ export default function Header({ labels, topLeft, tags, supportUrl }: HeaderProp
                 </div>
               )}
             </div>
-            <a href="/dashboard/orders" data-hold onClick={guestGate} className="flex flex-col items-center gap-0.5 text-xs link-quiet">
+            <a href="/dashboard/orders" data-hold onClick={guestGate(loggedIn)} className="flex flex-col items-center gap-0.5 text-xs link-quiet">
               <Icon name="orders" />
               {labels.orders}
             </a>
-            <a href="/dashboard/wishlist" data-hold onClick={guestGate} className="relative flex flex-col items-center gap-0.5 text-xs link-quiet">
+            <a href="/dashboard/wishlist" data-hold onClick={guestGate(loggedIn)} className="relative flex flex-col items-center gap-0.5 text-xs link-quiet">
               <span className="relative">
                 <Icon name="heart" />
                 <Badge count={wishlistCount} label={labels.wishlist} />

@@ -21,6 +21,17 @@ export function closePanels(): void {
   $searchText.set('');
 }
 
+/**
+ * The click of a link that opens a panel instead of going to its page (docs/decisions/014): the page
+ * is where the link leads without scripts; with them the panel opens.
+ */
+export function panelLink(panel: Panel): (event: { preventDefault(): void }) => void {
+  return (event) => {
+    event.preventDefault();
+    togglePanel(panel);
+  };
+}
+
 /** Modals that sit above the page; one at a time. */
 export type ModalName = 'buyout' | 'buyout-thanks' | 'auth' | 'newsletter';
 export const $modal = atom<ModalName | null>(null);
@@ -36,6 +47,27 @@ export function openModal(name: ModalName): void {
 export function openAuth(tab: 'login' | 'register' = 'login'): void {
   $authTab.set(tab);
   openModal('auth');
+}
+
+/** spec §2: a guest's click on orders or the wishlist opens the login modal; a customer's follows the link. */
+export function guestGate(loggedIn: boolean): (event: { preventDefault(): void }) => void {
+  return (event) => {
+    if (loggedIn) return;
+    event.preventDefault();
+    openAuth();
+  };
+}
+
+/**
+ * The account icon's click (spec §2): logged in, the account menu; logged out, the login modal. A link
+ * to /dashboard underneath, which the click never follows.
+ */
+export function accountLink(loggedIn: boolean): (event: { preventDefault(): void }) => void {
+  return (event) => {
+    event.preventDefault();
+    if (loggedIn) togglePanel('account');
+    else openAuth();
+  };
 }
 
 export function closeModal(): void {

@@ -1,0 +1,28 @@
+// Products of a running shop's catalogue with a size in stock, read through its API, and a guest's cart
+// lines made of them (spec §3: kept in the browser under guest-products, uid from a timestamp): what the
+// returning-shopper e2e sweep, `npm run lighthouse`'s profiles and `npm run interactions` put in a cart.
+const API = '/api/v1/ecommerce-core';
+
+export interface InStock {
+  id: number;
+  variant_code: string;
+  url: string;
+}
+
+export async function inStock(baseUrl: string, count: number, category = 3): Promise<InStock[]> {
+  const read = async <T>(path: string) => ((await (await fetch(new URL(`${API}${path}`, baseUrl))).json()) as { data: T }).data;
+  const listing = await read<{ products: { id: number; url: string }[] }>(`/products?category=${category}&per_page=20`);
+  const found: InStock[] = [];
+  for (const p of listing.products) {
+    const product = await read<{ variants: { code: string; available: boolean }[] }>(`/product/${p.id}`);
+    const variant = product.variants.find((v) => v.available);
+    if (variant) found.push({ id: p.id, variant_code: variant.code, url: p.url });
+    if (found.length === count) return found;
+  }
+  throw new Error(`fewer than ${count} products with a size in stock`);
+}
+
+/** A guest's cart lines, one of each product. */
+export function guestLines(items: readonly InStock[]): { uid: string; id: number; quantity: number; variant_code: string }[] {
+  return items.map((item, k) => ({ uid: String(1_700_000_000_000 + k), id: item.id, quantity: 1, variant_code: item.variant_code }));
+}
