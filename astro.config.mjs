@@ -1,7 +1,7 @@
 // @ts-check
 import { defineConfig } from 'astro/config';
 import node from '@astrojs/node';
-import react from '@astrojs/react';
+import preact from '@astrojs/preact';
 import UnoCSS from '@unocss/astro';
 import { env, loadDotEnv } from './src/lib/env.ts';
 import { MAX_BODY_BYTES } from './src/lib/http/limits.ts';
@@ -13,6 +13,7 @@ import { islandChunks } from './src/lib/island-chunks.ts';
 // `npm run build` alone reads ./.env too, like `npm start` does before it builds.
 loadDotEnv();
 const config = env();
+const SERVER_BUNDLED = ['react', 'react-dom', 'nanostores', 'react-hook-form', '@hookform/resolvers'];
 
 export default defineConfig({
   site: config.SITE_URL,
@@ -23,7 +24,8 @@ export default defineConfig({
   adapter: node({ mode: 'standalone', bodySizeLimit: MAX_BODY_BYTES, staticHeaders: true }),
   integrations: [
     UnoCSS({ injectReset: false }),
-    react(),
+    // The islands are written against React's API and run on Preact's compatibility layer (docs/decisions/015).
+    preact({ compat: true }),
     // client:eager — the first screen's islands: loaded with the page, taps before hydration held and replayed.
     {
       name: 'shop:eager-islands',
@@ -52,13 +54,18 @@ export default defineConfig({
     // the first screen's islands in two shared files (src/lib/island-chunks.ts).
     plugins: [messageChunks(), islandChunks()],
     define: { 'process.env.NODE_ENV': JSON.stringify('production'), 'import.meta.env.BUILD_DATE': JSON.stringify(new Date().toISOString()) },
+    // The islands' `react` imports, their libraries' too, are Preact's compatibility layer on both sides
+    // (docs/decisions/015); said here as well as by the integration, whose alias the prerender build missed.
+    resolve: {
+      alias: { 'react-dom/test-utils': 'preact/test-utils', 'react-dom': 'preact/compat', 'react/jsx-runtime': 'preact/jsx-runtime', react: 'preact/compat' },
+    },
     ssr: {
       // PGlite loads its WASM and data files relative to its own module URL, so it must stay in node_modules.
       external: ['@electric-sql/pglite', 'pg', 'sharp'],
-      // Bundled so the server build carries React's production code whatever NODE_ENV the shop runs
-      // with: loaded from node_modules under NODE_ENV=development/test, React's development build made
-      // every page render about three times slower (measured with --cpu-prof, docs/performance.md).
-      noExternal: ['react', 'react-dom', 'scheduler', '@nanostores/react', 'nanostores', 'react-hook-form', '@hookform/resolvers'],
+      // Bundled so that their `react` imports resolve to Preact's compatibility layer (docs/decisions/015).
+      noExternal: SERVER_BUNDLED,
     },
+    // The prerendered pages' build reads its own list, not ssr's.
+    environments: { prerender: { resolve: { noExternal: SERVER_BUNDLED } } },
   },
 });

@@ -44,7 +44,11 @@ export default defineConfig(
         'error',
         {
           paths: [
-            { name: '@nanostores/react', message: 'Use useClientStore from ~/lib/client-store.ts.' },
+            {
+              name: 'react',
+              importNames: ['useSyncExternalStore'],
+              message: 'Read stores with useClientStore from ~/lib/client-store.ts (Preact ignores a server snapshot).',
+            },
             { name: 'zod', message: 'Import z from ~/lib/zod.ts (jitless in the browser: the CSP refuses its eval probe).' },
           ],
         },

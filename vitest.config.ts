@@ -2,7 +2,15 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
-  resolve: { alias: { '~': fileURLToPath(new URL('./src', import.meta.url)) } },
+  // Islands import `react`, which the build points at Preact's compatibility layer (docs/decisions/015).
+  resolve: {
+    alias: {
+      '~': fileURLToPath(new URL('./src', import.meta.url)),
+      'react/jsx-runtime': 'preact/jsx-runtime',
+      'react-dom': 'preact/compat',
+      react: 'preact/compat',
+    },
+  },
   test: {
     projects: [
       {

@@ -5,7 +5,7 @@
 // - links and forms underneath work on their own (the search form, the cart link, a size's radio);
 // - a tap on a button, or on a link the island answers itself (`data-hold`: «Каталог», the account,
 //   a guest's orders and wishlist), is held — the browser neither follows it nor forgets it — and
-//   clicked again, in order, once React has taken the island over.
+//   clicked again, in order, once the island has hydrated.
 // Keep it small and dependency-free: it is part of every page's HTML.
 import type { ClientDirective } from 'astro';
 
@@ -66,7 +66,7 @@ const eager: ClientDirective = (load, _options, island) => {
     } finally {
       island.removeEventListener('click', hold, true);
     }
-    // React hydrates the part a replayed click lands on at once, before it handles the click.
+    // Hydration is synchronous: the island's handlers answer the replayed clicks.
     for (const target of held) if (target.isConnected) target.click();
   };
   const hold = (event: Event) => {

@@ -1,4 +1,4 @@
-// The shared module files the first screen's islands import (React, the `frame` file and what they
+// The shared module files the first screen's islands import (the Preact runtime, the `frame` file and what they
 // import), listed by the build (src/lib/island-chunks.ts writes dist/first-screen.json). The layout names
 // them on `<html data-island-modules>` and client:eager preloads them beside the islands' own entries once
 // the page has painted, so the islands' code comes in one round trip instead of three import levels.

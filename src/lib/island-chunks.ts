@@ -3,7 +3,7 @@
 // a round trip, six connections) the header hydrated 1.2 s after the first paint, most of it spent
 // waiting for the next level of small files (docs/performance.md, "First taps"). Now there are two
 // shared files besides each island's own entry:
-// - `react`: React and React DOM, the same for every island;
+// - `runtime`: Preact with its React compatibility layer (docs/decisions/015), the same for every island;
 // - `frame`: every module the first screen's islands import without waiting (stores, the API client,
 //   icons, the header's panels) — one file, one round trip.
 // What an island loads only when asked (the modals' forms, their schemas and zod) keeps its own files.
@@ -21,6 +21,14 @@ const FIRST_SCREEN = /[\\/]src[\\/](features[\\/]layout[\\/](Header|BottomNav|Mo
  */
 const PAGE_SCRIPTS_SHARE = /^\0vite\/preload-helper/;
 const REACT = /[\\/]node_modules[\\/](react|react-dom|scheduler)[\\/]/;
+// Left outside the bundle, a library that imports `react` loads React itself at run time.
+const REACT_IMPORT = /^(react|react-dom|scheduler|react-hook-form|@hookform\/resolvers)(\/|$)/;
+const RUNTIME = /[\\/]node_modules[\\/](preact|@astrojs[\\/]preact)[\\/]/;
+
+/** The module of React that a chunk bundles or imports, if any. */
+export function takesReact(chunk: { moduleIds: readonly string[]; imports: readonly string[] }): string | undefined {
+  return chunk.moduleIds.find((id) => REACT.test(id)) ?? chunk.imports.find((id) => REACT_IMPORT.test(id));
+}
 
 interface Graph {
   getModuleInfo(id: string): { importers: readonly string[] } | null;
@@ -42,10 +50,17 @@ export function islandChunks(): Plugin {
     name: 'shop:island-chunks',
     // The files a first-screen island needs, for the layout's modulepreload links (src/lib/first-screen.ts).
     generateBundle(_options, bundle) {
-      if (this.environment.name !== 'client') return;
       const chunks = Object.values(bundle).filter((c) => c.type === 'chunk');
+      // React itself is in node_modules only as its libraries' peer: a build that bundles or imports it has
+      // lost the alias to Preact's layer (the prerender build once did, and failed on React's hooks).
+      for (const chunk of chunks) {
+        const react = takesReact(chunk);
+        if (react)
+          this.error(`${chunk.fileName} (${this.environment.name}) takes React itself (${react}), not Preact's compatibility layer: see docs/decisions/015`);
+      }
+      if (this.environment.name !== 'client') return;
       // The shared files an island's entry and the renderer import: asked for beside the entries, not after them.
-      const wanted = chunks.filter((c) => c.name === 'react' || c.name === 'frame');
+      const wanted = chunks.filter((c) => c.name === 'runtime' || c.name === 'frame');
       const byName = new Map(chunks.map((c) => [c.fileName, c]));
       const closure = new Set<string>();
       const visit = (fileName: string) => {
@@ -70,7 +85,7 @@ export function islandChunks(): Plugin {
               codeSplitting: {
                 groups: [
                   { name: 'lazy', test: PAGE_SCRIPTS_SHARE, priority: 3 },
-                  { name: 'react', test: REACT, priority: 2 },
+                  { name: 'runtime', test: RUNTIME, priority: 2 },
                   { name: (id: string, graph: Graph) => (inFirstScreen(id, graph, known) ? 'frame' : null), priority: 1 },
                 ],
               },

@@ -1,7 +1,7 @@
-// What islands share about their own start. An island marks the moment its first effect runs — React
+// What islands share about their own start. An island marks the moment its first layout effect runs — Preact
 // has hydrated it and its handlers answer taps — as the `island:<name>` performance mark, which
 // `npm run interactions` measures from the first paint (docs/performance.md, "First taps").
-import { useEffect } from 'react';
+import { useLayoutEffect } from 'react';
 
 export type IslandName = 'header' | 'bottom-nav' | 'modals' | 'buy' | 'cart' | 'checkout';
 
@@ -11,5 +11,5 @@ export function markIsland(name: IslandName): void {
 
 /** Marks the island hydrated once, after its first commit. */
 export function useIslandMark(name: IslandName): void {
-  useEffect(() => markIsland(name), []);
+  useLayoutEffect(() => markIsland(name), []);
 }

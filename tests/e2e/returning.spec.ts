@@ -46,8 +46,12 @@ async function publicPages(baseURL: string, productUrl: string): Promise<string[
   ];
 }
 
-/** Opens each page and answers what it threw or logged as an error. */
-async function sweep(page: Page, paths: string[]): Promise<string[]> {
+/**
+ * Opens each page and answers what it threw or logged as an error, and each page whose header does not
+ * show the cart the shopper holds (Preact's hydration raises no error on a mismatch: stale text is the
+ * symptom, docs/decisions/015).
+ */
+async function sweep(page: Page, paths: string[], cartLines: number): Promise<string[]> {
   const faults: string[] = [];
   let current = '';
   page.on('pageerror', (error) => faults.push(`${current}: ${error.message.slice(0, 160)}`));
@@ -58,6 +62,8 @@ async function sweep(page: Page, paths: string[]): Promise<string[]> {
     await hydrated(page);
     // The islands' effects (session refresh, cart and wishlist loads) have run and settled.
     await page.waitForLoadState('networkidle');
+    if (!(await page.getByRole('banner').getByLabel(`Корзина: ${cartLines}`).isVisible()))
+      faults.push(`${path}: the header does not say «Корзина: ${cartLines}»`);
   }
   return faults;
 }
@@ -73,10 +79,7 @@ test.describe('returning shoppers', () => {
       if (!localStorage.getItem('guest-products')) localStorage.setItem('guest-products', JSON.stringify(lines));
     }, guestLines(items));
     const paths = await publicPages(baseURL!, items[0]!.url);
-    expect(await sweep(page, paths)).toEqual([]);
-    await page.goto('/');
-    await hydrated(page);
-    await expect(page.getByRole('banner').getByLabel('Корзина: 3')).toBeVisible();
+    expect(await sweep(page, paths, 3)).toEqual([]);
   });
 
   test('a signed-in customer with a cart, a wishlist of two, points and an order: every page type without an error', async ({ page, baseURL }) => {
@@ -119,11 +122,9 @@ test.describe('returning shoppers', () => {
       '/dashboard/address',
       `/order-success/${placed.code}`,
     ];
-    expect(await sweep(page, paths)).toEqual([]);
+    expect(await sweep(page, paths, 2)).toEqual([]);
     await page.goto('/');
     await hydrated(page);
-    const header = page.getByRole('banner');
-    await expect(header.getByLabel('Корзина: 2')).toBeVisible();
-    await expect(header.getByLabel('Избранное: 2')).toBeVisible();
+    await expect(page.getByRole('banner').getByLabel('Избранное: 2')).toBeVisible();
   });
 });

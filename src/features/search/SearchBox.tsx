@@ -29,7 +29,7 @@ export function SearchBox({ labels, id }: { labels: SearchLabels; id: string }) 
   const abort = useRef<AbortController | null>(null);
   const input = useRef<HTMLInputElement | null>(null);
 
-  // Text typed before the island hydrated is in the field already (React keeps it): the store takes it over.
+  // Text typed before the island hydrated is in the field already (hydration keeps it): the store takes it over.
   useEffect(() => {
     const typed = input.current?.value ?? '';
     if (!typed || typed === $searchText.get()) return;
