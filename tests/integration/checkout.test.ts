@@ -6,6 +6,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../src/lib/db/client.ts';
 import type { PlacedAnswer } from '../../src/features/checkout/checkout.schema.ts';
+import { expectConforms } from '../support/api.ts';
 import { makeBrand, makeCategory, makeProduct, type MadeProduct } from '../support/factories.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 
@@ -65,7 +66,9 @@ const delivery = { method: 'courier', city: 'Москва', address: 'Тверс
 
 async function call<T>(path: string, init: RequestInit = {}): Promise<{ status: number; body: { success: boolean; data?: T; message?: string } }> {
   const res = await fetch(new URL(path, server.baseUrl), init);
-  return { status: res.status, body: (await res.json()) as { success: boolean; data?: T; message?: string } };
+  const body = (await res.json()) as { success: boolean; data?: T; message?: string };
+  await expectConforms(server.baseUrl, init.method ?? 'GET', path, res.status, body);
+  return { status: res.status, body };
 }
 
 type Placed = PlacedAnswer;

@@ -82,7 +82,7 @@ describe('sitemaps', () => {
     expect(file.xml.match(/<lastmod>/g)?.length).toBe(listed.length);
   });
 
-  it('the pages file has home, brands, categories, brand pages and brand × category pages, info pages and the blog', async () => {
+  it('the pages file has home, brands, the catalogue page, categories, brand pages and brand × category pages, info pages and the blog', async () => {
     const file = await xml('/sitemaps/pages.xml');
     await expectValid(file.xml, URLSET_XSD);
     const listed = locs(file.xml);
@@ -92,6 +92,7 @@ describe('sitemaps', () => {
       expect.arrayContaining([
         `${SITE}/`,
         `${SITE}/brands`,
+        `${SITE}/catalog`,
         `${SITE}/c/${fx.root.id}/${fx.root.slug}`,
         `${SITE}/c/${fx.dresses.id}/${fx.dresses.slug}`,
         `${SITE}/m/${brand.id}/${brand.slug}`,

@@ -10,6 +10,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PlacedAnswer } from '../../src/features/checkout/checkout.schema.ts';
 import type { OrderDetail } from '../../src/features/orders/orders.schema.ts';
+import { expectConforms } from '../support/api.ts';
 import { readOutbox, type OutboxMail } from '../support/mail.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 
@@ -22,7 +23,9 @@ afterAll(async () => server?.stop());
 
 async function call<T>(path: string, init: RequestInit = {}) {
   const res = await fetch(new URL(path, server.baseUrl), init);
-  return { status: res.status, body: (await res.json()) as { success: boolean; data?: T; message?: string } };
+  const body = (await res.json()) as { success: boolean; data?: T; message?: string };
+  await expectConforms(server.baseUrl, init.method ?? 'GET', path, res.status, body);
+  return { status: res.status, body };
 }
 const post = (body: unknown, headers: Record<string, string> = {}): RequestInit => ({
   method: 'POST',

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../src/lib/db/client.ts';
 import type { PlacedAnswer } from '../../src/features/checkout/checkout.schema.ts';
 import type { OrderDetail } from '../../src/features/orders/orders.schema.ts';
+import { expectConforms } from '../support/api.ts';
 import { makeBrand, makeCategory, makeProduct, type MadeProduct } from '../support/factories.ts';
 import { readOutbox, type OutboxMail } from '../support/mail.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
@@ -44,7 +45,9 @@ function client(server: () => TestServer) {
   ): Promise<{ status: number; body: { success: boolean; data?: T; message?: string; errors?: Record<string, string[]> }; location: string | null }> {
     const res = await fetch(new URL(path, server().baseUrl), { redirect: 'manual', ...init });
     const text = await res.text();
-    return { status: res.status, body: text.startsWith('{') ? JSON.parse(text) : { success: false, message: text }, location: res.headers.get('location') };
+    const body = text.startsWith('{') ? JSON.parse(text) : { success: false, message: text };
+    if (text.startsWith('{')) await expectConforms(server().baseUrl, init.method ?? 'GET', path, res.status, body);
+    return { status: res.status, body, location: res.headers.get('location') };
   }
   const json = (body: unknown, headers: Record<string, string> = {}): RequestInit => ({
     method: 'POST',

@@ -55,7 +55,7 @@ export async function* sitemapIndex(origin: string): AsyncGenerator<string> {
 }
 
 /**
- * Home, /brands, every category with active products in its subtree, every brand with active products and
+ * Home, /brands, /catalog (the tree as a page), every category with active products in its subtree, every brand with active products and
  * each brand within each category it stocks, then the editors' pages. A listing's lastmod is its newest
  * product change.
  */
@@ -86,7 +86,7 @@ export async function* pagesSitemap(origin: string): AsyncGenerator<string> {
     for (let id: number | null | undefined = categoryId; id != null; id = parent.get(id)) later(perCategory, id, at);
   }
 
-  let out = URLSET_OPEN + urlEntry(`${origin}/`, newest) + urlEntry(`${origin}/brands`, newest);
+  let out = URLSET_OPEN + urlEntry(`${origin}/`, newest) + urlEntry(`${origin}/brands`, newest) + urlEntry(`${origin}/catalog`, newest);
   for (const c of categoryRows) {
     const at = perCategory.get(c.id);
     if (at) out += urlEntry(origin + categoryUrl(c.id, c.slug), at);
