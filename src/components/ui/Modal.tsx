@@ -1,6 +1,6 @@
 // spec §9 modal: max width 440 px, max height 90 % of the viewport. Built on the native <dialog>, which
 // gives focus trapping, Escape and an accessible role without a dialog library in the bundle.
-import { useEffect, useId, useRef, type ReactNode } from 'react';
+import { useId, useLayoutEffect, useRef, type ReactNode } from 'react';
 import { Icon } from './Icon.tsx';
 
 export interface ModalProps {
@@ -16,7 +16,9 @@ export function Modal({ open, onClose, title, children, closeLabel }: ModalProps
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
 
-  useEffect(() => {
+  // A layout effect: the dialog opens in the frame that answers the tap. Preact runs plain effects after
+  // that frame is painted (React ran them before it after a click), a frame late (docs/decisions/015).
+  useLayoutEffect(() => {
     const dialog = ref.current;
     if (!dialog) return;
     if (open && !dialog.open) dialog.showModal();

@@ -1,7 +1,7 @@
 // The site header (spec §2 "Header"): one island so its panels share state without extra React roots.
 // Server-rendered, so it is complete HTML before hydration.
 import { useClientStore } from '~/lib/client-store.ts';
-import { useEffect, useState } from 'react';
+import { useEffect, useLayoutEffect, useState } from 'react';
 import { Icon } from '~/components/ui/Icon.tsx';
 import type { MegaCategory } from '~/features/catalog/catalog.ts';
 import { loadMegaCategories } from '~/features/catalog/catalog.client.ts';
@@ -108,7 +108,9 @@ export default function Header({ labels, topLeft, tags, supportUrl }: HeaderProp
     };
   }, []);
 
-  useEffect(() => {
+  // A layout effect: the page stops scrolling in the frame that opens the panel (Preact runs plain effects
+  // after the paint).
+  useLayoutEffect(() => {
     // The bottom navigation opens the panel too, so the tree is asked for whoever opened it.
     if (panel === 'catalog' && !tree) loadTree();
     if (panel !== null) setHidden(false);
