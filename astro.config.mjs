@@ -7,6 +7,7 @@ import { env, loadDotEnv } from './src/lib/env.ts';
 import { MAX_BODY_BYTES } from './src/lib/http/limits.ts';
 import { PAGE_DIRECTIVES, cspHash } from './src/lib/http/csp.ts';
 import { COOKIE_CONSENT_BOOT } from './src/components/ui/cookie-consent.ts';
+import { REST_CSS_BOOT } from './src/lib/http/first-paint-css.ts';
 import { messageChunks } from './src/lib/i18n/message-chunks.ts';
 import { islandChunks } from './src/lib/island-chunks.ts';
 
@@ -35,6 +36,9 @@ export default defineConfig({
     },
   ],
   server: { host: config.HOST, port: config.PORT },
+  // Every stylesheet a file: the front inlines, per page, the rules its first paint uses and defers the
+  // rest (src/lib/http/first-paint-css.ts); a sheet Astro inlined whole would reach every page whole.
+  build: { inlineStylesheets: 'never' },
   trailingSlash: 'ignore',
   // Shiki colours code with style attributes, which the CSP refuses; a shop's editors write no code blocks.
   markdown: { syntaxHighlight: false },
@@ -42,11 +46,12 @@ export default defineConfig({
   // no CSRF surface for Astro's origin check to guard; left on, it answered API calls with plain-text 403s.
   security: {
     checkOrigin: false,
-    // script-src and style-src from the scripts and styles each page uses; the one inline script written
-    // by hand (the cookie notice's boot line) is allowed by its hash. src/lib/http/csp.ts says the rest.
+    // script-src and style-src from the scripts and styles each page uses; the inline scripts written by
+    // hand are allowed by their hashes. src/lib/http/csp.ts says the rest.
     csp: {
       directives: [...PAGE_DIRECTIVES],
-      scriptDirective: { hashes: [cspHash(COOKIE_CONSENT_BOOT)] },
+      // The cookie notice's boot line; the line that switches the deferred stylesheet on (first-paint-css.ts).
+      scriptDirective: { hashes: [cspHash(COOKIE_CONSENT_BOOT), cspHash(REST_CSS_BOOT)] },
     },
   },
   vite: {

@@ -19,11 +19,16 @@ export default defineConfig({
       warning: '#a15c07',
     },
     font: {
-      sans: "'Manrope Variable', 'Manrope', system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif",
-      display: "'Cormorant Garamond', 'Times New Roman', serif",
+      sans: "'Manrope Variable', 'Manrope Fallback', system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif",
+      display: "'Cormorant Garamond', 'Cormorant Fallback', 'Times New Roman', serif",
     },
     radius: { card: '2px', pill: '999px' },
   },
+  // wind4 writes each theme colour twice: color-mix in sRGB, then an oklab twin under
+  // @supports (color: color-mix(in lab, red, red)). Mixing a colour with transparent keeps its hue in any
+  // space, and the theme is sRGB hex, so the twins paint what the rules above them paint: 6 KB of
+  // stylesheet, half of it in every page's first-paint CSS (docs/decisions/016), for nothing.
+  postprocess: [(util) => (util.parent?.includes('color-mix(in lab') ? [] : undefined)],
   shortcuts: {
     container: 'mx-auto w-full max-w-[1360px] px-4 md:px-8',
     btn: 'inline-flex items-center justify-center gap-2 h-11 px-6 text-sm font-600 tracking-wide uppercase transition-colors duration-150 cursor-pointer disabled:opacity-50 disabled:cursor-not-allowed',
@@ -31,5 +36,8 @@ export default defineConfig({
     'btn-outline': 'btn border border-ink text-ink hover:bg-ink hover:text-white',
     'link-quiet': 'text-ink-soft hover:text-ink transition-colors',
     'heading-display': 'font-display font-500 tracking-tight text-ink',
+    // Parts of a page below every first screen: not laid out or painted, nor their fonts fetched, until
+    // they come near the viewport (docs/decisions/016); the estimate holds their place meanwhile.
+    'below-fold': '[content-visibility:auto] [contain-intrinsic-size:auto_40rem]',
   },
 });

@@ -20,6 +20,8 @@ import { t } from '../src/lib/i18n/index.ts';
 import { pageAnswer, pageCache, pageCacheKey } from '../src/lib/http/page-cache.ts';
 import { securityHeaders } from '../src/lib/http/security-headers.ts';
 import { serveStatic, staticIndex } from '../src/lib/http/static-files.ts';
+import { registerSheets } from '../src/lib/http/first-paint-css.ts';
+import { compileBuiltSheets } from '../src/lib/http/first-paint-css-compile.ts';
 import { loggablePath, logger, requestIdFrom } from '../src/lib/log.ts';
 import { releaseMemoryWhenIdle } from '../src/lib/memory-release.ts';
 import { operatorToken } from '../src/lib/operator-token.ts';
@@ -32,7 +34,10 @@ process.env.ASTRO_NODE_AUTOSTART = 'disabled';
 const entry = new URL('../dist/server/entry.mjs', import.meta.url);
 const { handler } = await import(fileURLToPath(entry));
 const cache = pageCache();
-const assets = staticIndex(fileURLToPath(new URL('../dist/client', import.meta.url)));
+const clientDir = fileURLToPath(new URL('../dist/client', import.meta.url));
+const assets = staticIndex(clientDir);
+// Pages carry the rules of these sheets their first paint needs inline (src/lib/http/first-paint-css.ts).
+registerSheets(compileBuiltSheets(clientDir));
 /** @type {import('../src/lib/http/edge.ts').MethodTable | undefined} */
 let methods;
 const admission = new Admission(ADMISSION_LIMITS[DATABASE_URL ? 'postgres' : 'pglite']);

@@ -10,6 +10,7 @@ import { COMPRESSIBLE, compressAsync, isCompressible, preferredEncoding } from '
 import { cachedPage, isPrivatePage, isShareable, pageAnswer, pageCache, pageCacheKey } from '~/lib/http/page-cache.ts';
 import { PRIVATE } from '~/lib/http/cache.ts';
 import { policyForPage } from '~/lib/http/csp.ts';
+import { prepareFirstPaint, registeredSheets, withStyleSources } from '~/lib/http/first-paint-css.ts';
 import { LOCALE_COOKIE, localeFromHeader, t, type Locale } from '~/lib/i18n/index.ts';
 
 export const onRequest = defineMiddleware(async (context, next) => {
@@ -69,10 +70,10 @@ export const onRequest = defineMiddleware(async (context, next) => {
     const page = await cache.getOrLoad(key, async () => {
       own = await next();
       if (!isShareable(own)) return undefined;
-      const body = new Uint8Array(await own.arrayBuffer());
-      const rendered = finish(new Response(body, own), isApi, context.locals.locale, context.url.pathname);
-      tightenPolicy(rendered.headers, body);
-      return cachedPage(rendered.status, rendered.headers, body, { previous: cache.peek(key) });
+      const rendered = finish(new Response(await own.arrayBuffer(), own), isApi, context.locals.locale, context.url.pathname);
+      const headers = new Headers(rendered.headers);
+      const body = preparePage(headers, new Uint8Array(await rendered.arrayBuffer()));
+      return cachedPage(rendered.status, headers, body, { previous: cache.peek(key) });
     });
     if (page) {
       const { status, headers, body } = pageAnswer(page, acceptEncoding);
@@ -87,10 +88,11 @@ export const onRequest = defineMiddleware(async (context, next) => {
 async function encoded(response: Response, acceptEncoding: string | null): Promise<Response> {
   const encoding = preferredEncoding(acceptEncoding);
   const type = response.headers.get('content-type');
-  if (!encoding || !response.body || response.headers.has('content-encoding') || !COMPRESSIBLE.test(type ?? '')) return response;
-  const body = new Uint8Array(await response.arrayBuffer());
+  const html = type?.startsWith('text/html') && !response.headers.has('content-encoding');
+  if ((!encoding && !html) || !response.body || response.headers.has('content-encoding') || !COMPRESSIBLE.test(type ?? '')) return response;
   const headers = new Headers(response.headers);
-  tightenPolicy(headers, body);
+  const body = preparePage(headers, new Uint8Array(await response.arrayBuffer()));
+  if (!encoding) return new Response(body, { status: response.status, headers });
   headers.append('vary', 'accept-encoding');
   if (!isCompressible(type, body.byteLength)) return new Response(body, { status: response.status, headers });
   const packed = await compressAsync(body, encoding, 'fast');
@@ -99,11 +101,23 @@ async function encoded(response: Response, acceptEncoding: string | null): Promi
   return new Response(packed as Uint8Array<ArrayBuffer>, { status: response.status, headers });
 }
 
-/** A page's policy names only the inline code the page carries (policyForPage). */
-function tightenPolicy(headers: Headers, body: Uint8Array): void {
+/**
+ * A page as sent: the rules of its stylesheet that its first paint can use inline in the head
+ * (first-paint-css.ts), and a policy naming only the inline code the page carries (policyForPage)
+ * and the inline styles written here. Other answers pass untouched.
+ */
+function preparePage(headers: Headers, body: Uint8Array<ArrayBuffer>): Uint8Array<ArrayBuffer> {
+  if (!headers.get('content-type')?.startsWith('text/html')) return body;
+  let html = new TextDecoder().decode(body);
+  const page = prepareFirstPaint(html, registeredSheets());
+  if (page) {
+    html = page.html;
+    body = new TextEncoder().encode(html);
+    if (headers.has('content-length')) headers.set('content-length', String(body.byteLength));
+  }
   const policy = headers.get('content-security-policy');
-  if (policy && headers.get('content-type')?.startsWith('text/html'))
-    headers.set('content-security-policy', policyForPage(policy, new TextDecoder().decode(body)));
+  if (policy) headers.set('content-security-policy', withStyleSources(policyForPage(policy, html), page?.styleHashes ?? []));
+  return body;
 }
 
 function finish(response: Response, isApi: boolean, locale: Locale, url: string): Response {

@@ -8,31 +8,10 @@
 //   clicked again, in order, once the island has hydrated.
 // Keep it small and dependency-free: it is part of every page's HTML.
 import type { ClientDirective } from 'astro';
+import { afterFirstPaint } from './first-paint.ts';
 
 const HELD = 'button:not([type=submit]),button[data-hold],a[data-hold]';
 const TAPPED = 'shop:first-tap';
-
-/**
- * Runs once the first contentful paint has been presented, or the page has loaded, whichever comes first
- * (a tab opened in the background paints nothing until shown). Asked for with the head, the islands'
- * code shared the phone's link with the stylesheet, fonts and first image and arrived no sooner after
- * the paint; and Lighthouse, which simulates every request that ends before the observed paint as
- * holding it back, put first paint and LCP 0.2–0.8 s later (docs/performance.md, "First taps").
- */
-function afterFirstPaint(run: () => void): void {
-  if (document.readyState === 'complete') return run();
-  window.addEventListener('load', run, { once: true });
-  try {
-    const observer = new PerformanceObserver((list) => {
-      if (!list.getEntriesByName('first-contentful-paint').length) return;
-      observer.disconnect();
-      setTimeout(run, 0);
-    });
-    observer.observe({ type: 'paint', buffered: true });
-  } catch {
-    // No paint timing in this browser: the load event starts it.
-  }
-}
 
 /**
  * The shared files every first-screen island imports (`<html data-island-modules>`, from the build's
@@ -52,6 +31,30 @@ function preloadShared(): void {
   }
 }
 
+/**
+ * The page's whole stylesheets, deferred behind the first paint's inline rules (src/lib/http/first-paint-css.ts),
+ * once they apply: an island drawing a state the server did not (the cart's empty state, say) uses
+ * classes only they hold, and drawn before them it would jump when they arrive. The head's boot line
+ * takes `data-rest` off a sheet that has loaded or failed. A sheet stalled on the network holds no island
+ * past 3 s.
+ */
+function restStyles(): Promise<unknown> {
+  const pending = [...document.querySelectorAll<HTMLLinkElement>('link[data-rest]')];
+  if (!pending.length) return Promise.resolve();
+  return Promise.race([
+    Promise.all(
+      pending.map(
+        (link) =>
+          new Promise((done) => {
+            link.addEventListener('load', done, { once: true });
+            link.addEventListener('error', done, { once: true });
+          }),
+      ),
+    ),
+    new Promise((done) => setTimeout(done, 3000)),
+  ]);
+}
+
 const eager: ClientDirective = (load, _options, island) => {
   const held: HTMLElement[] = [];
   let started = false;
@@ -60,9 +63,8 @@ const eager: ClientDirective = (load, _options, island) => {
     started = true;
     preloadShared();
     try {
-      await (
-        await load()
-      )();
+      const [hydrate] = await Promise.all([load(), restStyles()]);
+      await hydrate();
     } finally {
       island.removeEventListener('click', hold, true);
     }

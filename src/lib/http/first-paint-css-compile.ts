@@ -1,0 +1,94 @@
+// Compiles a built stylesheet into the pieces first-paint-css.ts prunes per page: each rule with the
+// classes its selectors need, under the at-rules that hold it. Done once per file, when the front
+// starts or the build inlines the prerendered pages. Relative imports only: loaded by Node from src/.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import postcss, { type AtRule, type Container, type Rule } from 'postcss';
+import type { Piece, Sheet } from './first-paint-css.ts';
+
+/** At-rules whose content is no list of rules to prune: kept whole wherever they stand. */
+const WHOLE = /^(?:-\w+-)?(?:keyframes|font-face|property|counter-style|page|font-feature-values|font-palette-values|import|charset|namespace|layer)$/;
+
+/**
+ * The classes and element names a document must have for this selector to match in it. What is inside
+ * :not(), :is(), :where(), :has() and attribute selectors is left out, as it asks nothing that can be
+ * counted on: a rule is dropped only when it surely matches nothing.
+ */
+export function requirements(selector: string): { classes: string[]; tags: string[] } {
+  let plain = '';
+  let depth = 0;
+  let bracket = false;
+  let quote = '';
+  for (let k = 0; k < selector.length; k++) {
+    const char = selector[k] as string;
+    if (char === '\\') {
+      if (depth === 0 && !bracket) plain += selector.slice(k, k + 2);
+      k++;
+      continue;
+    }
+    if (quote) {
+      if (char === quote) quote = '';
+      continue;
+    }
+    if (bracket) {
+      if (char === '"' || char === "'") quote = char;
+      else if (char === ']') bracket = false;
+      continue;
+    }
+    if (char === '[') bracket = true;
+    else if (char === '(') depth++;
+    else if (char === ')') depth = Math.max(0, depth - 1);
+    else if (depth === 0) plain += char;
+  }
+  const classes: string[] = [];
+  for (const [, escaped] of plain.matchAll(/\.((?:\\[0-9a-fA-F]{1,6}[ \t]?|\\.|[\w-]|[^\p{ASCII}])+)/gu))
+    classes.push(
+      (escaped as string).replace(/\\([0-9a-fA-F]{1,6})[ \t]?|\\(.)/g, (_, hex?: string, char?: string) =>
+        hex ? String.fromCodePoint(parseInt(hex, 16)) : (char as string),
+      ),
+    );
+  // A type selector starts the selector or follows a combinator; escaped characters belong to class names.
+  const tags = [...plain.replace(/\\./g, '_').matchAll(/(?:^|[\s>+~])([a-zA-Z][a-zA-Z0-9-]*)/g)].map(([, tag]) => (tag as string).toLowerCase());
+  return { classes, tags };
+}
+
+export function compileSheet(css: string): Sheet {
+  const pieces: Piece[] = [];
+  const walk = (container: Container, wrappers: readonly string[]) => {
+    container.each((node) => {
+      if (node.type === 'rule') {
+        const rule = node as Rule;
+        pieces.push({
+          wrappers,
+          selectors: rule.selectors.map((text) => ({ text, ...requirements(text) })),
+          body: '',
+          declarations: (rule.nodes ?? []).map((child) => child.toString()),
+        });
+      } else if (node.type === 'atrule') {
+        const at = node as AtRule;
+        if (!at.nodes || WHOLE.test(at.name))
+          pieces.push({
+            wrappers,
+            body: at.toString() + (at.nodes ? '' : ';'),
+            ...(at.name === 'property' && /^--[\w-]+$/.test(at.params.trim()) ? { registers: at.params.trim() } : {}),
+          });
+        else walk(at, [...wrappers, `@${at.name}${at.params ? ` ${at.params}` : ''}`]);
+      }
+    });
+  };
+  walk(postcss.parse(css), []);
+  return { pieces };
+}
+
+/** Every stylesheet of the built client's /_astro/ folder, compiled, by its address. */
+export function compileBuiltSheets(clientDir: string): Map<string, Sheet> {
+  const sheets = new Map<string, Sheet>();
+  let names: string[];
+  try {
+    names = readdirSync(join(clientDir, '_astro')).filter((name) => name.endsWith('.css'));
+  } catch {
+    return sheets;
+  }
+  for (const name of names) sheets.set(`/_astro/${name}`, compileSheet(readFileSync(join(clientDir, '_astro', name), 'utf8')));
+  return sheets;
+}

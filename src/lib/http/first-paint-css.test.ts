@@ -1,0 +1,117 @@
+import { describe, expect, it } from 'vitest';
+import { cspHash } from './csp.ts';
+import { REST_CSS_BOOT, prepareFirstPaint, pruneSheet, usedIn, withStyleSources } from './first-paint-css.ts';
+import { compileSheet, requirements } from './first-paint-css-compile.ts';
+
+const page = (body: string, head = '<link rel="stylesheet" href="/_astro/a.css">') =>
+  `<!doctype html><html><head><title>t</title>${head}</head><body>${body}</body></html>`;
+const inline = (html: string) => [...html.matchAll(/<style>([\s\S]*?)<\/style>/g)].map(([, css]) => css).join('');
+const prune = (css: string, body: string) => pruneSheet(compileSheet(css), usedIn(page(body))).css;
+
+describe('what a selector asks of the document', () => {
+  it.each([
+    ['.a .b>.c', ['a', 'b', 'c'], []],
+    ['.md\\:grid-cols-3', ['md:grid-cols-3'], []],
+    ['.w-1\\/2,.x', ['w-1/2', 'x'], []],
+    ['.space-y-1\\.5>:not(:last-child)', ['space-y-1.5'], []],
+    // What :not(), :is(), :where() and attribute selectors hold asks nothing that can be counted on.
+    ['.a:not(.b)', ['a'], []],
+    [':where(.a,.b) p', [], ['p']],
+    ['[data-x=".y"] .z', ['z'], []],
+    ['.\\31 0xl', ['10xl'], []],
+    ['.group:hover .group-hover\\:underline', ['group', 'group-hover:underline'], []],
+    ['abbr:where([title])', [], ['abbr']],
+    ['ul>li+li', [], ['ul', 'li', 'li']],
+    ['::-webkit-datetime-edit', [], []],
+  ])('%s needs classes %j and elements %j', (selector, classes, tags) => {
+    expect(requirements(selector)).toEqual({ classes, tags });
+  });
+});
+
+describe('a sheet pruned to what a page can use', () => {
+  it('keeps the rules whose classes the page has, in order, under their at-rules', () => {
+    const css = '.a{color:red}.b{color:blue}@media (width>=48rem){.a{color:green}.b{margin:0}}.c{padding:0}';
+    expect(prune(css, '<p class="a c">x</p>')).toBe('.a{color:red}@media (width>=48rem){.a{color:green}}.c{padding:0}');
+  });
+
+  it('keeps only the selectors of a list that can match', () => {
+    expect(prune('.a,.b{color:red}', '<p class="b">x</p>')).toBe('.b{color:red}');
+  });
+
+  it('drops element rules for elements the page lacks and keeps those for the ones it has', () => {
+    expect(prune('code,kbd{font-family:mono}p{margin:0}*{box-sizing:border-box}', '<p>x</p>')).toBe('p{margin:0}*{box-sizing:border-box}');
+  });
+
+  it('reads classes through HTML escapes', () => {
+    expect(prune('.\\[\\&\\>\\*\\]\\:p-2>*{padding:.5rem}', '<p class="[&amp;&gt;*]:p-2">x</p>')).toBe('.\\[\\&\\>\\*\\]\\:p-2>*{padding:.5rem}');
+  });
+
+  it('keeps only the custom properties something reads, through other properties, and their registrations', () => {
+    const css =
+      '@property --un-a{syntax:"*";inherits:false}@property --un-b{syntax:"*";inherits:false}' +
+      ':root{--used:1px;--unused:2px;--chain:var(--used)}.a{margin:var(--chain);--un-a:0}.b{--un-b:var(--un-a)}';
+    expect(prune(css, '<p class="a">x</p>')).toBe(':root{--used:1px;--chain:var(--used)}.a{margin:var(--chain)}');
+  });
+
+  it('keeps what the page itself reads in a style attribute', () => {
+    expect(prune(':root{--accent:red;--other:blue}', '<p style="color:var(--accent)">x</p>')).toBe(':root{--accent:red}');
+  });
+
+  it('keeps @font-face and @keyframes whole', () => {
+    const css = '@font-face{font-family:X;src:url(/x.woff2)}@keyframes spin{to{transform:rotate(1turn)}}.gone{color:red}';
+    expect(prune(css, '<p>x</p>')).toBe('@font-face{font-family:X;src:url(/x.woff2)}@keyframes spin{to{transform:rotate(1turn)}}');
+  });
+
+  it('says whether the page used the sheet whole', () => {
+    const sheet = compileSheet('.a{color:red}');
+    expect(pruneSheet(sheet, usedIn(page('<p class="a">x</p>'))).complete).toBe(true);
+    expect(pruneSheet(sheet, usedIn(page('<p>x</p>'))).complete).toBe(false);
+  });
+});
+
+describe('a page prepared for its first paint', () => {
+  const sheets = new Map([['/_astro/a.css', compileSheet('.a{color:red}.b{color:blue}')]]);
+
+  it('carries the rules it uses inline and the whole sheet deferred in the link’s place, with script off too', () => {
+    const prepared = prepareFirstPaint(page('<p class="a">x</p>'), sheets);
+    expect(prepared?.html).toContain(
+      '<script>' +
+        REST_CSS_BOOT +
+        '</script><style>.a{color:red}</style><link rel="stylesheet" href="/_astro/a.css" media="print" data-rest><noscript><link rel="stylesheet" href="/_astro/a.css"></noscript></head>',
+    );
+    expect(prepared?.styleHashes).toEqual([cspHash('.a{color:red}')]);
+  });
+
+  it('does not fetch again a sheet the page uses whole', () => {
+    const prepared = prepareFirstPaint(page('<p class="a b">x</p>'), sheets);
+    expect(prepared?.html).not.toContain('/_astro/a.css');
+    expect(inline(prepared?.html ?? '')).toBe('.a{color:red}.b{color:blue}');
+  });
+
+  it('leaves sheets it does not know, and a page without a head', () => {
+    expect(prepareFirstPaint(page('<p class="a">x</p>', '<link rel="stylesheet" href="/other.css">'), sheets)).toBeUndefined();
+    expect(prepareFirstPaint('<p class="a">x</p>', sheets)).toBeUndefined();
+  });
+
+  it('never lets a stylesheet end the style element early', () => {
+    // Spelt out of pieces so that no tool on the way rewrites the closing tag in the literal.
+    const close = `${String.fromCharCode(60)}/style>`;
+    const hostile = new Map([['/_astro/a.css', compileSheet(`.a{content:"${close}<script>alert(1)</script>"}`)]]);
+    const html = prepareFirstPaint(page('<p class="a">x</p>'), hostile)?.html ?? page('<p class="a">x</p>');
+    // Escaped in the CSS, or the link left as it was: either way the only closing tag is the element's own.
+    expect(html.split(close)).toHaveLength(html.includes('<style>') ? 2 : 1);
+    expect(html.slice(html.indexOf(close) + close.length)).not.toContain('alert');
+  });
+
+  it('fetches module scripts at low priority', () => {
+    const prepared = prepareFirstPaint(page('<script type="module" src="/_astro/x.js"></script>', ''), new Map());
+    expect(prepared?.html).toContain('<script type="module" fetchpriority="low" src="/_astro/x.js"></script>');
+  });
+
+  it('adds the inline styles to the policy', () => {
+    expect(withStyleSources("default-src 'self'; style-src 'self' 'sha256-a='; img-src 'self'", ['sha256-b='])).toBe(
+      "default-src 'self'; style-src 'self' 'sha256-a=' 'sha256-b='; img-src 'self'",
+    );
+    expect(withStyleSources("default-src 'self'", ['sha256-b='])).toBe("default-src 'self'; style-src 'self' 'sha256-b='");
+  });
+});

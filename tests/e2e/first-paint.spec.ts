@@ -1,0 +1,117 @@
+// The first paint needs no stylesheet request (issue 27, docs/decisions/016): each page carries inline the
+// rules its HTML uses, and the whole stylesheet follows without blocking. Held back for good, the first
+// screen still looks exactly as with it; when it arrives nothing moves; an island drawing what the server
+// did not waits for it; with JavaScript off the page links it as before.
+import type { Page } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
+
+/** Every element of the first screen: its box (as far as the screen shows it), colours and type. */
+function firstScreen(page: Page): Promise<string[]> {
+  return page.evaluate(() =>
+    [...document.querySelectorAll('body *')]
+      .filter((e) => e.getBoundingClientRect().top < innerHeight)
+      .map((e) => {
+        const r = e.getBoundingClientRect();
+        const s = getComputedStyle(e);
+        // Below the screen, parts of the page are laid out when they come near it (content-visibility).
+        const height = Math.min(r.bottom, innerHeight) - r.top;
+        return `${e.tagName} ${Math.round(r.x)},${Math.round(r.y)} ${Math.round(r.width)}×${Math.round(height)} ${s.color} ${s.backgroundColor} ${s.fontFamily} ${s.fontSize} ${s.display}`;
+      }),
+  );
+}
+
+/** The islands' code, answered never: the pages compared are the server's HTML, styled. */
+async function holdScripts(page: Page): Promise<void> {
+  await page.route(/\/_astro\/.*\.js$/, () => undefined);
+}
+
+/** The deferred sheets, answered never. */
+async function holdStylesheets(page: Page): Promise<string[]> {
+  const asked: string[] = [];
+  await page.route(/\/_astro\/.*\.css$/, (route) => void asked.push(route.request().url()));
+  return asked;
+}
+
+test.describe('the first paint', () => {
+  for (const [name, path] of [
+    ['home', '/'],
+    ['catalogue', '/catalog'],
+    ['brands', '/brands'],
+    ['info page', '/i/12/razmery'],
+  ] as const) {
+    test(`${name}: the first screen is the same without the stylesheet files as with them`, async ({ page, browser }) => {
+      await holdScripts(page);
+      // Neither load nor DOMContentLoaded comes while module scripts are held: parsed to the footer is enough.
+      await page.goto(path, { waitUntil: 'commit' });
+      await expect(page.locator('footer')).toBeAttached();
+      await page.evaluate(() => document.fonts.ready);
+      const whole = await firstScreen(page);
+
+      // The same device, in a context of its own: nothing cached from the first visit.
+      const { isMobile = false, hasTouch = false } = test.info().project.use;
+      const other = await browser.newContext({ viewport: page.viewportSize(), isMobile, hasTouch, locale: 'ru-RU', baseURL: new URL(page.url()).origin });
+      const held = await other.newPage();
+      await holdScripts(held);
+      const asked = await holdStylesheets(held);
+      await held.goto(path, { waitUntil: 'commit' });
+      await expect(held.locator('footer')).toBeAttached();
+      await held.evaluate(() => document.fonts.ready);
+      // The page asked for its stylesheets (deferred), and painted without them.
+      expect(asked.length).toBeGreaterThan(0);
+      expect(await held.locator('link[data-rest]').count()).toBe(asked.length);
+      expect(await firstScreen(held)).toEqual(whole);
+      await other.close();
+    });
+  }
+
+  test('the product page carries its rules inline and lets the policy allow exactly them', async ({ page, request }) => {
+    const product = ((await (await request.get('/api/v1/ecommerce-core/products?per_page=1')).json()) as { data: { products: { url: string }[] } }).data
+      .products[0];
+    const answer = await request.get(product?.url ?? '/');
+    const html = await answer.text();
+    const styles = [...html.matchAll(/<style>([\s\S]*?)<\/style>/g)];
+    expect(styles.length).toBeGreaterThan(0);
+    // No stylesheet the first paint waits for: every link to one is deferred, or absent.
+    expect(html).not.toMatch(/<link rel="stylesheet" href="[^"]+">(?!<\/noscript>)/);
+    const policy = answer.headers()['content-security-policy'] ?? '';
+    const { createHash } = await import('node:crypto');
+    for (const [, css] of styles)
+      expect(policy).toContain(
+        `'sha256-${createHash('sha256')
+          .update(css ?? '')
+          .digest('base64')}'`,
+      );
+    await page.goto(product?.url ?? '/');
+    await expect(page.locator('h1')).toBeVisible();
+  });
+
+  test('an island drawing what the server did not waits for the whole stylesheet', async ({ page }) => {
+    let release = () => undefined as void;
+    const arrived = new Promise<void>((resolve) => (release = resolve));
+    await page.route(/\/_astro\/.*\.css$/, async (route) => {
+      await arrived;
+      await route.fallback();
+    });
+    const code = page.waitForResponse(/\/_astro\/CartPage[^/]*\.js$/);
+    await page.goto('/cart', { waitUntil: 'domcontentloaded' });
+    // The cart's island has its code but not the rules of its empty state: it has not drawn it.
+    await code;
+    await page.waitForTimeout(800);
+    await expect(page.getByText('В корзине пока пусто')).toHaveCount(0);
+    expect(await page.locator('astro-island[ssr]').count()).toBeGreaterThan(0);
+    release();
+    const empty = page.getByText('В корзине пока пусто');
+    await expect(empty).toBeVisible();
+    // Drawn with the rules it needs: centred, as designed.
+    expect(await empty.evaluate((e) => getComputedStyle(e.parentElement as Element).textAlign)).toBe('center');
+  });
+
+  test.describe('with JavaScript off', () => {
+    test.use({ javaScriptEnabled: false });
+    test('the whole stylesheet is linked as before', async ({ page }) => {
+      await page.goto('/');
+      const media = await page.evaluate(() => [...document.styleSheets].filter((s) => s.href?.includes('/_astro/')).map((s) => s.media.mediaText || 'all'));
+      expect(media).toContain('all');
+    });
+  });
+});
