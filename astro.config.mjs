@@ -10,6 +10,7 @@ import { COOKIE_CONSENT_BOOT } from './src/components/ui/cookie-consent.ts';
 import { REST_CSS_BOOT } from './src/lib/http/first-paint-css.ts';
 import { messageChunks } from './src/lib/i18n/message-chunks.ts';
 import { islandChunks } from './src/lib/island-chunks.ts';
+import { frameLabelsChunks } from './src/features/layout/labels-chunk.ts';
 
 // `npm run build` alone reads ./.env too, like `npm start` does before it builds.
 loadDotEnv();
@@ -50,14 +51,19 @@ export default defineConfig({
     // hand are allowed by their hashes. src/lib/http/csp.ts says the rest.
     csp: {
       directives: [...PAGE_DIRECTIVES],
-      // The cookie notice's boot line; the line that switches the deferred stylesheet on (first-paint-css.ts).
-      scriptDirective: { hashes: [cspHash(COOKIE_CONSENT_BOOT), cspHash(REST_CSS_BOOT)] },
+      // The cookie notice's boot line; the line that switches the deferred stylesheet on (first-paint-css.ts):
+      // alone on pages of other layouts, after the cookie line in DefaultLayout's one head script.
+      scriptDirective: { hashes: [cspHash(COOKIE_CONSENT_BOOT + REST_CSS_BOOT), cspHash(REST_CSS_BOOT)] },
     },
   },
   vite: {
     // Islands' strings needed only after an interaction, one chunk per language (src/lib/i18n/groups.ts);
     // the first screen's islands in two shared files (src/lib/island-chunks.ts).
-    plugins: [messageChunks(), islandChunks()],
+    plugins: [messageChunks(), islandChunks(), frameLabelsChunks()],
+    // Components' scripts as files, however small, never inline: inline, each rode in every page's HTML
+    // (and its policy), past the first round trip of a phone's connection (docs/decisions/016); as files they
+    // are cached once for all pages, and run after parsing either way (module scripts).
+    build: { assetsInlineLimit: (file) => (file.endsWith('.js') ? false : undefined) },
     define: { 'process.env.NODE_ENV': JSON.stringify('production'), 'import.meta.env.BUILD_DATE': JSON.stringify(new Date().toISOString()) },
     // The islands' `react` imports, their libraries' too, are Preact's compatibility layer on both sides
     // (docs/decisions/015); said here as well as by the integration, whose alias the prerender build missed.

@@ -1,7 +1,10 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+import { frameLabelsChunks } from './src/features/layout/labels-chunk.ts';
 
 export default defineConfig({
+  // The frame islands' strings per language (layout.labels.client.ts), as the build makes them.
+  plugins: [frameLabelsChunks()],
   // Islands import `react`, which the build points at Preact's compatibility layer (docs/decisions/015).
   resolve: {
     alias: {

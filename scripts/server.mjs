@@ -12,6 +12,8 @@
 // Everything else — misses, the API, assets, personalised pages — goes to Astro. Run by `npm start`,
 // the tests and the benchmark.
 import http from 'node:http';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { env, loadDotEnv } from '../src/lib/env.ts';
 import { ADMISSION_LIMITS, Admission } from '../src/lib/http/admission.ts';
@@ -22,6 +24,8 @@ import { securityHeaders } from '../src/lib/http/security-headers.ts';
 import { serveStatic, staticIndex } from '../src/lib/http/static-files.ts';
 import { registerSheets } from '../src/lib/http/first-paint-css.ts';
 import { compileBuiltSheets } from '../src/lib/http/first-paint-css-compile.ts';
+import { registerScripts } from '../src/lib/http/shared-scripts.ts';
+import { sharedScripts } from '../src/lib/http/shared-scripts-files.ts';
 import { loggablePath, logger, requestIdFrom } from '../src/lib/log.ts';
 import { releaseMemoryWhenIdle } from '../src/lib/memory-release.ts';
 import { operatorToken } from '../src/lib/operator-token.ts';
@@ -38,6 +42,9 @@ const clientDir = fileURLToPath(new URL('../dist/client', import.meta.url));
 const assets = staticIndex(clientDir);
 // Pages carry the rules of these sheets their first paint needs inline (src/lib/http/first-paint-css.ts).
 registerSheets(compileBuiltSheets(clientDir));
+// and load Astro's island runtime from the file the build wrote (src/lib/http/shared-scripts.ts), when it did.
+const scripts = sharedScripts();
+registerScripts(existsSync(join(clientDir, scripts.path)) ? scripts : undefined);
 /** @type {import('../src/lib/http/edge.ts').MethodTable | undefined} */
 let methods;
 const admission = new Admission(ADMISSION_LIMITS[DATABASE_URL ? 'postgres' : 'pglite']);

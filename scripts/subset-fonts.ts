@@ -2,11 +2,13 @@
 // Basic Latin, the accented letters of European brand names (Chloé, Hermès, Alaïa), « » and the few
 // Latin-1 signs the texts use, the Russian alphabet, dashes, quotes, №, ₽, arrows —
 // from Fontsource's per-script files into public/fonts/, one file per script so a page fetches only
-// what it shows. src/styles/fonts.css declares them (font-display: swap); DefaultLayout preloads the
-// Cyrillic text face. Written only when missing or older than this script.
+// what it shows. src/lib/fonts.ts lists them, the browser adds them after the first paint
+// (fonts.client.ts), and public/fonts/faces.css, written here from that list, declares them for pages
+// seen without JavaScript. Written only when missing or older than this script.
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import subsetFont from 'subset-font';
+import { fontFacesCss } from '../src/lib/fonts.ts';
 
 const OUT = 'public/fonts';
 const range = (from: number, to: number) => String.fromCodePoint(...Array.from({ length: to - from + 1 }, (_, k) => from + k));
@@ -41,4 +43,5 @@ for (const [name, source, text] of FACES) {
   written++;
   bytes += subset.byteLength;
 }
+writeFileSync(`${OUT}/faces.css`, fontFacesCss());
 if (written) console.log(`[fonts] ${written} subsets written, ${(bytes / 1024).toFixed(1)} KB`);

@@ -18,3 +18,9 @@ declare module 'virtual:messages/*' {
   const messages: Record<string, string>;
   export default messages;
 }
+
+/** The page frame's strings in one language (src/features/layout/layout.labels.ts, made by labels-chunk.ts). */
+declare module 'virtual:frame-labels/*' {
+  const labels: unknown;
+  export default labels;
+}

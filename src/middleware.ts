@@ -11,6 +11,8 @@ import { cachedPage, isPrivatePage, isShareable, pageAnswer, pageCache, pageCach
 import { PRIVATE } from '~/lib/http/cache.ts';
 import { policyForPage } from '~/lib/http/csp.ts';
 import { prepareFirstPaint, registeredSheets, withStyleSources } from '~/lib/http/first-paint-css.ts';
+import { externalizeScripts, registeredScripts } from '~/lib/http/shared-scripts.ts';
+import { stripIslandProps } from '~/lib/http/island-props.ts';
 import { LOCALE_COOKIE, localeFromHeader, t, type Locale } from '~/lib/i18n/index.ts';
 
 export const onRequest = defineMiddleware(async (context, next) => {
@@ -103,15 +105,17 @@ async function encoded(response: Response, acceptEncoding: string | null): Promi
 
 /**
  * A page as sent: the rules of its stylesheet that its first paint can use inline in the head
- * (first-paint-css.ts), and a policy naming only the inline code the page carries (policyForPage)
+ * (first-paint-css.ts), Astro's island runtime as a file (shared-scripts.ts), the frame islands' strings
+ * left to the browser's cached module (island-props.ts), and a policy naming only the inline code the page carries (policyForPage)
  * and the inline styles written here. Other answers pass untouched.
  */
 function preparePage(headers: Headers, body: Uint8Array<ArrayBuffer>): Uint8Array<ArrayBuffer> {
   if (!headers.get('content-type')?.startsWith('text/html')) return body;
-  let html = new TextDecoder().decode(body);
+  const decoded = new TextDecoder().decode(body);
+  let html = stripIslandProps(externalizeScripts(decoded, registeredScripts()));
   const page = prepareFirstPaint(html, registeredSheets());
-  if (page) {
-    html = page.html;
+  if (page) html = page.html;
+  if (html !== decoded) {
     body = new TextEncoder().encode(html);
     if (headers.has('content-length')) headers.set('content-length', String(body.byteLength));
   }

@@ -1,17 +1,44 @@
 // `client:eager` (registered in astro.config.mjs): the first screen's islands (header, bottom navigation,
 // buy box, modals, toasts, cart, checkout) load once the page has painted — at once if the shopper taps
 // one of them before — and a tap made before their code has arrived is not lost (docs/decisions/014). Astro
-// writes this function inline into every page that has such an island, so it answers from the first paint:
+// writes this file inline into every page that has such an island, ahead of the first one, so it answers
+// from the first paint:
 // - links and forms underneath work on their own (the search form, the cart link, a size's radio);
 // - a tap on a button, or on a link the island answers itself (`data-hold`: «Каталог», the account,
 //   a guest's orders and wishlist), is held — the browser neither follows it nor forgets it — and
 //   clicked again, in order, once the island has hydrated.
+// The taps are held by one listener on the document, set when this runs: Astro's island runtime, which
+// calls the directive per island, is a file of its own (src/lib/http/shared-scripts.ts) and runs only
+// after the document is parsed.
 // Keep it small and dependency-free: it is part of every page's HTML.
 import type { ClientDirective } from 'astro';
 import { afterFirstPaint } from './first-paint.ts';
 
 const HELD = 'button:not([type=submit]),button[data-hold],a[data-hold]';
 const TAPPED = 'shop:first-tap';
+
+/** The taps held per island, in order; an island's entry goes once it has hydrated. */
+const held = new Map<Element, HTMLElement[]>();
+const hydrated = new WeakSet<Element>();
+let tapped = false;
+
+if (typeof document !== 'undefined')
+  document.addEventListener(
+    'click',
+    (event) => {
+      const target = event.target instanceof Element ? event.target.closest<HTMLElement>(HELD) : null;
+      const island = target?.closest('astro-island[client="eager"]');
+      if (!target || !island || hydrated.has(island)) return;
+      event.preventDefault();
+      event.stopImmediatePropagation();
+      held.set(island, [...(held.get(island) ?? []), target]);
+      // A tap before the page has loaded starts every first-screen island at once (the header's tap may
+      // open a modal, which the modals' island shows).
+      tapped = true;
+      window.dispatchEvent(new Event(TAPPED));
+    },
+    true,
+  );
 
 /**
  * The shared files every first-screen island imports (`<html data-island-modules>`, from the build's
@@ -56,7 +83,6 @@ function restStyles(): Promise<unknown> {
 }
 
 const eager: ClientDirective = (load, _options, island) => {
-  const held: HTMLElement[] = [];
   let started = false;
   const start = async () => {
     if (started) return;
@@ -66,23 +92,16 @@ const eager: ClientDirective = (load, _options, island) => {
       const [hydrate] = await Promise.all([load(), restStyles()]);
       await hydrate();
     } finally {
-      island.removeEventListener('click', hold, true);
+      // Failed or not, the island's taps are no longer held: a page whose code did not come works as HTML.
+      hydrated.add(island);
     }
+    const taps = held.get(island) ?? [];
+    held.delete(island);
     // Hydration is synchronous: the island's handlers answer the replayed clicks.
-    for (const target of held) if (target.isConnected) target.click();
+    for (const target of taps) if (target.isConnected) target.click();
   };
-  const hold = (event: Event) => {
-    const target = event.target instanceof Element ? event.target.closest<HTMLElement>(HELD) : null;
-    if (!target || !island.contains(target)) return;
-    event.preventDefault();
-    event.stopImmediatePropagation();
-    held.push(target);
-    // A tap before the page has loaded starts every first-screen island at once (the header's tap may
-    // open a modal, which the modals' island shows).
-    window.dispatchEvent(new Event(TAPPED));
-  };
-  island.addEventListener('click', hold, true);
-  window.addEventListener(TAPPED, () => void start(), { once: true });
+  if (tapped) void start();
+  else window.addEventListener(TAPPED, () => void start(), { once: true });
   afterFirstPaint(() => void start());
 };
 

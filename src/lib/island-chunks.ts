@@ -46,6 +46,7 @@ function inFirstScreen(id: string, graph: Graph, known: Map<string, boolean>): b
 
 export function islandChunks(): Plugin {
   let files: string[] = [];
+  const labels: Record<string, string> = {};
   return {
     name: 'shop:island-chunks',
     // The files a first-screen island needs, for the layout's modulepreload links (src/lib/first-screen.ts).
@@ -70,10 +71,16 @@ export function islandChunks(): Plugin {
       };
       for (const chunk of wanted) visit(chunk.fileName);
       files = [...closure].sort();
+      // The frame islands' strings per language (src/features/layout/layout.labels.client.ts), which `frame`
+      // awaits before it runs: asked for with it, not after it.
+      for (const chunk of chunks) {
+        const locale = /^\0virtual:frame-labels\/(ru|en)$/.exec(chunk.facadeModuleId ?? '')?.[1];
+        if (locale) labels[locale] = `/${chunk.fileName}`;
+      }
     },
     writeBundle(options) {
       if (this.environment.name !== 'client' || !options.dir) return;
-      writeFileSync(join(options.dir, '..', FIRST_SCREEN_FILE), JSON.stringify(files.map((f) => `/${f}`)));
+      writeFileSync(join(options.dir, '..', FIRST_SCREEN_FILE), JSON.stringify({ modules: files.map((f) => `/${f}`), labels }));
     },
     configEnvironment(name) {
       if (name !== 'client') return undefined;

@@ -1,7 +1,8 @@
 // The first paint needs no stylesheet request (issue 27, docs/decisions/016): each page carries inline the
 // rules its HTML uses, and the whole stylesheet follows without blocking. Held back for good, the first
 // screen still looks exactly as with it; when it arrives nothing moves; an island drawing what the server
-// did not waits for it; with JavaScript off the page links it as before.
+// did not waits for it; with JavaScript off the page links it as before. Astro's island runtime comes as
+// a cached file, and the web fonts after the first paint.
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures.ts';
 
@@ -18,6 +19,11 @@ function firstScreen(page: Page): Promise<string[]> {
         return `${e.tagName} ${Math.round(r.x)},${Math.round(r.y)} ${Math.round(r.width)}×${Math.round(height)} ${s.color} ${s.backgroundColor} ${s.fontFamily} ${s.fontSize} ${s.display}`;
       }),
   );
+}
+
+/** The families of the faces the page has loaded (a face added by script reports its family quoted). */
+function loadedFaces(page: Page): Promise<string[]> {
+  return page.evaluate(() => [...document.fonts].filter((f) => f.status === 'loaded').map((f) => f.family.replaceAll('"', '')));
 }
 
 /** The islands' code, answered never: the pages compared are the server's HTML, styled. */
@@ -106,12 +112,49 @@ test.describe('the first paint', () => {
     expect(await empty.evaluate((e) => getComputedStyle(e.parentElement as Element).textAlign)).toBe('center');
   });
 
+  test("Astro's island runtime is one cached file, not inline in the page, and the islands still hydrate", async ({ page, request }) => {
+    const html = await (await request.get('/')).text();
+    expect(html).not.toContain('customElements.define("astro-island"');
+    const src = html.match(/<script type="module" fetchpriority="low" src="(\/_astro\/shared-[0-9a-f]{10}\.js)">/)?.[1];
+    expect(src).toBeTruthy();
+    const file = await request.get(src ?? '');
+    expect(file.status()).toBe(200);
+    expect(file.headers()['content-type']).toContain('javascript');
+    expect(file.headers()['cache-control']).toContain('immutable');
+    expect(await file.text()).toContain('astro-island');
+    await page.goto('/');
+    await expect(page.locator('astro-island[client="eager"]:not([ssr])').first()).toBeAttached();
+  });
+
+  test('a first visit paints in the fallback faces and fetches the web fonts only after the first paint; the next page has them at once', async ({ page }) => {
+    const fonts: { url: string; at: number }[] = [];
+    page.on('request', (r) => {
+      if (r.url().includes('/fonts/')) fonts.push({ url: r.url(), at: Date.now() });
+    });
+    await page.goto('/brands');
+    await expect.poll(() => loadedFaces(page)).toContain('Manrope Variable');
+    expect(await page.locator('link[rel=preload][as=font]').count()).toBe(0);
+    const { paint, origin } = await page.evaluate(() => ({
+      paint: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? NaN,
+      origin: performance.timeOrigin,
+    }));
+    expect(fonts.length).toBeGreaterThan(0);
+    for (const font of fonts) expect(font.at - origin).toBeGreaterThan(paint);
+    // The heading's face is the web font now, no longer its stand-in.
+    expect(await page.locator('h1').evaluate((e) => document.fonts.check(`500 16px ${getComputedStyle(e).fontFamily}`, e.textContent ?? ''))).toBe(true);
+    // A shopper whose browser has the fonts gets them added at once on the next page, not after its paint.
+    expect(await page.evaluate(() => localStorage.getItem('fonts-seen'))).toBe('1');
+    await page.goto('/i/12/razmery');
+    expect(await page.evaluate(() => [...document.fonts].some((f) => f.family.replaceAll('"', '') === 'Manrope Variable'))).toBe(true);
+  });
+
   test.describe('with JavaScript off', () => {
     test.use({ javaScriptEnabled: false });
-    test('the whole stylesheet is linked as before', async ({ page }) => {
+    test('the whole stylesheet is linked as before, and the web fonts are declared by their own sheet', async ({ page }) => {
       await page.goto('/');
       const media = await page.evaluate(() => [...document.styleSheets].filter((s) => s.href?.includes('/_astro/')).map((s) => s.media.mediaText || 'all'));
       expect(media).toContain('all');
+      await expect.poll(() => loadedFaces(page)).toContain('Manrope Variable');
     });
   });
 });

@@ -1,5 +1,6 @@
 // The account menu's labels, resolved on the server: the islands get strings, never the dictionaries.
-import { t, type Locale } from '~/lib/i18n/index.ts';
+// Relative imports: the build's config loads it through Node (src/features/layout/layout.labels.ts).
+import { t, type Locale } from '../../lib/i18n/index.ts';
 import { DASHBOARD_ROUTES, type DashboardRoute } from './account.ts';
 
 /** The account menu's labels in a language (AccountMenu.tsx), for the islands' props. */

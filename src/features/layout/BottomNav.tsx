@@ -9,14 +9,16 @@ import { AccountMenu, type AccountMenuLabels } from '~/features/account/AccountM
 import { badgeText } from './badge.ts';
 import { $modal, $panel, accountLink, closePanels, guestGate, panelLink } from './layout.store.ts';
 import { useIslandMark } from '~/lib/islands.ts';
+import { frameProp } from './layout.labels.client.ts';
 
 export type BottomNavItem = 'home' | 'catalog' | 'wishlist' | 'cart' | 'account';
 
 export interface BottomNavProps {
   path: string;
-  /** One label per item, `nav` for the navigation itself, `overlay` for the account overlay's title. */
-  labels: Record<BottomNavItem | 'nav' | 'overlay' | 'close', string>;
-  accountMenu: AccountMenuLabels;
+  /** One label per item, `nav` for the navigation itself, `overlay` for the account overlay's title. Given on
+   * the server; in the browser from the language's frame labels (layout.labels.client.ts), as is accountMenu. */
+  labels?: Record<BottomNavItem | 'nav' | 'overlay' | 'close', string>;
+  accountMenu?: AccountMenuLabels;
 }
 
 /** The item a route belongs to, when no overlay is open. */
@@ -29,7 +31,9 @@ export function routeItem(path: string): BottomNavItem | null {
   return null;
 }
 
-export default function BottomNav({ path, labels, accountMenu }: BottomNavProps) {
+export default function BottomNav({ path, labels: givenLabels, accountMenu: givenMenu }: BottomNavProps) {
+  const labels = frameProp('BottomNav', 'labels', givenLabels);
+  const accountMenu = frameProp('BottomNav', 'accountMenu', givenMenu);
   useIslandMark('bottom-nav');
   const panel = useClientStore($panel, null);
   const loggedIn = useClientStore($loggedIn, false);

@@ -17,6 +17,7 @@ import { badgeText } from './badge.ts';
 import { CatalogPanel } from './CatalogPanel.tsx';
 import { $panel, accountLink, closePanels, guestGate, openAuth, openModal, panelLink } from './layout.store.ts';
 import { useIslandMark } from '~/lib/islands.ts';
+import { frameProp } from './layout.labels.client.ts';
 
 export interface HeaderLabels {
   catalog: string;
@@ -42,7 +43,8 @@ export interface HeaderLabels {
 }
 
 export interface HeaderProps {
-  labels: HeaderLabels;
+  /** Given on the server; in the browser from the language's frame labels (layout.labels.client.ts). */
+  labels?: HeaderLabels;
   topLeft: MenuLink[];
   tags: HeaderTag[];
   supportUrl: string;
@@ -64,7 +66,8 @@ function Badge({ count, label }: { count: number; label: string }) {
   );
 }
 
-export default function Header({ labels, topLeft, tags, supportUrl }: HeaderProps) {
+export default function Header({ labels: given, topLeft, tags, supportUrl }: HeaderProps) {
+  const labels = frameProp('Header', 'labels', given);
   useIslandMark('header');
   const panel = useClientStore($panel, null);
   // The account state comes from the stored session, never from the server's HTML: every visitor gets

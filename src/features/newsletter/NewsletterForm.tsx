@@ -5,12 +5,15 @@ import { Modal } from '~/components/ui/Modal.tsx';
 import { showToast } from '~/components/ui/toast.store.ts';
 import { api, ApiError } from '~/lib/api.client.ts';
 import { fill, type KeysWith } from '~/lib/i18n/index.ts';
+import { frameProp } from '~/features/layout/layout.labels.client.ts';
 import { NEWSLETTER_TEXT, validateEmail } from './newsletter.ts';
 
 /** messagesFor(locale, 'newsletter.', …NEWSLETTER_TEXT, 'nav.close') in the footer: the form's own checks only. */
 export type NewsletterMessages = Record<KeysWith<'newsletter.' | (typeof NEWSLETTER_TEXT)[keyof typeof NEWSLETTER_TEXT] | 'nav.close'>, string>;
 
-export default function NewsletterForm({ messages: m }: { messages: NewsletterMessages }) {
+/** `messages` given on the server; in the browser from the language's frame labels (layout.labels.client.ts). */
+export default function NewsletterForm({ messages }: { messages?: NewsletterMessages }) {
+  const m = frameProp('NewsletterForm', 'messages', messages);
   const [email, setEmail] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [validated, setValidated] = useState(false);

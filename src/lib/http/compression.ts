@@ -39,9 +39,12 @@ export function preferredEncoding(header: string | null | undefined): Encoding |
 
 // Measured on a 95 KB product page: quality 4 takes 1.4 ms (17.7 KB), 6 1.7 ms (16.3 KB), 9 17.6 ms
 // (15.6 KB), 11 111 ms (14.3 KB); on a 90 KB category page 10 takes 30 ms for 14.3 KB against 6's 15.7.
-// A stored page is compressed at 6 before it is answered, then once more at 10 when the server is quiet
-// (`refine`, page-cache.ts); only assets, compressed once at build, are worth 11.
-const BROTLI_QUALITY = { fast: 4, best: 6, refine: 10, build: 11 } as const;
+// A stored page is compressed at 6 before it is answered, then once more at 11 when the server is quiet
+// (`refine`, page-cache.ts): 11 takes about three times 10's CPU (~40 → ~100 ms a page on this host, on
+// libuv's thread pool, one page at a time) for 120–260 bytes less on the catalogue pages — what a category
+// or search page needed, with its headers, to fit the first round trip of a phone's connection
+// (docs/decisions/016). It runs once per change of a page, and never during a burst of renders.
+const BROTLI_QUALITY = { fast: 4, best: 6, refine: 11, build: 11 } as const;
 
 /** `bytes`: the body's size when it is known in advance (a stream's is not). */
 function brotliOptions(effort: keyof typeof BROTLI_QUALITY, bytes?: number): BrotliOptions {

@@ -60,7 +60,7 @@ export function compileSheet(css: string): Sheet {
         const rule = node as Rule;
         pieces.push({
           wrappers,
-          selectors: rule.selectors.map((text) => ({ text, ...requirements(text) })),
+          selectors: rule.selectors.map((text) => ({ text, ...requirements(text), ...(/:(?:hover|active)\b/.test(text) ? { later: true } : {}) })),
           body: '',
           declarations: (rule.nodes ?? []).map((child) => child.toString()),
         });

@@ -62,6 +62,13 @@ describe('a sheet pruned to what a page can use', () => {
     expect(prune(css, '<p>x</p>')).toBe('@font-face{font-family:X;src:url(/x.woff2)}@keyframes spin{to{transform:rotate(1turn)}}');
   });
 
+  it('leaves hover and pressed states, and transitions, to the whole sheet', () => {
+    expect(prune('.a{color:red;transition-property:color;transition-duration:.2s}.a:hover,.b{color:blue}.a:active{color:green}', '<p class="a b">x</p>')).toBe(
+      '.a{color:red}.b{color:blue}',
+    );
+    expect(pruneSheet(compileSheet('.a{color:red}.a:hover{color:blue}'), usedIn(page('<p class="a">x</p>'))).complete).toBe(false);
+  });
+
   it('says whether the page used the sheet whole', () => {
     const sheet = compileSheet('.a{color:red}');
     expect(pruneSheet(sheet, usedIn(page('<p class="a">x</p>'))).complete).toBe(true);
@@ -80,6 +87,20 @@ describe('a page prepared for its first paint', () => {
         '</script><style>.a{color:red}</style><link rel="stylesheet" href="/_astro/a.css" media="print" data-rest><noscript><link rel="stylesheet" href="/_astro/a.css"></noscript></head>',
     );
     expect(prepared?.styleHashes).toEqual([cspHash('.a{color:red}')]);
+  });
+
+  it('puts every sheet’s rules in one style element where the first sheet was, with one hash, the whole sheets after it in order', () => {
+    const two = new Map([...sheets, ['/_astro/b.css', compileSheet('.c{margin:0}.d{margin:1px}')]]);
+    const prepared = prepareFirstPaint(
+      page('<p class="a c">x</p>', '<link rel="stylesheet" href="/_astro/a.css"><link rel="stylesheet" href="/_astro/b.css">'),
+      two,
+    );
+    const html = prepared?.html ?? '';
+    expect(html.match(/<style>/g)).toHaveLength(1);
+    expect(inline(html)).toBe('.a{color:red}.c{margin:0}');
+    expect(prepared?.styleHashes).toEqual([cspHash('.a{color:red}.c{margin:0}')]);
+    expect(html.indexOf('<style>')).toBeLessThan(html.indexOf('href="/_astro/a.css" media="print"'));
+    expect(html.indexOf('href="/_astro/a.css" media="print"')).toBeLessThan(html.indexOf('href="/_astro/b.css" media="print"'));
   });
 
   it('does not fetch again a sheet the page uses whole', () => {

@@ -14,8 +14,11 @@ import { cspHash } from './csp.ts';
 export interface Piece {
   /** The enclosing at-rules' preludes, outermost first (`@media (width>=48rem)`). */
   wrappers: readonly string[];
-  /** A rule's selectors with the classes and element names each needs; absent for a block kept whole. */
-  selectors?: readonly { text: string; classes: readonly string[]; tags: readonly string[] }[];
+  /**
+   * A rule's selectors with the classes and element names each needs; absent for a block kept whole.
+   * `later`: it matches only in a state a first paint never shows (hovered, pressed).
+   */
+  selectors?: readonly { text: string; classes: readonly string[]; tags: readonly string[]; later?: boolean }[];
   /** The whole text of a block kept whole; empty for a rule. */
   body: string;
   /** A rule's declarations (and nested rules), as written. */
@@ -66,19 +69,23 @@ export function usedClasses(html: string): Set<string> {
 }
 
 const CUSTOM = /^\s*(--[\w-]+)\s*:/;
+/** A transition animates a change, and a first paint changes nothing: left to the whole sheet. */
+const TRANSITION = /^\s*transition[\w-]*\s*:/;
 
 function readInto(read: Set<string>, text: string): void {
   for (const [, name] of text.matchAll(/var\(\s*(--[\w-]+)/g)) read.add(name as string);
 }
 
 /**
- * The rules of a compiled sheet that can match a document with these classes and elements, as CSS.
+ * The rules of a compiled sheet that can match a document with these classes and elements, as CSS,
+ * without what only a later moment uses: hover and pressed states, transitions (the whole sheet brings
+ * them; ~250 bytes of brotli a page, docs/decisions/016).
  * Of their custom properties, only those something reads are set, and registered (@property): the
  * theme's variables and wind4's defaults are otherwise a third of it.
  */
 export function pruneSheet(sheet: Sheet, used: Used): { css: string; complete: boolean } {
   const kept = sheet.pieces.map((piece) =>
-    piece.selectors?.filter((s) => s.classes.every((name) => used.classes.has(name)) && s.tags.every((tag) => used.tags.has(tag))),
+    piece.selectors?.filter((s) => !s.later && s.classes.every((name) => used.classes.has(name)) && s.tags.every((tag) => used.tags.has(tag))),
   );
   // What is read: by the kept rules' own declarations, blocks kept whole, the page's inline styles, and
   // then by the custom properties so read, until nothing new is.
@@ -115,7 +122,7 @@ export function pruneSheet(sheet: Sheet, used: Used): { css: string; complete: b
     else if (kept[k]?.length) {
       const declarations = (piece.declarations ?? []).filter((d) => {
         const name = CUSTOM.exec(d)?.[1];
-        return !name || read.has(name);
+        return name ? read.has(name) : !TRANSITION.test(d);
       });
       if (declarations.length) rule = `${(kept[k] ?? []).map((s) => s.text).join(',')}{${declarations.join(';')}}`;
       complete &&= kept[k]?.length === piece.selectors.length && declarations.length === piece.declarations?.length;
@@ -154,22 +161,33 @@ export function prepareFirstPaint(html: string, sheets: ReadonlyMap<string, Shee
   // Lighthouse counts every high-priority script that lands before the paint as holding it back.
   const lowered = (text: string) => text.replace(/<script type="module" src="/g, '<script type="module" fetchpriority="low" src="');
   let used: Used | undefined;
-  const styleHashes: string[] = [];
-  let booted = false;
-  const head = html.slice(0, headEnd).replace(/<link rel="stylesheet" href="([^"]+)"\s*\/?>/g, (link, href: string) => {
+  const inline: string[] = [];
+  const STYLE_HERE = '\u0000first-paint-style\u0000';
+  // The layout's head script may carry the boot line already (DefaultLayout): one script, one hash.
+  let booted = html.includes(REST_CSS_BOOT);
+  let head = html.slice(0, headEnd).replace(/<link rel="stylesheet" href="([^"]+)"\s*\/?>/g, (link, href: string) => {
     const sheet = sheets.get(href);
     if (!sheet) return link;
     used ??= usedIn(html);
     const { css, complete } = pruneSheet(sheet, used);
     // A style element ends at the first `</style`, whatever the CSS says.
     if (/<\/style/i.test(css)) return link;
-    styleHashes.push(cspHash(css));
+    // Every sheet's rules in one <style> where the first sheet was: one hash in the policy, not one per
+    // sheet. The whole sheets follow it in their order, so the cascade is the links' own.
+    const here = inline.length ? '' : STYLE_HERE;
+    inline.push(css);
     // A sheet the page uses whole is not fetched again.
-    if (complete) return `<style>${css}</style>`;
+    if (complete) return here;
     const boot = booted ? '' : `<script>${REST_CSS_BOOT}</script>`;
     booted = true;
-    return `${boot}<style>${css}</style><link rel="stylesheet" href="${href}" media="print" data-rest><noscript><link rel="stylesheet" href="${href}"></noscript>`;
+    return `${boot}${here}<link rel="stylesheet" href="${href}" media="print" data-rest><noscript><link rel="stylesheet" href="${href}"></noscript>`;
   });
+  const styleHashes: string[] = [];
+  if (inline.length) {
+    const css = inline.join('');
+    styleHashes.push(cspHash(css));
+    head = head.replace(STYLE_HERE, () => `<style>${css}</style>`);
+  }
   const page = lowered(head + html.slice(headEnd));
   return page === html ? undefined : { html: page, styleHashes };
 }

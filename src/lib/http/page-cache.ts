@@ -53,7 +53,7 @@ export async function cachedPage(
 }
 
 // A stored page's brotli form is made at quality 6 (2 ms) so the visitor who caused the render is not kept
-// waiting; quality 10 takes 30 ms and makes a category page 14.3 KB instead of 15.7 — with its headers
+// waiting; quality 11 (compression.ts) makes a category page 14.2 KB instead of 15.8 — with its headers
 // inside the ~14.6 KB a phone's first round trip carries, one round trip (150 ms on Lighthouse's mobile
 // network) less for every later visitor (docs/performance.md, "First paint"). So stored pages are
 // compressed once more afterwards: one at a time on libuv's thread pool, and only once no page has been

@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { externalizeScripts } from './shared-scripts.ts';
+import { sharedScripts } from './shared-scripts-files.ts';
+
+const scripts = { texts: ['window.a=1', 'window.b=2'], path: '/_astro/shared-0123456789.js' };
+
+describe('externalizeScripts', () => {
+  it('takes every inline copy out and loads the one file where the first stood', () => {
+    const html = '<head></head><body><p>x</p><script>window.b=2</script><i></i><script>window.a=1</script></body>';
+    expect(externalizeScripts(html, scripts)).toBe(
+      '<head></head><body><p>x</p><script type="module" src="/_astro/shared-0123456789.js"></script><i></i></body>',
+    );
+  });
+
+  it("takes out the inline styles the shop's stylesheet carries", () => {
+    const html = '<body><style>x-island{display:contents}</style><p>x</p></body>';
+    expect(externalizeScripts(html, { ...scripts, styles: ['x-island{display:contents}'] })).toBe('<body><p>x</p></body>');
+  });
+
+  it('leaves a page without them, and other inline scripts, as they were', () => {
+    const html = '<body><script>window.c=3</script><script type="module">window.a=1</script></body>';
+    expect(externalizeScripts(html, scripts)).toBe(html);
+    expect(externalizeScripts(html, undefined)).toBe(html);
+  });
+
+  it('knows the texts Astro writes: its island runtime and the built-in directives, in a file named by its content', () => {
+    const { texts, path } = sharedScripts();
+    expect(texts.some((text) => text.includes('astro-island'))).toBe(true);
+    expect(texts.some((text) => text.includes('.idle='))).toBe(true);
+    expect(path).toMatch(/^\/_astro\/shared-[0-9a-f]{10}\.js$/);
+    expect(sharedScripts().path).toBe(path);
+  });
+});
