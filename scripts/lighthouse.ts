@@ -5,9 +5,9 @@
 // FCP moves by 0.2–0.4 s with the machine's timing (a request that lands before the observed paint with a
 // blocking priority is simulated as blocking it), so each page is measured --runs times (3 unless told)
 // and the median run by FCP is reported with the range seen; --full keeps the median run's report, and
-// with several runs each run's, fastest first. Budgets of DESIGN §7 / issue 10: performance ≥ 95,
-// LCP ≤ 2.0 s, FCP ≤ 1.2 s, accessibility ≥ 98, best practices and SEO 100, CLS ≤ 0.05, ≤ 250 KB
-// transferred; it exits with 1 when a median run breaks one (budgetsBroken).
+// with several runs each run's, fastest first. Budgets of DESIGN §7 / issues 10 and 27: performance ≥ 95,
+// FCP ≤ 0.75 s (the brand page 0.9 s: fcpBudget), LCP ≤ 1.5 s, accessibility ≥ 98, best practices and SEO
+// 100, CLS ≤ 0.01, ≤ 250 KB transferred; it exits with 1 when a median run breaks one (budgetsBroken).
 // Returning shoppers too (issue 22; `--profile first|guest|customer` for one): a guest with three lines in
 // the browser's cart, and a signed-in customer with a server cart, on home, category, product, cart,
 // checkout (and the dashboard for the customer). Their storage is laid in the browser before each run and
@@ -78,8 +78,8 @@ async function measure(port: number, name: string, path: string, profile: Profil
     accessibility: score('accessibility'),
     bestPractices: score('best-practices'),
     seo: score('seo'),
-    fcpS: Math.round(audit('first-contentful-paint') / 100) / 10,
-    lcpS: Math.round(audit('largest-contentful-paint') / 100) / 10,
+    fcpS: Math.round(audit('first-contentful-paint') / 10) / 100,
+    lcpS: Math.round(audit('largest-contentful-paint') / 10) / 100,
     cls: Math.round(audit('cumulative-layout-shift') * 1000) / 1000,
     tbtMs: Math.round(audit('total-blocking-time')),
     siS: Math.round(audit('speed-index') / 100) / 10,
@@ -91,6 +91,15 @@ async function measure(port: number, name: string, path: string, profile: Profil
       .map((a) => a.id),
   };
   return { row, lhr };
+}
+
+/**
+ * Issue 27: the first paint by 0.75 s, the median run. The brand page alone carries both its category
+ * links and the category filter and stays past the first round trip of a new connection (15.2 KB with
+ * its headers, docs/decisions/016), which Lighthouse charges a round trip for: 0.9 s there.
+ */
+function fcpBudget(page: string): number {
+  return page === 'brand' ? 0.9 : 0.75;
 }
 
 /** The bytes of the web fonts the page fetched (the network-requests audit's font rows). */
@@ -117,9 +126,9 @@ function budgetsBroken(r: Row): string[] {
     r.accessibility < 98 && `accessibility ${r.accessibility} < 98`,
     r.bestPractices < 100 && `best practices ${r.bestPractices} < 100`,
     r.seo < 100 && !seoExempt && `SEO ${r.seo} < 100`,
-    r.fcpS > 1.2 && `first paint ${r.fcpS} s > 1.2 s`,
-    r.lcpS > 2 && `LCP ${r.lcpS} s > 2.0 s`,
-    r.cls > 0.05 && `CLS ${r.cls} > 0.05`,
+    r.fcpS > fcpBudget(r.page) && `first paint ${r.fcpS} s > ${fcpBudget(r.page)} s`,
+    r.lcpS > 1.5 && `LCP ${r.lcpS} s > 1.5 s`,
+    r.cls > 0.01 && `CLS ${r.cls} > 0.01`,
     r.transferKB > 250 && `${r.transferKB} KB > 250 KB`,
   ].filter((broken): broken is string => typeof broken === 'string');
 }
