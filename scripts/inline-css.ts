@@ -1,17 +1,11 @@
 // Part of `npm run build`, after `astro build`: the prerendered pages (info pages, the blog) get what the
-// server does for the others per request (src/lib/http/first-paint-css.ts) — the rules of the stylesheet
-// their first paint can use inline, the whole sheet deferred, Astro's island runtime as a file written
-// here (src/lib/http/shared-scripts.ts), the frame islands' strings out of their props
-// (src/lib/http/island-props.ts) — and dist/_headers.json, whose
-// Content-Security-Policy the front sends with each, names the new inline style and only the inline
-// code the page carries (policyForPage).
+// server does for the others per request (src/lib/http/prepare-page.ts: the first paint's rules inline,
+// Astro's island runtime as the file written here, the frame islands' strings out of their props), and
+// dist/_headers.json, whose Content-Security-Policy the front sends with each, the policy that follows.
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
-import { policyForPage } from '../src/lib/http/csp.ts';
-import { prepareFirstPaint, withStyleSources } from '../src/lib/http/first-paint-css.ts';
 import { compileBuiltSheets } from '../src/lib/http/first-paint-css-compile.ts';
-import { externalizeScripts } from '../src/lib/http/shared-scripts.ts';
-import { stripIslandProps } from '../src/lib/http/island-props.ts';
+import { preparePage, preparedPolicy, type PreparedPage } from '../src/lib/http/prepare-page.ts';
 import { writeSharedScripts } from '../src/lib/http/shared-scripts-files.ts';
 
 const CLIENT = 'dist/client';
@@ -28,18 +22,17 @@ function* pages(dir: string): Generator<string> {
 const sheets = compileBuiltSheets(CLIENT);
 // Astro's island runtime and directive loaders as files, for these pages and for the front's (shared-scripts.ts).
 const scripts = writeSharedScripts(CLIENT);
-const styles = new Map<string, { html: string; hashes: string[] }>();
+const prepared = new Map<string, PreparedPage>();
 let before = 0;
 let after = 0;
 for (const file of pages(CLIENT)) {
   const html = readFileSync(file, 'utf8');
-  const external = stripIslandProps(externalizeScripts(html, scripts));
-  const page = prepareFirstPaint(external, sheets);
+  const page = preparePage(html, { sheets, scripts });
   const address = `/${relative(CLIENT, file).split(sep).join('/')}`.replace(/(?:\/index)?\.html$/, '') || '/';
-  if (page || external !== html) writeFileSync(file, page?.html ?? external);
-  styles.set(address, { html: page?.html ?? external, hashes: page?.styleHashes ?? [] });
+  if (page.html !== html) writeFileSync(file, page.html);
+  prepared.set(address, page);
   before += html.length;
-  after += (page?.html ?? external).length;
+  after += page.html.length;
 }
 
 type Entry = { pathname: string; headers: { key: string; value: string }[] };
@@ -50,12 +43,11 @@ try {
   // No prerendered page with headers: nothing to say.
 }
 for (const entry of entries) {
-  const page = styles.get(entry.pathname.replace(/\/$/, '') || '/');
+  const page = prepared.get(entry.pathname.replace(/\/$/, '') || '/');
   if (!page) continue;
-  for (const header of entry.headers)
-    if (header.key.toLowerCase() === 'content-security-policy') header.value = withStyleSources(policyForPage(header.value, page.html), page.hashes);
+  for (const header of entry.headers) if (header.key.toLowerCase() === 'content-security-policy') header.value = preparedPolicy(header.value, page);
 }
 if (entries.length) writeFileSync(HEADERS, JSON.stringify(entries, null, '\t'));
 console.log(
-  `[inline-css] ${styles.size} prerendered pages, ${sheets.size} stylesheets: ${(before / 1024).toFixed(0)} KB → ${(after / 1024).toFixed(0)} KB of HTML`,
+  `[inline-css] ${prepared.size} prerendered pages, ${sheets.size} stylesheets: ${(before / 1024).toFixed(0)} KB → ${(after / 1024).toFixed(0)} KB of HTML`,
 );

@@ -22,9 +22,8 @@ import { t } from '../src/lib/i18n/index.ts';
 import { pageAnswer, pageCache, pageCacheKey } from '../src/lib/http/page-cache.ts';
 import { securityHeaders } from '../src/lib/http/security-headers.ts';
 import { serveStatic, staticIndex } from '../src/lib/http/static-files.ts';
-import { registerSheets } from '../src/lib/http/first-paint-css.ts';
 import { compileBuiltSheets } from '../src/lib/http/first-paint-css-compile.ts';
-import { registerScripts } from '../src/lib/http/shared-scripts.ts';
+import { registerAssets } from '../src/lib/http/prepare-page.ts';
 import { sharedScripts } from '../src/lib/http/shared-scripts-files.ts';
 import { loggablePath, logger, requestIdFrom } from '../src/lib/log.ts';
 import { releaseMemoryWhenIdle } from '../src/lib/memory-release.ts';
@@ -40,11 +39,10 @@ const { handler } = await import(fileURLToPath(entry));
 const cache = pageCache();
 const clientDir = fileURLToPath(new URL('../dist/client', import.meta.url));
 const assets = staticIndex(clientDir);
-// Pages carry the rules of these sheets their first paint needs inline (src/lib/http/first-paint-css.ts).
-registerSheets(compileBuiltSheets(clientDir));
-// and load Astro's island runtime from the file the build wrote (src/lib/http/shared-scripts.ts), when it did.
+// Pages carry the rules of these sheets their first paint needs inline, and load Astro's island runtime
+// from the file the build wrote, when it did (src/lib/http/prepare-page.ts).
 const scripts = sharedScripts();
-registerScripts(existsSync(join(clientDir, scripts.path)) ? scripts : undefined);
+registerAssets({ sheets: compileBuiltSheets(clientDir), ...(existsSync(join(clientDir, scripts.path)) ? { scripts } : {}) });
 /** @type {import('../src/lib/http/edge.ts').MethodTable | undefined} */
 let methods;
 const admission = new Admission(ADMISSION_LIMITS[DATABASE_URL ? 'postgres' : 'pglite']);

@@ -9,10 +9,7 @@ import { fail } from '~/lib/http/envelope.ts';
 import { COMPRESSIBLE, compressAsync, isCompressible, preferredEncoding } from '~/lib/http/compression.ts';
 import { cachedPage, isPrivatePage, isShareable, pageAnswer, pageCache, pageCacheKey } from '~/lib/http/page-cache.ts';
 import { PRIVATE } from '~/lib/http/cache.ts';
-import { policyForPage } from '~/lib/http/csp.ts';
-import { prepareFirstPaint, registeredSheets, withStyleSources } from '~/lib/http/first-paint-css.ts';
-import { externalizeScripts, registeredScripts } from '~/lib/http/shared-scripts.ts';
-import { stripIslandProps } from '~/lib/http/island-props.ts';
+import { preparePage as prepareHtml, preparedPolicy, registeredAssets } from '~/lib/http/prepare-page.ts';
 import { LOCALE_COOKIE, localeFromHeader, t, type Locale } from '~/lib/i18n/index.ts';
 
 export const onRequest = defineMiddleware(async (context, next) => {
@@ -103,24 +100,17 @@ async function encoded(response: Response, acceptEncoding: string | null): Promi
   return new Response(packed as Uint8Array<ArrayBuffer>, { status: response.status, headers });
 }
 
-/**
- * A page as sent: the rules of its stylesheet that its first paint can use inline in the head
- * (first-paint-css.ts), Astro's island runtime as a file (shared-scripts.ts), the frame islands' strings
- * left to the browser's cached module (island-props.ts), and a policy naming only the inline code the page carries (policyForPage)
- * and the inline styles written here. Other answers pass untouched.
- */
+/** A page as sent (prepare-page.ts); other answers pass untouched. */
 function preparePage(headers: Headers, body: Uint8Array<ArrayBuffer>): Uint8Array<ArrayBuffer> {
   if (!headers.get('content-type')?.startsWith('text/html')) return body;
-  const decoded = new TextDecoder().decode(body);
-  let html = stripIslandProps(externalizeScripts(decoded, registeredScripts()));
-  const page = prepareFirstPaint(html, registeredSheets());
-  if (page) html = page.html;
-  if (html !== decoded) {
-    body = new TextEncoder().encode(html);
+  const html = new TextDecoder().decode(body);
+  const page = prepareHtml(html, registeredAssets());
+  if (page.html !== html) {
+    body = new TextEncoder().encode(page.html);
     if (headers.has('content-length')) headers.set('content-length', String(body.byteLength));
   }
   const policy = headers.get('content-security-policy');
-  if (policy) headers.set('content-security-policy', withStyleSources(policyForPage(policy, html), page?.styleHashes ?? []));
+  if (policy) headers.set('content-security-policy', preparedPolicy(policy, page));
   return body;
 }
 

@@ -5,9 +5,7 @@
 // follows without blocking the paint (media="print", switched to "all" once loaded), for what the
 // islands draw later. The whole sheet is a superset in the same order placed where the link was, so
 // its arrival changes no computed style: nothing moves. Without script, <noscript> links it as before.
-// The sheets are compiled once (first-paint-css-compile.ts) and registered by the front
-// (scripts/server.mjs) on globalThis, where Astro's middleware finds them; prerendered pages get the
-// same treatment at build (scripts/inline-css.ts). Relative imports only: loaded by Node from src/.
+// The sheets are compiled once (first-paint-css-compile.ts); prepare-page.ts applies this to every page. Relative imports only: loaded by Node from src/.
 import { cspHash } from './csp.ts';
 
 /** One rule of a compiled stylesheet, or a block kept whole (@font-face, @keyframes, @property…). */
@@ -199,16 +197,4 @@ export function withStyleSources(policy: string, sources: readonly string[]): st
   return /(^|;)\s*style-src\s/.test(policy)
     ? policy.replace(/((?:^|;)\s*style-src\s[^;]*)/, `$1 ${quoted}`)
     : `${policy.replace(/;?\s*$/, '')}; style-src 'self' ${quoted}`;
-}
-
-const REGISTRY = Symbol.for('brandshop.firstPaintCss');
-const shared = globalThis as { [REGISTRY]?: ReadonlyMap<string, Sheet> };
-
-/** The compiled sheets by their address (`/_astro/x.css`), shared by the front and Astro's middleware. */
-export function registeredSheets(): ReadonlyMap<string, Sheet> {
-  return shared[REGISTRY] ?? new Map();
-}
-
-export function registerSheets(sheets: ReadonlyMap<string, Sheet>): void {
-  shared[REGISTRY] = sheets;
 }

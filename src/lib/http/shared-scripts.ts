@@ -35,16 +35,3 @@ export function externalizeScripts(html: string, scripts: SharedScripts | undefi
   }
   return first < 0 ? html : `${html.slice(0, first)}<script type="module" src="${scripts.path}"></script>${html.slice(first)}`;
 }
-
-const REGISTRY = Symbol.for('brandshop.sharedScripts');
-const shared = globalThis as { [REGISTRY]?: SharedScripts };
-
-/** The shared scripts the front serves (registered by scripts/server.mjs), for Astro's middleware. */
-export function registeredScripts(): SharedScripts | undefined {
-  return shared[REGISTRY];
-}
-
-export function registerScripts(scripts: SharedScripts | undefined): void {
-  if (scripts) shared[REGISTRY] = scripts;
-  else delete shared[REGISTRY];
-}

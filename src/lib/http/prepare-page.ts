@@ -1,0 +1,47 @@
+// A built page as the shop sends it (issue 27, docs/decisions/016): Astro's island runtime as a cached
+// file (shared-scripts.ts), the frame islands' strings left to the browser's cached module
+// (island-props.ts), the rules of its stylesheets its first paint can use inline and the rest deferred
+// (first-paint-css.ts), and a policy naming only the inline code it carries. One sequence for both
+// callers: Astro's middleware per rendered page, and the build for prerendered ones (scripts/inline-css.ts).
+// What the build made is compiled once by the front (scripts/server.mjs) and registered on globalThis,
+// where the middleware, bundled apart from it, finds it. Relative imports only: loaded by Node from src/.
+import { policyForPage } from './csp.ts';
+import { prepareFirstPaint, withStyleSources, type Sheet } from './first-paint-css.ts';
+import { stripIslandProps } from './island-props.ts';
+import { externalizeScripts, type SharedScripts } from './shared-scripts.ts';
+
+export interface BuiltAssets {
+  /** The compiled stylesheets by their address (`/_astro/x.css`). */
+  sheets: ReadonlyMap<string, Sheet>;
+  /** Astro's shared scripts, when the build wrote their file. */
+  scripts?: SharedScripts;
+}
+
+export interface PreparedPage {
+  html: string;
+  /** CSP sources the page now needs in style-src (its inline first-paint style). */
+  styleHashes: readonly string[];
+}
+
+export function preparePage(html: string, { sheets, scripts }: BuiltAssets): PreparedPage {
+  const stripped = stripIslandProps(externalizeScripts(html, scripts));
+  const page = prepareFirstPaint(stripped, sheets);
+  return { html: page?.html ?? stripped, styleHashes: page?.styleHashes ?? [] };
+}
+
+/** The page's policy: only the inline code it carries, and its inline style. */
+export function preparedPolicy(policy: string, page: PreparedPage): string {
+  return withStyleSources(policyForPage(policy, page.html), page.styleHashes);
+}
+
+const REGISTRY = Symbol.for('brandshop.builtAssets');
+const shared = globalThis as { [REGISTRY]?: BuiltAssets };
+
+/** What the front registered; nothing under `astro dev`, where pages pass as Astro made them but for the props. */
+export function registeredAssets(): BuiltAssets {
+  return shared[REGISTRY] ?? { sheets: new Map() };
+}
+
+export function registerAssets(assets: BuiltAssets): void {
+  shared[REGISTRY] = assets;
+}
