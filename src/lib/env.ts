@@ -42,6 +42,12 @@ const schema = z.object({
   // 54-FZ receipt lines' VAT code (YooKassa's table: 1 without VAT, 4 is 20 %, …) and the tax system, when the shop's cash register needs it.
   YOOKASSA_VAT_CODE: z.coerce.number().int().min(1).max(12).default(1),
   YOOKASSA_TAX_SYSTEM_CODE: z.coerce.number().int().min(1).max(6).optional(),
+  // The largest catalogue file `npm run import` reads (bytes); a larger one is refused before anything is read.
+  IMPORT_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .default(1024 ** 3),
   // pino's levels; 'silent' turns the request log off.
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });

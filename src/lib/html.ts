@@ -9,3 +9,15 @@ export function escapeHtml(text: string): string {
 export function jsonForScript(value: unknown): string {
   return JSON.stringify(value).replaceAll('<', '\\u003c');
 }
+
+const NAMED: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'", apos: "'", nbsp: '\u00a0' };
+
+/** The text of a stored description's safe HTML (docs/import.md), for meta tags, JSON-LD and the feed's plain fields. */
+export function plainText(html: string): string {
+  return html
+    .replace(/<(br|\/p|\/li|\/h[1-6])\b[^>]*>/gi, ' ')
+    .replace(/<[^>]*>/g, '')
+    .replace(/&(amp|lt|gt|quot|#39|apos|nbsp);/g, (_, name: string) => NAMED[name] as string)
+    .replace(/\s+/g, ' ')
+    .trim();
+}

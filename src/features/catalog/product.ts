@@ -1,4 +1,5 @@
 // The product page's shape (GET /api/v1/ecommerce-core/product/{id}) and what is derived from it.
+import { plainText } from '~/lib/html.ts';
 import type { ProductDetail } from './catalog.schema.ts';
 
 /** Sizes with this many or fewer left say so. */
@@ -20,7 +21,7 @@ export function productJsonLd(p: ProductDetail, origin: string): Record<string, 
     '@context': 'https://schema.org',
     '@type': 'Product',
     name: p.name,
-    description: p.description,
+    description: plainText(p.description),
     sku: String(p.id),
     url,
     image: p.images.map((i) => new URL(i.src, origin).href),

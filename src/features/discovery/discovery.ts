@@ -130,6 +130,17 @@ export function feedHead(shop: FeedShop, categories: readonly FeedCategory[]): s
 
 export const FEED_TAIL = '</offers>\n</shop>\n</yml_catalog>\n';
 
+/**
+ * A description as YML wants it: plain text escaped, and a description kept as safe HTML (an imported one,
+ * docs/import.md) in CDATA, as Yandex asks, within its 3,000 characters.
+ */
+export function feedDescription(description: string): string {
+  if (!description.includes('<')) return xmlText(description.slice(0, DESCRIPTION_MAX));
+  let html = description;
+  if (html.length > DESCRIPTION_MAX) html = html.slice(0, DESCRIPTION_MAX).replace(/<[^>]*$/, '');
+  return `<![CDATA[${html.replaceAll(']]>', ']]]]><![CDATA[>')}]]>`;
+}
+
 /** Kopecks as YML's roubles: whole roubles bare, otherwise with two decimals after a point. */
 export function roubles(kopecks: number): string {
   return kopecks % 100 === 0 ? String(kopecks / 100) : (kopecks / 100).toFixed(2);
@@ -169,7 +180,7 @@ export function feedOffers(product: FeedProduct, origin: string): string {
       .map((p) => `<picture>${xmlText(new URL(p, origin).href)}</picture>`)
       .join('') +
     `<vendor>${xmlText(product.brand)}</vendor><name>${xmlText(product.name)}</name>` +
-    `<description>${xmlText(product.description.slice(0, DESCRIPTION_MAX))}</description>` +
+    `<description>${feedDescription(product.description)}</description>` +
     (product.color ? param('feed.color', product.color) : '') +
     (gender(product.department) ? param('feed.gender', gender(product.department) as string) : '') +
     param('feed.age', t('ru', product.department.startsWith('det') ? 'feed.child' : 'feed.adult'));
@@ -180,7 +191,9 @@ export function feedOffers(product: FeedProduct, origin: string): string {
       const available = v ? v.stock > 0 : false;
       const unit = v ? sizeUnit(v.label) : undefined;
       const size = v ? param('feed.size', v.label, unit) : '';
-      return `<offer id="${id}" group_id="${product.id}" available="${available}"><url>${xmlText(url)}</url>${common}${size}</offer>\n`;
+      // The stock itself, which Yandex reads and an import of this feed (docs/import.md) restores.
+      const count = v ? `<count>${Math.max(0, v.stock)}</count>` : '';
+      return `<offer id="${id}" group_id="${product.id}" available="${available}"><url>${xmlText(url)}</url>${common}${count}${size}</offer>\n`;
     })
     .join('');
 }

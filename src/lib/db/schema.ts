@@ -134,8 +134,10 @@ export const categories = pgTable(
     icon: text('icon'),
     level: smallint('level').notNull().default(0),
     sort: integer('sort').notNull().default(0),
+    // The category's id in the feed it was imported from ('yml:12'), matched on re-import (docs/import.md).
+    externalId: text('external_id'),
   },
-  (t) => [index('categories_parent_idx').on(t.parentId)],
+  (t) => [index('categories_parent_idx').on(t.parentId), uniqueIndex('categories_external_uq').on(t.externalId)],
 );
 
 export const colors = pgTable(
@@ -182,8 +184,16 @@ export const products = pgTable(
     // what search matches against, with full text (Russian stemming) and trigrams (typos, transliteration).
     searchText: text('search_text').notNull().default(''),
     searchVector: tsvector('search_vector').generatedAlwaysAs(sql`to_tsvector('russian', search_text)`),
+    // Imported products (docs/import.md): the feed's key ('yml:g:<group_id>', 'yml:o:<offer id>'), the
+    // seller's article and sales notes, and a hash of what the import last wrote, so that an unchanged
+    // offer costs no write and the catalogue version stays where it is.
+    externalId: text('external_id'),
+    vendorCode: text('vendor_code').notNull().default(''),
+    salesNotes: text('sales_notes').notNull().default(''),
+    importHash: text('import_hash'),
   },
   (t) => [
+    uniqueIndex('products_external_uq').on(t.externalId),
     index('products_category_idx').on(t.categoryId),
     index('products_brand_idx').on(t.brandId),
     check('products_price_positive', sql`${t.price} > 0`),
@@ -245,9 +255,13 @@ export const productVariants = pgTable(
     stock: integer('stock').notNull().default(0),
     minItem: integer('min_item').notNull().default(1),
     maxItem: integer('max_item').notNull().default(5),
+    // The feed's offer id ('yml:123') and barcodes, for imported sizes.
+    externalId: text('external_id'),
+    barcode: text('barcode').notNull().default(''),
   },
   (t) => [
     uniqueIndex('product_variants_code_uq').on(t.code),
+    uniqueIndex('product_variants_external_uq').on(t.externalId),
     index('product_variants_product_idx').on(t.productId),
     check('product_variants_stock_nonneg', sql`${t.stock} >= 0`),
     check('product_variants_min_max', sql`${t.minItem} >= 1 AND ${t.maxItem} >= ${t.minItem}`),

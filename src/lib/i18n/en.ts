@@ -228,6 +228,11 @@ export const en: Partial<Messages> = {
   'feed.female': 'Female',
   'feed.male': 'Male',
   'feed.unisex': 'Unisex',
+  'import.oneSize': 'One size',
+  'import.uncategorized': 'Uncategorised',
+  'import.noBrand': 'No brand',
+  'import.article': 'Article',
+  'import.category': 'Category {id}',
   'feed.child': 'Children',
   'feed.adult': 'Adult',
   // Accounts (issue 8).

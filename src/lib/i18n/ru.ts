@@ -227,6 +227,12 @@ export const ru = {
   'feed.female': 'Женский',
   'feed.male': 'Мужской',
   'feed.unisex': 'Унисекс',
+  // What the catalogue import (docs/import.md) names when a feed leaves a field out; written in Russian.
+  'import.oneSize': 'Единый размер',
+  'import.uncategorized': 'Без категории',
+  'import.noBrand': 'Без бренда',
+  'import.article': 'Артикул',
+  'import.category': 'Категория {id}',
   'feed.child': 'Детский',
   'feed.adult': 'Взрослый',
   // Accounts (issue 8).

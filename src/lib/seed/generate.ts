@@ -23,7 +23,7 @@ import {
 // Rows as the schema types them: a renamed or retyped column breaks the generator at compile time.
 type Of<T extends { $inferSelect: unknown }> = T['$inferSelect'];
 export type BrandRow = Omit<Of<typeof brands>, 'createdAt'>;
-export type CategoryRow = Of<typeof categories>;
+export type CategoryRow = Omit<Of<typeof categories>, 'externalId'>;
 export type ColorRow = Of<typeof colors>;
 
 export interface LeafInfo {
@@ -34,9 +34,13 @@ export interface LeafInfo {
 }
 
 type Child<T extends { $inferSelect: unknown }> = Omit<Of<T>, 'id' | 'productId'>;
-export type ProductRow = Omit<Of<typeof products>, 'colorId' | 'discountPercent' | 'isActive' | 'searchText' | 'searchVector' | 'updatedAt'> & {
+// The import's columns (docs/import.md) stay at their defaults for generated products.
+export type ProductRow = Omit<
+  Of<typeof products>,
+  'colorId' | 'discountPercent' | 'isActive' | 'searchText' | 'searchVector' | 'updatedAt' | 'externalId' | 'vendorCode' | 'salesNotes' | 'importHash'
+> & {
   colorId: number;
-  variants: Child<typeof productVariants>[];
+  variants: Omit<Child<typeof productVariants>, 'externalId' | 'barcode'>[];
   images: Child<typeof productImages>[];
   attributes: Child<typeof productAttributes>[];
 };

@@ -1,0 +1,110 @@
+// One catalogue import, whatever calls it (the CLI now; the running shop's operator call and the console
+// later): the input checked whole before anything is written, then read again and applied batch by
+// batch, then — for a whole feed — what it no longer lists hidden. docs/import.md.
+import { createReadStream, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Database } from '../../lib/db/client.ts';
+import { checkXml, XmlReadError } from './xml.server.ts';
+import { isYmlOffer, readYml, YmlFormatError } from './yml.server.ts';
+import { CatalogueWriter } from './writer.server.ts';
+import type { ImportProblem, ImportSummary, SourceOffer } from './import.ts';
+
+export interface ImportOptions {
+  /** Say what would change; write nothing. */
+  dryRun?: boolean;
+  /** The feed is a part of the catalogue: offers it does not list stay as they are. */
+  partial?: boolean;
+  /** Stock of a size the feed calls available without a count. */
+  defaultStock?: number;
+  /** Offers per transaction. */
+  batchSize?: number;
+  /** The largest file read, in bytes. */
+  maxBytes?: number;
+  onProgress?: (done: number, total: number) => void;
+}
+
+export interface ImportResult {
+  summary: ImportSummary;
+  problems: ImportProblem[];
+  /** Offers the file holds. */
+  offers: number;
+}
+
+/** The input cannot be read at all (missing, too large, not XML, not YML, not well-formed): exit code 2. */
+export class ImportInputError extends Error {
+  override name = 'ImportInputError';
+}
+
+export const DEFAULT_MAX_BYTES = 1024 ** 3;
+
+/** The feed file of an input path: the file itself, or the first YML/XML file in a folder. */
+export function feedFile(path: string): string {
+  let stat;
+  try {
+    stat = statSync(path);
+  } catch {
+    throw new ImportInputError(`${path}: no such file or folder`);
+  }
+  if (!stat.isDirectory()) return path;
+  const candidates = readdirSync(path)
+    .filter((name) => /\.(yml|xml)$/i.test(name))
+    .sort();
+  if (candidates.length === 0) throw new ImportInputError(`${path}: the folder holds no .yml or .xml file`);
+  return join(path, candidates[0] as string);
+}
+
+/** Imports a YML feed from a file on disk. Throws ImportInputError when the file cannot be read at all. */
+export async function importYml(database: Database, path: string, options: ImportOptions = {}): Promise<ImportResult> {
+  const file = feedFile(path);
+  const size = statSync(file).size;
+  const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
+  if (size > maxBytes) throw new ImportInputError(`${file} is ${size} bytes, over the import's limit of ${maxBytes} (IMPORT_MAX_BYTES)`);
+
+  // First pass: the whole file must be readable before anything of it is applied.
+  let offers = 0;
+  let root: string | undefined;
+  try {
+    await checkXml(createReadStream(file, { highWaterMark: 256 * 1024 }), (elementPath) => {
+      if (elementPath.length === 1) root = elementPath[0];
+      else if (isYmlOffer(elementPath)) offers++;
+    });
+  } catch (error) {
+    if (error instanceof XmlReadError) throw new ImportInputError(`${file}${error.line ? `, line ${error.line}` : ''}: ${error.message}`);
+    throw error;
+  }
+  if (root !== 'yml_catalog') throw new ImportInputError(`${file}: not a YML feed (its root element is <${root ?? '?'}>, not <yml_catalog>)`);
+
+  const problems: ImportProblem[] = [];
+  const writer = new CatalogueWriter(database, { dryRun: options.dryRun ?? false, defaultStock: options.defaultStock ?? 5 }, problems);
+  await writer.load();
+  const batchSize = options.batchSize ?? 500;
+  let pending: SourceOffer[] = [];
+  let done = 0;
+  options.onProgress?.(0, offers);
+  const flush = async () => {
+    if (pending.length === 0) return;
+    const batch = pending;
+    pending = [];
+    await writer.applyOffers(batch);
+    done += batch.length;
+    options.onProgress?.(done, offers);
+  };
+  try {
+    for await (const event of readYml(createReadStream(file, { highWaterMark: 256 * 1024 }), problems)) {
+      if (event.kind === 'categories') await writer.applyCategories(event.categories);
+      else {
+        pending.push(...event.offers);
+        if (pending.length >= batchSize) await flush();
+      }
+    }
+    await flush();
+  } catch (error) {
+    // The file changed between the passes: what was applied stays (each batch whole); nothing is hidden.
+    if (error instanceof XmlReadError || error instanceof YmlFormatError) throw new ImportInputError(`${file}: ${error.message}`);
+    throw error;
+  }
+  options.onProgress?.(offers, offers);
+  if (!options.partial) await writer.hideMissing();
+  const summary = { ...writer.summary, errors: problems.filter((p) => p.severity === 'error').length };
+  return { summary, problems, offers };
+}

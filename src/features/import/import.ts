@@ -1,0 +1,74 @@
+import { t } from '../../lib/i18n/index.ts';
+
+// What an import reads and reports, whatever the format: the plain offers a reader yields (yml.server.ts),
+// the summary the CLI prints and the error lines it writes (docs/import.md).
+
+/** One category of the feed, by the feed's own ids. */
+export interface SourceCategory {
+  id: string;
+  parentId: string | null;
+  name: string;
+  line: number;
+}
+
+/** One offer, read and checked: one size of one product. Prices in kopecks. */
+export interface SourceOffer {
+  /** The feed's offer id (unique in a feed). */
+  id: string;
+  /** The product it is a size of: the offer's group, or the offer itself. */
+  productKey: string;
+  line: number;
+  name: string;
+  vendor: string;
+  categoryId: string | null;
+  price: number;
+  priceOld: number | null;
+  /** Null when the feed says only "available" (the importer's default applies). */
+  stock: number | null;
+  available: boolean;
+  pictures: string[];
+  /** Safe HTML (sanitised). */
+  description: string;
+  size: string | null;
+  color: string | null;
+  /** Other parameters, in the feed's order: name (with its unit) and value. */
+  attributes: { name: string; value: string }[];
+  vendorCode: string;
+  barcodes: string[];
+  salesNotes: string;
+  url: string;
+}
+
+export type Severity = 'error' | 'warning';
+
+/** One line of the error report: an offer (or category) that cost one line, never the run. */
+export interface ImportProblem {
+  severity: Severity;
+  /** The offer's id, `category:<id>`, or '' for the file as a whole. */
+  id: string;
+  line: number;
+  reason: string;
+}
+
+export interface ImportSummary {
+  new: number;
+  changed: number;
+  unchanged: number;
+  hidden: number;
+  images: number;
+  errors: number;
+}
+
+export const emptySummary = (): ImportSummary => ({ new: 0, changed: 0, unchanged: 0, hidden: 0, images: 0, errors: 0 });
+
+/** The label of a product's only size when the feed gives none (as the generated catalogue writes it). */
+export const ONE_SIZE = t('ru', 'import.oneSize');
+
+/** The report as CSV (RFC 4180): a header, then one row per problem. */
+export function problemsCsv(problems: readonly ImportProblem[]): string {
+  const cell = (value: string | number) => {
+    const text = String(value);
+    return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+  };
+  return ['severity,offer_id,line,reason', ...problems.map((p) => [p.severity, p.id, p.line, p.reason].map(cell).join(','))].join('\r\n') + '\r\n';
+}

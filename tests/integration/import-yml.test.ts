@@ -1,0 +1,265 @@
+// The YML import (docs/import.md) on real feeds written by other shops' software, read in place from
+// ../shared/fixtures/import/, and on hostile and changed files made here; on PGlite, and on PostgreSQL in CI.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { ImportInputError, importYml } from '~/features/import/import.server.ts';
+import { openDatabase, type Database } from '~/lib/db/client.ts';
+import { plainText } from '~/lib/html.ts';
+import { createFreshDatabase, type FreshDatabase } from '../support/fresh-database.ts';
+import { startTestServer } from '../support/server.ts';
+
+const FIXTURES = resolve('../shared/fixtures/import');
+const fixture = (name: string) => join(FIXTURES, name);
+const work = mkdtempSync(join(tmpdir(), 'import-yml-'));
+const file = (name: string, text: string | Buffer) => {
+  const path = join(work, name);
+  writeFileSync(path, text);
+  return path;
+};
+
+let fresh: FreshDatabase;
+let database: Database;
+
+async function rows<T>(text: string, params: unknown[] = []): Promise<T[]> {
+  return (await database.query(text, params)).rows as T[];
+}
+const version = async () => (await rows<{ v: string }>('SELECT last_value::text || is_called::text AS v FROM catalog_version'))[0]?.v;
+
+async function emptyCatalogue(): Promise<void> {
+  await database.query('TRUNCATE product_attributes, product_images, product_variants, products, categories, colors, brands RESTART IDENTITY CASCADE');
+}
+
+beforeAll(async () => {
+  fresh = await createFreshDatabase('import');
+  database = await openDatabase({ databaseUrl: fresh.databaseUrl, dataDir: fresh.dataDir });
+  await database.migrate();
+});
+afterAll(async () => {
+  await database.close();
+  await fresh.drop();
+  rmSync(work, { recursive: true, force: true });
+});
+beforeEach(emptyCatalogue);
+
+const feed = (offers: string, categories = '<category id="1">Одежда</category><category id="2" parentId="1">Платья</category>') =>
+  `<?xml version="1.0" encoding="UTF-8"?>\n<yml_catalog date="2026-11-25"><shop><name>T</name><currencies><currency id="RUR" rate="1"/></currencies>` +
+  `<categories>${categories}</categories><offers>\n${offers}</offers></shop></yml_catalog>\n`;
+const dress = (id: string, size: string, extra = '', price = '12990') =>
+  `<offer id="${id}" group_id="77" available="true"><price>${price}</price><currencyId>RUR</currencyId><categoryId>2</categoryId>` +
+  `<picture>https://cdn.example.ru/d-${id}.jpg</picture><vendor>GUCCI</vendor><name>Платье миди</name><param name="Размер" unit="RU">${size}</param>` +
+  `<param name="Цвет">чёрный</param><param name="Материал">шёлк</param><count>3</count>${extra}</offer>\n`;
+
+describe('real feeds from other software', () => {
+  it('reads a real clothing shop (Tilda export): the brand, the tree, prices with decimals', async () => {
+    const result = await importYml(database, fixture('yml-Zverushko-Excel-to-Yandex-YML-yandex_market.xml'));
+    expect(result.summary).toMatchObject({ new: 3, changed: 0, errors: 0 });
+    const products = await rows<{ name: string; brand: string; price: number; category: string; parent: string }>(
+      `SELECT p.name, b.name AS brand, p.price, c.name AS category, pc.name AS parent FROM products p JOIN brands b ON b.id = p.brand_id
+         JOIN categories c ON c.id = p.category_id LEFT JOIN categories pc ON pc.id = c.parent_id ORDER BY p.id`,
+    );
+    expect(products[0]).toEqual({
+      name: 'Тёплая женская тельняшка оверсайз',
+      brand: 'Aglae Michon',
+      price: 365000,
+      category: 'Женские тельняшки',
+      parent: 'Женская одежда',
+    });
+  });
+
+  it('decodes windows-1251 from the declaration', async () => {
+    const result = await importYml(database, fixture('yml-lireincore-ymlparser-example-cp1251.xml'));
+    expect(result.summary.errors).toBe(0);
+    const names = (await rows<{ name: string }>('SELECT name FROM categories ORDER BY id')).map((r) => r.name);
+    expect(names.some((n) => /[а-я]/i.test(n))).toBe(true);
+    expect(names.join(' ')).not.toMatch(/Ð|Ñ|\uFFFD/);
+  });
+
+  it('survives hostile whitespace and matches a Cyrillic Н in a Latin brand to the brand', async () => {
+    await database.query("INSERT INTO brands (name, slug) VALUES ('HP', 'hp')");
+    const result = await importYml(database, fixture('yml-artempyanykh-goods-simple_catalog.xml'));
+    expect(result.summary.errors).toBe(0);
+    const variants = await rows<{ external_id: string }>('SELECT external_id FROM product_variants ORDER BY external_id');
+    expect(variants.map((v) => v.external_id)).toContain('yml:123');
+    const brands = await rows<{ name: string }>('SELECT b.name FROM products p JOIN brands b ON b.id = p.brand_id');
+    expect(brands.map((b) => b.name)).toContain('HP');
+  });
+
+  it('puts offers of undeclared categories in «Без категории», one warning line each', async () => {
+    const result = await importYml(database, fixture('yml-serkin-ymlparser-valid_xml.xml'));
+    expect(result.summary).toMatchObject({ new: 5, errors: 0 });
+    expect(result.problems.filter((p) => p.reason.includes('Без категории'))).toHaveLength(5);
+    expect(await rows('SELECT 1 FROM categories WHERE name = $1', ['Без категории'])).toHaveLength(1);
+  });
+
+  it('keeps a broken offer to one error line, and CDATA HTML as safe HTML', async () => {
+    const result = await importYml(database, fixture('yml-stefanitsky-yandex_market_language-valid_feed.xml'));
+    expect(result.summary.errors).toBe(1);
+    expect(result.problems.find((p) => p.severity === 'error')).toMatchObject({ id: '1511AT', reason: 'no <name> (nor <model>)' });
+    const [brother] = await rows<{ description: string }>("SELECT description FROM products WHERE name LIKE 'Принтер Brother%'");
+    expect(brother?.description).toBe('<h3>Принтер Brother.</h3>\n<p>Неплохой.</p>');
+  });
+});
+
+describe('mapping', () => {
+  it('makes one product of a group, with a size per offer, brand by any case, colour facet and attributes', async () => {
+    await database.query("INSERT INTO brands (name, slug, name_ru) VALUES ('Gucci', 'gucci', 'Гуччи')");
+    const path = file('group.yml', feed(dress('a1', '42') + dress('a2', '44', '<oldprice>15990</oldprice>') + dress('a3', '46').replace('GUCCI', 'Гуччи')));
+    const result = await importYml(database, path);
+    expect(result.summary).toMatchObject({ new: 3, changed: 0, unchanged: 0, errors: 0 });
+    const products = await rows<{ id: number; price: number; price_old: number | null; brand: string; color: string }>(
+      'SELECT p.id, p.price, p.price_old, b.name AS brand, c.name AS color FROM products p JOIN brands b ON b.id = p.brand_id JOIN colors c ON c.id = p.color_id',
+    );
+    expect(products).toEqual([{ id: expect.any(Number), price: 1299000, price_old: null, brand: 'Gucci', color: 'Чёрный' }]);
+    const sizes = await rows<{ label: string; stock: number }>('SELECT label, stock FROM product_variants ORDER BY sort');
+    expect(sizes).toEqual([
+      { label: '42', stock: 3 },
+      { label: '44', stock: 3 },
+      { label: '46', stock: 3 },
+    ]);
+    expect(await rows('SELECT name, value FROM product_attributes')).toEqual([{ name: 'Материал', value: 'шёлк' }]);
+  });
+
+  it('refuses a price in a currency without a rate, reads "1 990,50", and reports a duplicate id (the later wins)', async () => {
+    const offers =
+      dress('b1', 'S', '', '1 990,50') +
+      dress('b2', 'M').replace('<currencyId>RUR</currencyId>', '<currencyId>USD</currencyId>') +
+      dress('b1', 'L', '', '2500');
+    const result = await importYml(database, file('currency.yml', feed(offers)));
+    expect(result.problems.map((p) => [p.id, p.severity])).toEqual([
+      ['b2', 'error'],
+      ['b1', 'warning'],
+    ]);
+    const [product] = await rows<{ price: number }>('SELECT price FROM products');
+    expect(product?.price).toBe(250000);
+    expect(await rows('SELECT label FROM product_variants')).toEqual([{ label: 'L' }]);
+  });
+});
+
+describe('idempotent and incremental', () => {
+  it('writes nothing the second time: the catalogue version does not move', async () => {
+    const path = file('same.yml', feed(dress('c1', '42') + dress('c2', '44')));
+    await importYml(database, path);
+    const before = await version();
+    const again = await importYml(database, path);
+    expect(again.summary).toMatchObject({ new: 0, changed: 0, unchanged: 2, hidden: 0 });
+    expect(await version()).toBe(before);
+  });
+
+  it('updates only what changed, hides what a whole feed no longer lists, keeps it with --partial', async () => {
+    await importYml(database, file('v1.yml', feed(dress('d1', '42') + dress('d2', '44') + dress('d3', '46').replaceAll('group_id="77"', 'group_id="78"'))));
+    const changed = await importYml(database, file('v2.yml', feed(dress('d1', '42').replace('<count>3</count>', '<count>0</count>') + dress('d2', '44'))));
+    expect(changed.summary).toMatchObject({ new: 0, changed: 1, unchanged: 1, hidden: 1 });
+    expect(await rows('SELECT stock FROM product_variants WHERE external_id = $1', ['yml:d1'])).toEqual([{ stock: 0 }]);
+    // Hidden, not deleted: orders refer to it.
+    expect(await rows('SELECT is_active FROM products WHERE external_id = $1', ['yml:g:78'])).toEqual([{ is_active: false }]);
+
+    await importYml(database, file('v3.yml', feed(dress('d3', '46').replaceAll('group_id="77"', 'group_id="78"'))), { partial: true });
+    expect(await rows('SELECT external_id, is_active FROM products ORDER BY external_id')).toEqual([
+      { external_id: 'yml:g:77', is_active: true },
+      { external_id: 'yml:g:78', is_active: true },
+    ]);
+  });
+
+  it('--dry-run says what would change and writes nothing', async () => {
+    const before = await version();
+    const dry = await importYml(database, file('dry.yml', feed(dress('e1', '42'))), { dryRun: true });
+    expect(dry.summary).toMatchObject({ new: 1 });
+    expect(await rows('SELECT 1 FROM products')).toHaveLength(0);
+    expect(await rows('SELECT 1 FROM categories')).toHaveLength(0);
+    expect(await version()).toBe(before);
+  });
+});
+
+describe('bad input leaves the catalogue as it was', () => {
+  const cases: [string, string | Buffer, RegExp][] = [
+    ['a truncated file', feed(dress('f1', '42') + dress('f2', '44')).slice(0, -60), /cut short|unclosed|end/i],
+    [
+      'billion laughs',
+      `<?xml version="1.0"?>\n<!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;&lol;&lol;">]>\n<yml_catalog><shop><offers><offer id="1"><name>&lol2;</name></offer></offers></shop></yml_catalog>`,
+      /declares XML entities/,
+    ],
+    [
+      'an external entity (XXE)',
+      `<?xml version="1.0"?>\n<!DOCTYPE y [<!ENTITY xxe SYSTEM "file:///etc/passwd">]>\n<yml_catalog><shop><offers><offer id="1"><name>&xxe;</name></offer></offers></shop></yml_catalog>`,
+      /declares XML entities/,
+    ],
+    ['a CommerceML file', readFileSync(fixture('cml-bigperson-exchange1c-import.xml')), /not a YML feed/],
+    ['not XML at all', 'offer;price\n1;100\n', /not a YML feed|text|non-whitespace|root/i],
+    ['an empty file', '', /empty/],
+    ['an encoding nobody reads', '<?xml version="1.0" encoding="EBCDIC-CP-US"?><yml_catalog/>', /encoding/],
+  ];
+  it.each(cases)('%s', async (_, text, message) => {
+    const before = await version();
+    const error = await importYml(database, file('bad.yml', text)).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ImportInputError);
+    expect((error as Error).message).toMatch(message);
+    expect(await rows('SELECT 1 FROM products')).toHaveLength(0);
+    expect(await version()).toBe(before);
+  });
+
+  it('refuses a file over the size limit before reading it', async () => {
+    const error = await importYml(database, file('big.yml', feed(dress('g1', '42'))), { maxBytes: 100 }).catch((e: unknown) => e);
+    expect((error as Error).message).toMatch(/over the import's limit of 100/);
+  });
+});
+
+describe('npm run import', () => {
+  it('exits 1 when an offer failed, writes the CSV report, and ends with one JSON line', async () => {
+    // A database of its own: an embedded database has one owner at a time.
+    const own = await createFreshDatabase('import-cli');
+    try {
+      const report = join(work, 'report.csv');
+      const run = spawnSync(
+        process.execPath,
+        ['scripts/import.ts', fixture('yml-stefanitsky-yandex_market_language-valid_feed.xml'), '--json', '--report', report],
+        {
+          env: { ...process.env, DATABASE_URL: own.databaseUrl ?? '', ...own.env, NODE_ENV: 'test' },
+          encoding: 'utf8',
+        },
+      );
+      expect(run.status, run.stderr).toBe(1);
+      const last = run.stdout.trim().split('\n').at(-1) as string;
+      expect(JSON.parse(last)).toEqual({ new: 7, changed: 0, unchanged: 0, hidden: 0, images: 0, errors: 1 });
+      expect(readFileSync(report, 'utf8')).toContain('error,1511AT,173,no <name> (nor <model>)');
+      const unreadable = spawnSync(process.execPath, ['scripts/import.ts', join(work, 'missing.yml'), '--json'], {
+        env: { ...process.env, DATABASE_URL: own.databaseUrl ?? '', ...own.env, NODE_ENV: 'test' },
+        encoding: 'utf8',
+      });
+      expect(unreadable.status).toBe(2);
+      expect(unreadable.stderr).toContain('no such file or folder');
+    } finally {
+      await own.drop();
+    }
+  });
+});
+
+describe("the shop's own feed", () => {
+  it('round-trips: products, sizes, prices, old prices, stock, categories and brands come back the same', async () => {
+    const shape = async (db: Database) =>
+      (
+        await db.query(
+          `SELECT b.name AS brand, p.name, p.price, p.price_old, p.description, c.name AS category, pc.name AS parent, col.name AS color,
+             (SELECT string_agg(v.label || ':' || v.stock, ' ' ORDER BY v.sort) FROM product_variants v WHERE v.product_id = p.id) AS sizes
+           FROM products p JOIN brands b ON b.id = p.brand_id JOIN categories c ON c.id = p.category_id
+           LEFT JOIN categories pc ON pc.id = c.parent_id LEFT JOIN colors col ON col.id = p.color_id
+           WHERE p.is_active ORDER BY b.name, p.name, p.price, sizes`,
+        )
+      ).rows.map((r) => ({ ...r, description: plainText(String(r['description'])) }));
+    // The seeded shop's catalogue, read before its server opens the database; then its feed.
+    const server = await startTestServer({ seedProducts: 120, label: 'import-rt', prepare: shape });
+    let text: string;
+    try {
+      text = await (await fetch(`${server.baseUrl}/feeds/yandex.yml`)).text();
+    } finally {
+      await server.stop();
+    }
+    const expected = server.prepared ?? [];
+    const result = await importYml(database, file('own.yml', text));
+    expect(result.summary.errors).toBe(0);
+    expect(await shape(database)).toEqual(expected);
+    expect(expected.length).toBeGreaterThan(100);
+  });
+});
