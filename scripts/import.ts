@@ -1,10 +1,11 @@
-// `npm run import -- <file | folder> [--dry-run] [--partial] [--json] [--report FILE] [--default-stock N]`:
+// `npm run import -- <file | folder> [--dry-run] [--partial] [--json] [--report FILE] [--default-stock N] [--skip-photos]`:
 // a YML feed into the catalogue (docs/import.md). The file is read through once before anything is written;
 // offers go in a batch per transaction, with a progress bar (offers/s and the time left); at the end a
 // summary, and a CSV report of every offer that cost a line. Exit code 0 when every offer went in, 1 when
 // some did not, 2 when the file could not be read. Uses DATABASE_URL or the PGlite folder in DATA_DIR, like
 // the server; on PGlite stop the shop first (an embedded database has one owner at a time).
 import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { problemsCsv } from '../src/features/import/import.ts';
 import { ImportInputError, importYml } from '../src/features/import/import.server.ts';
@@ -20,6 +21,7 @@ const { values, positionals } = parseArgs({
     json: { type: 'boolean', default: false },
     report: { type: 'string', default: 'import-errors.csv' },
     'default-stock': { type: 'string', default: '5' },
+    'skip-photos': { type: 'boolean', default: false },
     'batch-size': { type: 'string', default: '500' },
   },
 });
@@ -27,7 +29,7 @@ loadDotEnv();
 const config = env();
 const input = positionals[0];
 if (!input || positionals.length > 1) {
-  console.error('Usage: npm run import -- <file | folder> [--dry-run] [--partial] [--json] [--report FILE] [--default-stock N]');
+  console.error('Usage: npm run import -- <file | folder> [--dry-run] [--partial] [--json] [--report FILE] [--default-stock N] [--skip-photos]');
   process.exit(2);
 }
 const defaultStock = Number(values['default-stock']);
@@ -48,6 +50,7 @@ try {
     defaultStock,
     batchSize,
     maxBytes: config.IMPORT_MAX_BYTES,
+    ...(values['skip-photos'] ? {} : { photos: { dir: join(config.DATA_DIR, 'media'), allowPrivate: config.IMPORT_ALLOW_PRIVATE } }),
     onProgress: rateBar(values['dry-run'] ? 'dry run' : 'import', 'offers'),
   });
   const { summary, problems } = result;

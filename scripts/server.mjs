@@ -22,6 +22,7 @@ import { t } from '../src/lib/i18n/index.ts';
 import { pageAnswer, pageCache, pageCacheKey } from '../src/lib/http/page-cache.ts';
 import { securityHeaders } from '../src/lib/http/security-headers.ts';
 import { serveStatic, staticIndex } from '../src/lib/http/static-files.ts';
+import { serveMedia } from '../src/lib/http/media-files.ts';
 import { compileBuiltSheets } from '../src/lib/http/first-paint-css-compile.ts';
 import { registerAssets } from '../src/lib/http/prepare-page.ts';
 import { sharedScripts } from '../src/lib/http/shared-scripts-files.ts';
@@ -32,7 +33,9 @@ import { operatorToken } from '../src/lib/operator-token.ts';
 loadDotEnv();
 // Made (or read) before the first request, so `npm run order` on this machine finds the key.
 operatorToken();
-const { HOST, PORT, DATABASE_URL } = env();
+const { HOST, PORT, DATABASE_URL, DATA_DIR } = env();
+// Imported photos (src/features/media).
+const mediaDir = join(DATA_DIR, 'media');
 process.env.ASTRO_NODE_AUTOSTART = 'disabled';
 const entry = new URL('../dist/server/entry.mjs', import.meta.url);
 const { handler } = await import(fileURLToPath(entry));
@@ -70,6 +73,7 @@ const server = http.createServer((req, res) => {
     return;
   }
   if (serveStatic(assets, req, res)) return;
+  if (serveMedia(mediaDir, req, res)) return;
   const key = cache && pageCacheKey(req.method ?? '', req.url ?? '', req.headers.cookie);
   const page = key ? cache.get(key, { countMiss: false, whileLoading: true }) : undefined;
   if (!page) return admitted(req, res, key);

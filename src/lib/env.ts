@@ -48,6 +48,12 @@ const schema = z.object({
     .int()
     .min(1024)
     .default(1024 ** 3),
+  // Lets an import fetch photos (and feeds) from loopback, private and link-local addresses: off, so that a
+  // feed cannot reach the shop's own network (SSRF); on for a feed served inside the shop's network.
+  IMPORT_ALLOW_PRIVATE: z
+    .enum(['0', '1'])
+    .default('0')
+    .transform((v) => v === '1'),
   // pino's levels; 'silent' turns the request log off.
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });

@@ -1,7 +1,7 @@
 // The YML import (docs/import.md) on real feeds written by other shops' software, read in place from
 // ../shared/fixtures/import/, and on hostile and changed files made here; on PGlite, and on PostgreSQL in CI.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -214,7 +214,7 @@ describe('npm run import', () => {
       const report = join(work, 'report.csv');
       const run = spawnSync(
         process.execPath,
-        ['scripts/import.ts', fixture('yml-stefanitsky-yandex_market_language-valid_feed.xml'), '--json', '--report', report],
+        ['scripts/import.ts', fixture('yml-stefanitsky-yandex_market_language-valid_feed.xml'), '--json', '--report', report, '--skip-photos'],
         {
           env: { ...process.env, DATABASE_URL: own.databaseUrl ?? '', ...own.env, NODE_ENV: 'test' },
           encoding: 'utf8',
@@ -242,24 +242,31 @@ describe("the shop's own feed", () => {
       (
         await db.query(
           `SELECT b.name AS brand, p.name, p.price, p.price_old, p.description, c.name AS category, pc.name AS parent, col.name AS color,
-             (SELECT string_agg(v.label || ':' || v.stock, ' ' ORDER BY v.sort) FROM product_variants v WHERE v.product_id = p.id) AS sizes
+             (SELECT string_agg(v.label || ':' || v.stock, ' ' ORDER BY v.sort) FROM product_variants v WHERE v.product_id = p.id) AS sizes,
+            (SELECT string_agg(i.width || 'x' || i.height || ':' || array_to_string(i.widths, '/'), ' ' ORDER BY i.position) FROM product_images i WHERE i.product_id = p.id) AS images
            FROM products p JOIN brands b ON b.id = p.brand_id JOIN categories c ON c.id = p.category_id
            LEFT JOIN categories pc ON pc.id = c.parent_id LEFT JOIN colors col ON col.id = p.color_id
            WHERE p.is_active ORDER BY b.name, p.name, p.price, sizes`,
         )
       ).rows.map((r) => ({ ...r, description: plainText(String(r['description'])) }));
-    // The seeded shop's catalogue, read before its server opens the database; then its feed.
-    const server = await startTestServer({ seedProducts: 120, label: 'import-rt', prepare: shape });
-    let text: string;
+    // The seeded shop's catalogue, read before its server opens the database; then its feed, imported
+    // with its photos (fetched from the running shop: a private address, allowed here).
+    const server = await startTestServer({ seedProducts: 40, label: 'import-rt', prepare: shape });
+    const media = join(work, 'media-rt');
+    let result;
     try {
-      text = await (await fetch(`${server.baseUrl}/feeds/yandex.yml`)).text();
+      const text = await (await fetch(`${server.baseUrl}/feeds/yandex.yml`)).text();
+      result = await importYml(database, file('own.yml', text), { photos: { dir: media, allowPrivate: true } });
     } finally {
       await server.stop();
     }
     const expected = server.prepared ?? [];
-    const result = await importYml(database, file('own.yml', text));
-    expect(result.summary.errors).toBe(0);
+    expect(result.summary.errors, JSON.stringify(result.problems.slice(0, 3))).toBe(0);
+    expect(result.summary.images).toBeGreaterThan(0);
     expect(await shape(database)).toEqual(expected);
-    expect(expected.length).toBeGreaterThan(100);
-  });
+    // The same photo in two products is stored once: as many stored photos as distinct sources.
+    const sources = await rows<{ n: number }>('SELECT count(DISTINCT source_url)::int AS n FROM product_images');
+    expect(readdirSync(media).filter((f) => f.endsWith('.json'))).toHaveLength(sources[0]?.n ?? -1);
+    expect(expected.length).toBeGreaterThan(35);
+  }, 300_000);
 });

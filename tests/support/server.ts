@@ -53,7 +53,7 @@ export interface TestServerOptions<T> {
   label?: string;
   port?: number;
   /** Writes the test's own data (factories) into the fresh, seeded database before the server opens it. */
-  prepare?: (database: Database) => Promise<T>;
+  prepare?: (database: Database, fresh: FreshDatabase) => Promise<T>;
 }
 
 export async function startTestServer<T = undefined>(options: TestServerOptions<T> = {}): Promise<TestServer & { prepared: T | undefined }> {
@@ -67,7 +67,7 @@ export async function startTestServer<T = undefined>(options: TestServerOptions<
     const db = await openDatabase({ databaseUrl: database.databaseUrl, dataDir: database.dataDir });
     try {
       await prepareDatabase(db, { migrate: true, seedProducts, seed: env().SEED, log: () => {} });
-      prepared = await options.prepare(db);
+      prepared = await options.prepare(db, database);
     } finally {
       await db.close();
     }

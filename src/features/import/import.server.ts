@@ -2,7 +2,7 @@
 // later): the input checked whole before anything is written, then read again and applied batch by
 // batch, then — for a whole feed — what it no longer lists hidden. docs/import.md.
 import { createReadStream, readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { Database } from '../../lib/db/client.ts';
 import { checkXml, XmlReadError } from './xml.server.ts';
 import { isYmlOffer, readYml, YmlFormatError } from './yml.server.ts';
@@ -21,6 +21,8 @@ export interface ImportOptions {
   /** The largest file read, in bytes. */
   maxBytes?: number;
   onProgress?: (done: number, total: number) => void;
+  /** Where photos go (DATA_DIR/media) and whether private addresses may be fetched; none: pictures are not imported. */
+  photos?: { dir: string; allowPrivate?: boolean; concurrency?: number };
 }
 
 export interface ImportResult {
@@ -75,7 +77,15 @@ export async function importYml(database: Database, path: string, options: Impor
   if (root !== 'yml_catalog') throw new ImportInputError(`${file}: not a YML feed (its root element is <${root ?? '?'}>, not <yml_catalog>)`);
 
   const problems: ImportProblem[] = [];
-  const writer = new CatalogueWriter(database, { dryRun: options.dryRun ?? false, defaultStock: options.defaultStock ?? 5 }, problems);
+  const writer = new CatalogueWriter(
+    database,
+    {
+      dryRun: options.dryRun ?? false,
+      defaultStock: options.defaultStock ?? 5,
+      ...(options.photos ? { photos: { ...options.photos, baseDir: dirname(file) } } : {}),
+    },
+    problems,
+  );
   await writer.load();
   const batchSize = options.batchSize ?? 500;
   let pending: SourceOffer[] = [];

@@ -4,15 +4,18 @@
 // write at all, so a second import of the same file leaves the catalogue version where it was
 // (docs/import.md). Any database: PGlite or PostgreSQL, plain SQL through unnest().
 import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { resolve, sep } from 'node:path';
 import type { Database, RawQuery } from '../../lib/db/client.ts';
 import { COLORS } from '../../lib/seed/vocabulary.ts';
 import { slugify } from '../../lib/slug.ts';
 import { t } from '../../lib/i18n/index.ts';
+import { downloadWithRetries, limiter, PhotoError, storePhoto, type StoredPhoto } from '../media/media.server.ts';
 import aliasesFile from './brand-aliases.json' with { type: 'json' };
 import { ONE_SIZE, type ImportProblem, type ImportSummary, type SourceCategory, type SourceOffer } from './import.ts';
 
 /** Bumped when the mapping changes what a product row holds: every product is then rewritten once. */
-const MAPPING_VERSION = 1;
+const MAPPING_VERSION = 2;
 const UNCATEGORIZED = { external: 'import:uncategorized', name: t('ru', 'import.uncategorized') };
 const NO_BRAND = t('ru', 'import.noBrand');
 const ARTICLE = t('ru', 'import.article');
@@ -54,6 +57,18 @@ export interface WriteOptions {
   dryRun: boolean;
   /** Stock of a size the feed says is available without a count. */
   defaultStock: number;
+  /** Where photos go, and where a feed's relative picture paths are read from; none: pictures are not imported. */
+  photos?: PhotoOptions;
+}
+
+export interface PhotoOptions {
+  /** DATA_DIR/media. */
+  dir: string;
+  /** The folder a relative `picture` path is read from (the feed's own folder), never outside it. */
+  baseDir?: string;
+  allowPrivate?: boolean;
+  /** Photos fetched and converted at once. */
+  concurrency?: number;
 }
 
 interface CategoryRow {
@@ -81,12 +96,82 @@ export class CatalogueWriter {
   private readonly options: WriteOptions;
   private readonly problems: ImportProblem[];
   private readonly source: string;
+  private readonly photos: PhotoOptions | undefined;
+  private readonly limit: ReturnType<typeof limiter>;
 
   constructor(database: Database, options: WriteOptions, problems: ImportProblem[], source = 'yml') {
     this.database = database;
     this.options = options;
     this.problems = problems;
     this.source = source;
+    this.photos = options.photos;
+    this.limit = limiter(options.photos?.concurrency ?? 8);
+  }
+
+  /** One photo's bytes: from its address, or from a file beside the feed. */
+  private async photoBytes(source: string): Promise<Uint8Array> {
+    const photos = this.photos as PhotoOptions;
+    if (/^https?:\/\//i.test(source)) return downloadWithRetries(source, { allowPrivate: photos.allowPrivate ?? false });
+    const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(source)?.[1];
+    if (scheme && scheme.toLowerCase() !== 'file') throw new PhotoError(`${scheme}: addresses are not fetched`);
+    if (!photos.baseDir) throw new PhotoError('a relative path, and the feed is not read from a folder');
+    const base = resolve(photos.baseDir);
+    const path = resolve(base, source.replace(/^file:\/\//i, '').replace(/^\/+/, ''));
+    if (!path.startsWith(base + sep)) throw new PhotoError("the path leads outside the feed's folder");
+    try {
+      return await readFile(path);
+    } catch {
+      throw new PhotoError('no such file beside the feed');
+    }
+  }
+
+  /**
+   * The products' photos, each fetched and converted once (a photo already imported from the same address
+   * is reused), at most `concurrency` at once. A photo that fails is one error line; its product keeps the
+   * others and no hash, so that the next run tries again.
+   */
+  private async resolvePhotos(
+    plans: { key: string; pictures: string[]; offer: SourceOffer; hash: string | null }[],
+    out: Map<string, (StoredPhoto & { source: string })[]>,
+  ) {
+    const photos = this.photos as PhotoOptions;
+    const sources = [...new Set(plans.flatMap((p) => p.pictures))];
+    const known = new Map<string, StoredPhoto>();
+    if (sources.length > 0)
+      for (const r of (
+        await this.database.query(
+          'SELECT DISTINCT ON (source_url) source_url, url_template, widths, width, height, color FROM product_images WHERE source_url = ANY($1::text[])',
+          [sources],
+        )
+      ).rows as { source_url: string; url_template: string; widths: number[]; width: number; height: number; color: string | null }[])
+        known.set(r.source_url, { urlTemplate: r.url_template, widths: r.widths, width: r.width, height: r.height, color: r.color ?? '' });
+    const pending = new Map<string, Promise<StoredPhoto>>();
+    const photoOf = (source: string) => {
+      let promise = pending.get(source);
+      if (!promise) {
+        promise = this.limit(async () => {
+          const stored = await storePhoto(await this.photoBytes(source), photos.dir);
+          this.summary.images++;
+          return stored;
+        });
+        pending.set(source, promise);
+      }
+      return promise;
+    };
+    await Promise.all(
+      plans.map(async (plan) => {
+        const list: (StoredPhoto & { source: string })[] = [];
+        for (const source of plan.pictures) {
+          try {
+            list.push({ ...(known.get(source) ?? (await photoOf(source))), source });
+          } catch (error) {
+            this.problems.push({ severity: 'error', id: plan.offer.id, line: plan.offer.line, reason: `photo ${source}: ${(error as Error).message}` });
+            plan.hash = null;
+          }
+        }
+        out.set(plan.key, list);
+      }),
+    );
   }
 
   private write<T>(fn: (query: RawQuery) => Promise<T>): Promise<T> {
@@ -307,7 +392,9 @@ export class CatalogueWriter {
         salesNotes: string;
       };
       attributes: { name: string; value: string }[];
-      hash: string;
+      hash: string | null;
+      pictures: string[];
+      offer: SourceOffer;
     }
     const plans: ProductPlan[] = [];
     for (const [key, group] of groups) {
@@ -328,7 +415,7 @@ export class CatalogueWriter {
         vendorCode: first.vendorCode,
         salesNotes: first.salesNotes,
       };
-      plans.push({ key, row, attributes, hash: sha([MAPPING_VERSION, row, attributes, first.pictures]) });
+      plans.push({ key, row, attributes, hash: sha([MAPPING_VERSION, row, attributes, first.pictures]), pictures: first.pictures, offer: first });
     }
 
     const q = this.database.query;
@@ -343,6 +430,10 @@ export class CatalogueWriter {
       return now !== undefined && (now.hash !== p.hash || !now.active);
     });
     const changedKeys = new Set(changed.map((p) => p.key));
+    const freshKeys = new Set(fresh.map((p) => p.key));
+    // Photos of new and changed products, fetched and converted before the batch's transaction opens.
+    const photos = new Map<string, (StoredPhoto & { source: string })[]>();
+    if (this.photos && !this.options.dryRun) await this.resolvePhotos([...fresh, ...changed], photos);
 
     // Sizes.
     const offerKeys = [...unique.values()].map((o) => `${this.source}:${o.id}`);
@@ -365,7 +456,7 @@ export class CatalogueWriter {
       const updates: { id: number; productId: number; label: string; sort: number; stock: number; barcode: string }[] = [];
       for (const [key, group] of groups) {
         const productId = ids.get(key) as number;
-        const productChanged = changedKeys.has(key) || fresh.some((p) => p.key === key);
+        const productChanged = changedKeys.has(key) || freshKeys.has(key);
         let sort = this.sizesPerProduct.get(key) ?? 0;
         for (const offer of group) {
           const external = `${this.source}:${offer.id}`;
@@ -455,6 +546,29 @@ export class CatalogueWriter {
         );
         await query('DELETE FROM product_attributes WHERE product_id = ANY($1::int[])', [changed.map((p) => existing.get(p.key)?.id)]);
       }
+      if (changed.length > 0 && query && this.photos)
+        await query('DELETE FROM product_images WHERE product_id = ANY($1::int[])', [changed.map((p) => existing.get(p.key)?.id)]);
+      const images = [...fresh, ...changed].flatMap((p) =>
+        (photos.get(p.key) ?? []).map((photo, position) => ({ productId: ids.get(p.key) as number, position, photo, alt: position === 0 ? p.row.name : '' })),
+      );
+      if (images.length > 0 && query)
+        await query(
+          `INSERT INTO product_images (product_id, position, url_template, widths, width, height, alt, color, source_url)
+           SELECT u.product_id, u.position, u.url_template, u.widths::int[], u.width, u.height, u.alt, u.color, u.source_url
+           FROM unnest($1::int[], $2::smallint[], $3::text[], $4::text[], $5::int[], $6::int[], $7::text[], $8::text[], $9::text[])
+             AS u(product_id, position, url_template, widths, width, height, alt, color, source_url)`,
+          [
+            images.map((i) => i.productId),
+            images.map((i) => i.position),
+            images.map((i) => i.photo.urlTemplate),
+            images.map((i) => `{${i.photo.widths.join(',')}}`),
+            images.map((i) => i.photo.width),
+            images.map((i) => i.photo.height),
+            images.map((i) => i.alt),
+            images.map((i) => i.photo.color),
+            images.map((i) => i.photo.source),
+          ],
+        );
       const withAttributes = [...fresh, ...changed].flatMap((p) =>
         p.attributes.map((a, position) => ({ productId: ids.get(p.key) as number, ...a, position })),
       );

@@ -223,8 +223,12 @@ export const productImages = pgTable(
     width: integer('width').notNull(),
     height: integer('height').notNull(),
     alt: text('alt').notNull().default(''),
+    // Imported photos (src/features/media): the average colour to paint first, and the address the photo
+    // came from, so that a re-import reuses it instead of fetching it again.
+    color: text('color'),
+    sourceUrl: text('source_url'),
   },
-  (t) => [index('product_images_product_idx').on(t.productId, t.position)],
+  (t) => [index('product_images_product_idx').on(t.productId, t.position), index('product_images_source_idx').on(t.sourceUrl)],
 );
 
 export const productAttributes = pgTable(

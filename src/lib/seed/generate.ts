@@ -41,7 +41,7 @@ export type ProductRow = Omit<
 > & {
   colorId: number;
   variants: Omit<Child<typeof productVariants>, 'externalId' | 'barcode'>[];
-  images: Child<typeof productImages>[];
+  images: Omit<Child<typeof productImages>, 'color' | 'sourceUrl'>[];
   attributes: Child<typeof productAttributes>[];
 };
 

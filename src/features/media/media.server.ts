@@ -1,0 +1,246 @@
+// The photo pipeline (issue 23, docs/import.md "Photos"): a product photo from a feed's URL, a file beside
+// the feed, or 1C's upload is checked (its content sniffed, at most 20 MB and 50 megapixels), converted once
+// with sharp to WebP and AVIF at the widths the pages use, named by the hash of its content (the same photo
+// in two products is stored once), given a placeholder colour, and kept under DATA_DIR/media, which the front
+// serves with immutable caching (src/lib/http/media-files.ts). Relative imports only: the import CLI loads it.
+import { createHash } from 'node:crypto';
+import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import https from 'node:https';
+import { BlockList, isIP, type LookupFunction } from 'node:net';
+import { join } from 'node:path';
+import sharp from 'sharp';
+
+/** The widths product cards and pages ask for (src/lib/seed/images.ts writes the generated ones alike). */
+export const MEDIA_WIDTHS = [360, 720] as const;
+export const MAX_PHOTO_BYTES = 20 * 1024 * 1024;
+export const MAX_PHOTO_PIXELS = 50_000_000;
+const FORMATS = new Set(['jpeg', 'png', 'webp', 'avif', 'gif', 'tiff', 'heif']);
+
+export interface StoredPhoto {
+  /** `/media/<hash>-w{w}.webp`: the pages' srcset; the front answers AVIF where the browser takes it. */
+  urlTemplate: string;
+  widths: number[];
+  /** Size of the largest rendition. */
+  width: number;
+  height: number;
+  /** The photo's average colour, `#rrggbb`: what to paint before it arrives. */
+  color: string;
+}
+
+/** A photo that cannot be used: one error line of the import, never the run. */
+export class PhotoError extends Error {
+  override name = 'PhotoError';
+}
+
+export const MEDIA_NAME = /^[0-9a-f]{24}-w(\d{2,4})\.(webp|avif)$/;
+
+/** Converts and stores a photo's bytes once; the same bytes again cost a file read. */
+export async function storePhoto(bytes: Uint8Array, dir: string): Promise<StoredPhoto> {
+  if (bytes.byteLength > MAX_PHOTO_BYTES) throw new PhotoError(`the photo is ${bytes.byteLength} bytes, over ${MAX_PHOTO_BYTES}`);
+  const hash = createHash('sha256').update(bytes).digest('hex').slice(0, 24);
+  const metaPath = join(dir, `${hash}.json`);
+  try {
+    return JSON.parse(readFileSync(metaPath, 'utf8')) as StoredPhoto;
+  } catch {
+    // Not stored yet.
+  }
+  let meta;
+  try {
+    meta = await sharp(bytes, { limitInputPixels: MAX_PHOTO_PIXELS }).metadata();
+  } catch (error) {
+    throw new PhotoError(`not an image sharp can read (${(error as Error).message.split('\n')[0]})`);
+  }
+  if (!meta.format || !FORMATS.has(meta.format)) throw new PhotoError(`not a photo (${meta.format ?? 'unknown format'})`);
+  const rotated = (meta.orientation ?? 1) >= 5;
+  const sourceWidth = (rotated ? meta.height : meta.width) ?? 0;
+  const sourceHeight = (rotated ? meta.width : meta.height) ?? 0;
+  if (sourceWidth < 1 || sourceHeight < 1) throw new PhotoError('the photo has no size');
+  if (sourceWidth * sourceHeight > MAX_PHOTO_PIXELS)
+    throw new PhotoError(`the photo is ${sourceWidth}×${sourceHeight}, over ${MAX_PHOTO_PIXELS / 1e6} megapixels`);
+
+  mkdirSync(dir, { recursive: true });
+  const widths: number[] = MEDIA_WIDTHS.filter((w) => w <= sourceWidth);
+  if (widths.length === 0) widths.push(sourceWidth);
+  const base = sharp(bytes, { limitInputPixels: MAX_PHOTO_PIXELS }).rotate();
+  let height = 0;
+  for (const width of widths) {
+    const resized = base.clone().resize({ width, withoutEnlargement: true });
+    const webp = await resized.clone().webp({ quality: 78 }).toBuffer({ resolveWithObject: true });
+    const avif = await resized.clone().avif({ quality: 50, effort: 2 }).toBuffer();
+    // Written under a temporary name and renamed: a reader never sees half a file.
+    for (const [ext, data] of [
+      ['webp', webp.data],
+      ['avif', avif],
+    ] as const) {
+      const path = join(dir, `${hash}-w${width}.${ext}`);
+      writeFileSync(`${path}.tmp`, data);
+      renameSync(`${path}.tmp`, path);
+    }
+    height = webp.info.height;
+  }
+  const { dominant } = await sharp(bytes, { limitInputPixels: MAX_PHOTO_PIXELS }).resize(16, 16, { fit: 'inside' }).stats();
+  const hex = (n: number) => Math.round(n).toString(16).padStart(2, '0');
+  const stored: StoredPhoto = {
+    urlTemplate: `/media/${hash}-w{w}.webp`,
+    widths,
+    width: widths.at(-1) as number,
+    height,
+    color: `#${hex(dominant.r)}${hex(dominant.g)}${hex(dominant.b)}`,
+  };
+  writeFileSync(`${metaPath}.tmp`, JSON.stringify(stored));
+  renameSync(`${metaPath}.tmp`, metaPath);
+  return stored;
+}
+
+// Loopback, private, link-local, shared, multicast and reserved ranges: an import from a URL never
+// reaches the shop's own network through a feed's address (SSRF), unless IMPORT_ALLOW_PRIVATE=1.
+const PRIVATE = new BlockList();
+for (const [net, prefix] of [
+  ['0.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10],
+  ['127.0.0.0', 8],
+  ['169.254.0.0', 16],
+  ['172.16.0.0', 12],
+  ['192.0.0.0', 24],
+  ['192.168.0.0', 16],
+  ['198.18.0.0', 15],
+  ['224.0.0.0', 4],
+  ['240.0.0.0', 4],
+] as const)
+  PRIVATE.addSubnet(net, prefix, 'ipv4');
+for (const [net, prefix] of [
+  ['::', 128],
+  ['::1', 128],
+  ['fc00::', 7],
+  ['fe80::', 10],
+  ['ff00::', 8],
+  ['64:ff9b::', 96],
+] as const)
+  PRIVATE.addSubnet(net, prefix, 'ipv6');
+
+/** Whether an address is on a range an import must not reach. */
+export function isPrivateAddress(address: string): boolean {
+  // An IPv4 address written as IPv6 (::ffff:127.0.0.1) is the IPv4 address.
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)?.[1];
+  if (mapped) return isPrivateAddress(mapped);
+  const family = isIP(address);
+  if (family === 0) return true;
+  return PRIVATE.check(address, family === 4 ? 'ipv4' : 'ipv6');
+}
+
+/** DNS resolution that refuses private answers: checked on the address actually connected to (no rebinding). */
+const guardedLookup: LookupFunction = (hostname, options, callback) => {
+  dnsLookup(hostname, { ...options, all: true }, (error, addresses) => {
+    if (error) return callback(error, '', 0);
+    const list = addresses as LookupAddress[];
+    const refused = list.find((a) => isPrivateAddress(a.address));
+    if (refused) return callback(Object.assign(new Error(`${hostname} resolves to ${refused.address}, a private address`), { code: 'EPRIVATE' }), '', 0);
+    if (options.all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, list);
+    const first = list[0] as LookupAddress;
+    callback(null, first.address, first.family);
+  });
+};
+
+export interface FetchOptions {
+  allowPrivate?: boolean;
+  timeoutMs?: number;
+  maxBytes?: number;
+  redirects?: number;
+}
+
+/** Downloads a URL's body (http and https only), within the size and time limits; refuses private addresses. */
+export function download(url: string, options: FetchOptions = {}): Promise<Buffer> {
+  const maxBytes = options.maxBytes ?? MAX_PHOTO_BYTES;
+  const redirects = options.redirects ?? 3;
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return Promise.reject(new PhotoError(`"${url}" is not an address`));
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return Promise.reject(new PhotoError(`${parsed.protocol} addresses are not fetched`));
+  if (!options.allowPrivate && isIP(parsed.hostname.replace(/^\[|\]$/g, '')) && isPrivateAddress(parsed.hostname.replace(/^\[|\]$/g, '')))
+    return Promise.reject(new PhotoError(`${parsed.hostname} is a private address (IMPORT_ALLOW_PRIVATE=1 allows it)`));
+  const client = parsed.protocol === 'https:' ? https : http;
+  return new Promise((resolve, reject) => {
+    const request = client.get(
+      parsed,
+      {
+        timeout: options.timeoutMs ?? 20_000,
+        headers: { 'user-agent': 'BrandshopImport/1.0', accept: 'image/*,*/*;q=0.5' },
+        ...(options.allowPrivate ? {} : { lookup: guardedLookup }),
+      },
+      (response) => {
+        const status = response.statusCode ?? 0;
+        if (status >= 300 && status < 400 && response.headers.location) {
+          response.resume();
+          if (redirects <= 0) return reject(new PhotoError('too many redirects'));
+          return resolve(download(new URL(response.headers.location, parsed).href, { ...options, redirects: redirects - 1 }));
+        }
+        if (status !== 200) {
+          response.resume();
+          return reject(Object.assign(new PhotoError(`the server answered ${status}`), { retry: status >= 500 || status === 429 }));
+        }
+        const declared = Number(response.headers['content-length'] ?? 0);
+        if (declared > maxBytes) {
+          response.destroy();
+          return reject(new PhotoError(`the photo is ${declared} bytes, over ${maxBytes}`));
+        }
+        const chunks: Buffer[] = [];
+        let size = 0;
+        response.on('data', (chunk: Buffer) => {
+          size += chunk.length;
+          if (size > maxBytes) {
+            response.destroy();
+            reject(new PhotoError(`the photo is over ${maxBytes} bytes`));
+            return;
+          }
+          chunks.push(chunk);
+        });
+        response.on('end', () => resolve(Buffer.concat(chunks)));
+        response.on('error', (error) => reject(Object.assign(new PhotoError(error.message), { retry: true })));
+      },
+    );
+    request.on('timeout', () => request.destroy(Object.assign(new PhotoError('no answer in time'), { retry: true })));
+    request.on('error', (error: Error & { code?: string; retry?: boolean }) =>
+      reject(
+        error instanceof PhotoError
+          ? error
+          : Object.assign(new PhotoError(error.code === 'EPRIVATE' ? error.message : `could not be fetched (${error.message})`), {
+              retry: error.code !== 'EPRIVATE',
+            }),
+      ),
+    );
+  });
+}
+
+/** download() with retries (twice, after 0.5 s and 1.5 s) for network failures and 5xx answers. */
+export async function downloadWithRetries(url: string, options: FetchOptions = {}): Promise<Buffer> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await download(url, options);
+    } catch (error) {
+      if (attempt >= 2 || !(error as { retry?: boolean }).retry) throw error;
+      await new Promise((r) => setTimeout(r, 500 * 3 ** attempt));
+    }
+  }
+}
+
+/** Runs tasks at most `limit` at once, in order of arrival. */
+export function limiter(limit: number): <T>(task: () => Promise<T>) => Promise<T> {
+  let active = 0;
+  const waiting: (() => void)[] = [];
+  return async (task) => {
+    if (active >= limit) await new Promise<void>((r) => waiting.push(r));
+    active++;
+    try {
+      return await task();
+    } finally {
+      active--;
+      waiting.shift()?.();
+    }
+  };
+}
