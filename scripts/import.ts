@@ -1,4 +1,4 @@
-// `npm run import -- <file | folder> [--dry-run] [--partial] [--json] [--report FILE] [--default-stock N] [--skip-photos]`:
+// `npm run import -- <file | folder | .zip | URL> [--dry-run] [--partial] [--json] [--report FILE] [--default-stock N] [--skip-photos]`:
 // a YML feed into the catalogue (docs/import.md). The file is read through once before anything is written;
 // offers go in a batch per transaction, with a progress bar (offers/s and the time left); at the end a
 // summary, and a CSV report of every offer that cost a line. Exit code 0 when every offer went in, 1 when
@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { problemsCsv } from '../src/features/import/import.ts';
 import { ImportInputError, importYml } from '../src/features/import/import.server.ts';
+import { prepareInput } from '../src/features/import/input.server.ts';
 import { openDatabase } from '../src/lib/db/client.ts';
 import { env, loadDotEnv } from '../src/lib/env.ts';
 import { rateBar } from '../src/lib/progress.ts';
@@ -29,7 +30,7 @@ loadDotEnv();
 const config = env();
 const input = positionals[0];
 if (!input || positionals.length > 1) {
-  console.error('Usage: npm run import -- <file | folder> [--dry-run] [--partial] [--json] [--report FILE] [--default-stock N] [--skip-photos]');
+  console.error('Usage: npm run import -- <file | folder | .zip | URL> [--dry-run] [--partial] [--json] [--report FILE] [--default-stock N] [--skip-photos]');
   process.exit(2);
 }
 const defaultStock = Number(values['default-stock']);
@@ -41,10 +42,14 @@ if (!Number.isInteger(defaultStock) || defaultStock < 0 || !Number.isInteger(bat
 
 const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
 let code: number;
+let cleanup = () => {};
 try {
   await database.migrate();
   const started = Date.now();
-  const result = await importYml(database, input, {
+  // An address is downloaded, an archive unpacked, into a temporary folder removed at the end.
+  const prepared = await prepareInput(input, { maxBytes: config.IMPORT_MAX_BYTES, allowPrivate: config.IMPORT_ALLOW_PRIVATE });
+  cleanup = prepared.cleanup;
+  const result = await importYml(database, prepared.path, {
     dryRun: values['dry-run'],
     partial: values.partial,
     defaultStock,
@@ -73,6 +78,7 @@ try {
   if (values.json) console.log(JSON.stringify({ error: error.message }));
   code = 2;
 } finally {
+  cleanup();
   await database.close();
 }
 process.exit(code);

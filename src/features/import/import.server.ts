@@ -39,7 +39,7 @@ export class ImportInputError extends Error {
 
 export const DEFAULT_MAX_BYTES = 1024 ** 3;
 
-/** The feed file of an input path: the file itself, or the first YML/XML file in a folder. */
+/** The feed file of an input path: the file itself, or the first YML/XML file in a folder (or in its subfolders, as archives hold them). */
 export function feedFile(path: string): string {
   let stat;
   try {
@@ -48,11 +48,21 @@ export function feedFile(path: string): string {
     throw new ImportInputError(`${path}: no such file or folder`);
   }
   if (!stat.isDirectory()) return path;
-  const candidates = readdirSync(path)
-    .filter((name) => /\.(yml|xml)$/i.test(name))
-    .sort();
-  if (candidates.length === 0) throw new ImportInputError(`${path}: the folder holds no .yml or .xml file`);
-  return join(path, candidates[0] as string);
+  const find = (dir: string, depth: number): string | undefined => {
+    const entries = readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name));
+    const here = entries.find((e) => e.isFile() && /\.(yml|xml)$/i.test(e.name));
+    if (here) return join(dir, here.name);
+    if (depth === 0) return undefined;
+    for (const e of entries) {
+      if (!e.isDirectory() || e.name.startsWith('.') || e.name === '__MACOSX') continue;
+      const found = find(join(dir, e.name), depth - 1);
+      if (found) return found;
+    }
+    return undefined;
+  };
+  const found = find(path, 2);
+  if (!found) throw new ImportInputError(`${path}: the folder holds no .yml or .xml file`);
+  return found;
 }
 
 /** Imports a YML feed from a file on disk. Throws ImportInputError when the file cannot be read at all. */

@@ -5,7 +5,9 @@
 // serves with immutable caching (src/lib/http/media-files.ts). Relative imports only: the import CLI loads it.
 import { createHash } from 'node:crypto';
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { createWriteStream, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import type { IncomingMessage } from 'node:http';
+import { pipeline } from 'node:stream/promises';
 import http from 'node:http';
 import https from 'node:https';
 import { BlockList, isIP, type LookupFunction } from 'node:net';
@@ -149,11 +151,13 @@ export interface FetchOptions {
   timeoutMs?: number;
   maxBytes?: number;
   redirects?: number;
+  accept?: string;
+  /** What is fetched, for messages: 'photo', 'file'. */
+  what?: string;
 }
 
-/** Downloads a URL's body (http and https only), within the size and time limits; refuses private addresses. */
-export function download(url: string, options: FetchOptions = {}): Promise<Buffer> {
-  const maxBytes = options.maxBytes ?? MAX_PHOTO_BYTES;
+/** Opens a URL (http and https only) with the guard and redirects; resolves once a 200 answer's headers are in. */
+function openUrl(url: string, options: FetchOptions): Promise<IncomingMessage> {
   const redirects = options.redirects ?? 3;
   let parsed: URL;
   try {
@@ -162,7 +166,8 @@ export function download(url: string, options: FetchOptions = {}): Promise<Buffe
     return Promise.reject(new PhotoError(`"${url}" is not an address`));
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return Promise.reject(new PhotoError(`${parsed.protocol} addresses are not fetched`));
-  if (!options.allowPrivate && isIP(parsed.hostname.replace(/^\[|\]$/g, '')) && isPrivateAddress(parsed.hostname.replace(/^\[|\]$/g, '')))
+  const literal = parsed.hostname.replace(/^\[|\]$/g, '');
+  if (!options.allowPrivate && isIP(literal) && isPrivateAddress(literal))
     return Promise.reject(new PhotoError(`${parsed.hostname} is a private address (IMPORT_ALLOW_PRIVATE=1 allows it)`));
   const client = parsed.protocol === 'https:' ? https : http;
   return new Promise((resolve, reject) => {
@@ -170,7 +175,7 @@ export function download(url: string, options: FetchOptions = {}): Promise<Buffe
       parsed,
       {
         timeout: options.timeoutMs ?? 20_000,
-        headers: { 'user-agent': 'BrandshopImport/1.0', accept: 'image/*,*/*;q=0.5' },
+        headers: { 'user-agent': 'BrandshopImport/1.0', accept: options.accept ?? 'image/*,*/*;q=0.5' },
         ...(options.allowPrivate ? {} : { lookup: guardedLookup }),
       },
       (response) => {
@@ -178,30 +183,21 @@ export function download(url: string, options: FetchOptions = {}): Promise<Buffe
         if (status >= 300 && status < 400 && response.headers.location) {
           response.resume();
           if (redirects <= 0) return reject(new PhotoError('too many redirects'));
-          return resolve(download(new URL(response.headers.location, parsed).href, { ...options, redirects: redirects - 1 }));
+          return resolve(openUrl(new URL(response.headers.location, parsed).href, { ...options, redirects: redirects - 1 }));
         }
         if (status !== 200) {
           response.resume();
           return reject(Object.assign(new PhotoError(`the server answered ${status}`), { retry: status >= 500 || status === 429 }));
         }
         const declared = Number(response.headers['content-length'] ?? 0);
+        const maxBytes = options.maxBytes ?? MAX_PHOTO_BYTES;
         if (declared > maxBytes) {
           response.destroy();
-          return reject(new PhotoError(`the photo is ${declared} bytes, over ${maxBytes}`));
+          return reject(new PhotoError(`the ${options.what ?? 'photo'} is ${declared} bytes, over ${maxBytes}`));
         }
-        const chunks: Buffer[] = [];
-        let size = 0;
-        response.on('data', (chunk: Buffer) => {
-          size += chunk.length;
-          if (size > maxBytes) {
-            response.destroy();
-            reject(new PhotoError(`the photo is over ${maxBytes} bytes`));
-            return;
-          }
-          chunks.push(chunk);
-        });
-        response.on('end', () => resolve(Buffer.concat(chunks)));
-        response.on('error', (error) => reject(Object.assign(new PhotoError(error.message), { retry: true })));
+        // The time limit covers the whole transfer, not only the wait for the headers.
+        request.setTimeout(options.timeoutMs ?? 20_000);
+        resolve(response);
       },
     );
     request.on('timeout', () => request.destroy(Object.assign(new PhotoError('no answer in time'), { retry: true })));
@@ -215,6 +211,37 @@ export function download(url: string, options: FetchOptions = {}): Promise<Buffe
       ),
     );
   });
+}
+
+/** Reads an answer's body, refusing it past maxBytes. */
+async function* limited(response: IncomingMessage, maxBytes: number, what: string): AsyncGenerator<Buffer> {
+  let size = 0;
+  for await (const chunk of response as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > maxBytes) {
+      response.destroy();
+      throw new PhotoError(`the ${what} is over ${maxBytes} bytes`);
+    }
+    yield chunk;
+  }
+}
+
+/** Downloads a URL's body into memory (a photo), within the size and time limits; refuses private addresses. */
+export async function download(url: string, options: FetchOptions = {}): Promise<Buffer> {
+  const response = await openUrl(url, options);
+  const chunks: Buffer[] = [];
+  try {
+    for await (const chunk of limited(response, options.maxBytes ?? MAX_PHOTO_BYTES, options.what ?? 'photo')) chunks.push(chunk);
+  } catch (error) {
+    throw error instanceof PhotoError ? error : Object.assign(new PhotoError((error as Error).message), { retry: true });
+  }
+  return Buffer.concat(chunks);
+}
+
+/** Downloads a URL's body to a file (a feed: never held in memory), within the limits; refuses private addresses. */
+export async function downloadToFile(url: string, path: string, options: FetchOptions = {}): Promise<void> {
+  const response = await openUrl(url, { accept: '*/*', what: 'file', ...options });
+  await pipeline(limited(response, options.maxBytes ?? MAX_PHOTO_BYTES, options.what ?? 'file'), createWriteStream(path));
 }
 
 /** download() with retries (twice, after 0.5 s and 1.5 s) for network failures and 5xx answers. */
