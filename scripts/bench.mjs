@@ -16,6 +16,7 @@
 //    DESIGN §7's 30 ms and 100 ms — and 90 placements from 16 connections at once (the address's limit
 //    of 200 orders in 10 minutes bounds how many one run may place). Use a fresh BENCH_DATA_DIR each run.
 // 8. --memory (issue 10): resident memory after start and after a warm-up (use --products 2000, the budget's size).
+// 9. --import (issue 23): the catalogue import at scale, scripts/bench-import.ts (--offers, --photos).
 // Results: bench-results/<database>.json and a Markdown summary on stdout for docs/performance.md.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -23,6 +24,12 @@ import { createServer } from 'node:net';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { serverProcess } from './server-flags.mjs';
+
+// --import (issue 23) is a benchmark of its own: scripts/bench-import.ts, given the other arguments.
+if (process.argv.includes('--import')) {
+  const args = process.argv.slice(2).filter((a) => a !== '--import');
+  process.exit(spawnSync(process.execPath, ['scripts/bench-import.ts', ...args], { stdio: 'inherit' }).status ?? 1);
+}
 
 const { values } = parseArgs({
   options: {

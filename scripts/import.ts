@@ -1,4 +1,4 @@
-// `npm run import -- <file | folder | .zip | URL> [--dry-run] [--partial] [--json] [--report FILE] [--default-stock N] [--skip-photos]`:
+// `npm run import -- <file | folder | .zip | URL> [--dry-run] [--partial] [--json] [--report FILE] [--default-stock N] [--skip-photos] [--prices-stock]`:
 // a YML feed into the catalogue (docs/import.md). The file is read through once before anything is written;
 // offers go in a batch per transaction, with a progress bar (offers/s and the time left); at the end a
 // summary, and a CSV report of every offer that cost a line. Exit code 0 when every offer went in, 1 when
@@ -19,6 +19,7 @@ const { values, positionals } = parseArgs({
   options: {
     'dry-run': { type: 'boolean', default: false },
     partial: { type: 'boolean', default: false },
+    'prices-stock': { type: 'boolean', default: false },
     json: { type: 'boolean', default: false },
     report: { type: 'string', default: 'import-errors.csv' },
     'default-stock': { type: 'string', default: '5' },
@@ -30,7 +31,9 @@ loadDotEnv();
 const config = env();
 const input = positionals[0];
 if (!input || positionals.length > 1) {
-  console.error('Usage: npm run import -- <file | folder | .zip | URL> [--dry-run] [--partial] [--json] [--report FILE] [--default-stock N] [--skip-photos]');
+  console.error(
+    'Usage: npm run import -- <file | folder | .zip | URL> [--dry-run] [--partial] [--json] [--report FILE] [--default-stock N] [--skip-photos] [--prices-stock]',
+  );
   process.exit(2);
 }
 const defaultStock = Number(values['default-stock']);
@@ -52,10 +55,11 @@ try {
   const result = await importYml(database, prepared.path, {
     dryRun: values['dry-run'],
     partial: values.partial,
+    pricesStock: values['prices-stock'],
     defaultStock,
     batchSize,
     maxBytes: config.IMPORT_MAX_BYTES,
-    ...(values['skip-photos'] ? {} : { photos: { dir: join(config.DATA_DIR, 'media'), allowPrivate: config.IMPORT_ALLOW_PRIVATE } }),
+    ...(values['skip-photos'] || values['prices-stock'] ? {} : { photos: { dir: join(config.DATA_DIR, 'media'), allowPrivate: config.IMPORT_ALLOW_PRIVATE } }),
     onProgress: rateBar(values['dry-run'] ? 'dry run' : 'import', 'offers'),
   });
   const { summary, problems } = result;
@@ -64,7 +68,7 @@ try {
     `${values['dry-run'] ? 'Would be (nothing written)' : 'Done'} in ${seconds.toFixed(1)} s: ${result.offers} offers — new ${summary.new}, changed ${summary.changed}, ` +
       `unchanged ${summary.unchanged}, hidden ${summary.hidden} products, images ${summary.images}, errors ${summary.errors}` +
       (problems.length > summary.errors ? `, warnings ${problems.length - summary.errors}` : '') +
-      '.',
+      `. Peak memory ${Math.round(process.resourceUsage().maxRSS / 1024)} MB.`,
   );
   if (problems.length > 0) {
     writeFileSync(values.report, problemsCsv(problems));

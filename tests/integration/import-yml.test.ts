@@ -163,6 +163,34 @@ describe('idempotent and incremental', () => {
     ]);
   });
 
+  it('--prices-stock changes only prices and stock of offers the catalogue has, and nothing when nothing differs', async () => {
+    await importYml(database, file('full.yml', feed(dress('h1', '42') + dress('h2', '44'))));
+    const names = await rows('SELECT name, description FROM products');
+    const update = feed(
+      dress('h1', '42', '', '9990').replace('<count>3</count>', '<count>7</count>').replace('Платье миди', 'Другое имя') +
+        dress('h2', '44', '', '9990') +
+        dress('h9', '48').replaceAll('group_id="77"', 'group_id="99"'),
+    );
+    const result = await importYml(database, file('prices.yml', update), { pricesStock: true });
+    expect(result.summary).toMatchObject({ new: 0, changed: 2, unchanged: 0, hidden: 0, errors: 0 });
+    expect(result.problems).toEqual([{ severity: 'warning', id: 'h9', line: expect.any(Number), reason: 'not in the catalogue: a full import adds it' }]);
+    expect(await rows('SELECT price FROM products')).toEqual([{ price: 999000 }]);
+    expect(await rows('SELECT external_id, stock FROM product_variants ORDER BY external_id')).toEqual([
+      { external_id: 'yml:h1', stock: 7 },
+      { external_id: 'yml:h2', stock: 3 },
+    ]);
+    expect(await rows('SELECT name, description FROM products')).toEqual(names);
+    const before = await version();
+    expect((await importYml(database, file('prices.yml', update), { pricesStock: true })).summary).toMatchObject({ changed: 0, unchanged: 2 });
+    expect(await version()).toBe(before);
+    // Read once and written at the end: a file cut short changes nothing.
+    const cut = feed(dress('h1', '42', '', '5000') + dress('h2', '44', '', '5000')).slice(0, -40);
+    const error = await importYml(database, file('cut.yml', cut), { pricesStock: true }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ImportInputError);
+    expect(await rows('SELECT price FROM products')).toEqual([{ price: 999000 }]);
+    expect(await version()).toBe(before);
+  });
+
   it('--dry-run says what would change and writes nothing', async () => {
     const before = await version();
     const dry = await importYml(database, file('dry.yml', feed(dress('e1', '42'))), { dryRun: true });

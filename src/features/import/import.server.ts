@@ -14,6 +14,8 @@ export interface ImportOptions {
   dryRun?: boolean;
   /** The feed is a part of the catalogue: offers it does not list stay as they are. */
   partial?: boolean;
+  /** Only prices and stock of offers the catalogue has; nothing added, hidden or fetched. */
+  pricesStock?: boolean;
   /** Stock of a size the feed calls available without a count. */
   defaultStock?: number;
   /** Offers per transaction. */
@@ -72,19 +74,23 @@ export async function importYml(database: Database, path: string, options: Impor
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
   if (size > maxBytes) throw new ImportInputError(`${file} is ${size} bytes, over the import's limit of ${maxBytes} (IMPORT_MAX_BYTES)`);
 
-  // First pass: the whole file must be readable before anything of it is applied.
+  // First pass: the whole file must be readable before anything of it is applied. `--prices-stock` reads
+  // once and writes at the end instead (its changes are small enough to hold), with an estimated total.
   let offers = 0;
-  let root: string | undefined;
-  try {
-    await checkXml(createReadStream(file, { highWaterMark: 256 * 1024 }), (elementPath) => {
-      if (elementPath.length === 1) root = elementPath[0];
-      else if (isYmlOffer(elementPath)) offers++;
-    });
-  } catch (error) {
-    if (error instanceof XmlReadError) throw new ImportInputError(`${file}${error.line ? `, line ${error.line}` : ''}: ${error.message}`);
-    throw error;
+  if (options.pricesStock) offers = Math.max(1, Math.round(size / 1600));
+  else {
+    let root: string | undefined;
+    try {
+      await checkXml(createReadStream(file, { highWaterMark: 256 * 1024 }), (elementPath) => {
+        if (elementPath.length === 1) root = elementPath[0];
+        else if (isYmlOffer(elementPath)) offers++;
+      });
+    } catch (error) {
+      if (error instanceof XmlReadError) throw new ImportInputError(`${file}${error.line ? `, line ${error.line}` : ''}: ${error.message}`);
+      throw error;
+    }
+    if (root !== 'yml_catalog') throw new ImportInputError(`${file}: not a YML feed (its root element is <${root ?? '?'}>, not <yml_catalog>)`);
   }
-  if (root !== 'yml_catalog') throw new ImportInputError(`${file}: not a YML feed (its root element is <${root ?? '?'}>, not <yml_catalog>)`);
 
   const problems: ImportProblem[] = [];
   const writer = new CatalogueWriter(
@@ -97,7 +103,7 @@ export async function importYml(database: Database, path: string, options: Impor
     problems,
   );
   await writer.load();
-  const batchSize = options.batchSize ?? 500;
+  const batchSize = options.batchSize ?? (options.pricesStock ? 5000 : 500);
   let pending: SourceOffer[] = [];
   let done = 0;
   options.onProgress?.(0, offers);
@@ -105,26 +111,30 @@ export async function importYml(database: Database, path: string, options: Impor
     if (pending.length === 0) return;
     const batch = pending;
     pending = [];
-    await writer.applyOffers(batch);
+    if (options.pricesStock) await writer.applyPricesStock(batch);
+    else await writer.applyOffers(batch);
     done += batch.length;
     options.onProgress?.(done, offers);
   };
   try {
-    for await (const event of readYml(createReadStream(file, { highWaterMark: 256 * 1024 }), problems)) {
-      if (event.kind === 'categories') await writer.applyCategories(event.categories);
-      else {
+    for await (const event of readYml(createReadStream(file, { highWaterMark: 256 * 1024 }), problems, { pricesOnly: options.pricesStock ?? false })) {
+      if (event.kind === 'categories') {
+        if (!options.pricesStock) await writer.applyCategories(event.categories);
+      } else {
         pending.push(...event.offers);
         if (pending.length >= batchSize) await flush();
       }
     }
     await flush();
+    if (options.pricesStock) await writer.commitPricesStock();
   } catch (error) {
     // The file changed between the passes: what was applied stays (each batch whole); nothing is hidden.
     if (error instanceof XmlReadError || error instanceof YmlFormatError) throw new ImportInputError(`${file}: ${error.message}`);
     throw error;
   }
+  if (options.pricesStock) offers = done;
   options.onProgress?.(offers, offers);
-  if (!options.partial) await writer.hideMissing();
+  if (!options.partial && !options.pricesStock) await writer.hideMissing();
   const summary = { ...writer.summary, errors: problems.filter((p) => p.severity === 'error').length };
   return { summary, problems, offers };
 }

@@ -15,7 +15,7 @@ import aliasesFile from './brand-aliases.json' with { type: 'json' };
 import { ONE_SIZE, type ImportProblem, type ImportSummary, type SourceCategory, type SourceOffer } from './import.ts';
 
 /** Bumped when the mapping changes what a product row holds: every product is then rewritten once. */
-const MAPPING_VERSION = 2;
+const MAPPING_VERSION = 3;
 const UNCATEGORIZED = { external: 'import:uncategorized', name: t('ru', 'import.uncategorized') };
 const NO_BRAND = t('ru', 'import.noBrand');
 const ARTICLE = t('ru', 'import.article');
@@ -90,6 +90,8 @@ export class CatalogueWriter {
   private seenOffers = new Set<string>();
   private sizesPerProduct = new Map<string, number>();
   private placeholder = -1;
+  /** `--prices-stock`'s changes, written together once the file has been read whole. */
+  private staged = { stock: [] as { id: number; stock: number }[], prices: new Map<number, { price: number; priceOld: number | null }>() };
   readonly summary: ImportSummary = { new: 0, changed: 0, unchanged: 0, hidden: 0, images: 0, errors: 0 };
 
   private readonly database: Database;
@@ -415,19 +417,22 @@ export class CatalogueWriter {
         vendorCode: first.vendorCode,
         salesNotes: first.salesNotes,
       };
-      plans.push({ key, row, attributes, hash: sha([MAPPING_VERSION, row, attributes, first.pictures]), pictures: first.pictures, offer: first });
+      // Prices are compared apart from the hash: `--prices-stock` changes them without the rest of the row.
+      const { price: _price, priceOld: _priceOld, ...hashed } = row;
+      plans.push({ key, row, attributes, hash: sha([MAPPING_VERSION, hashed, attributes, first.pictures]), pictures: first.pictures, offer: first });
     }
 
     const q = this.database.query;
-    const existing = new Map<string, { id: number; hash: string | null; active: boolean }>();
+    const existing = new Map<string, { id: number; hash: string | null; active: boolean; price: number; priceOld: number | null }>();
     if (plans.length > 0)
-      for (const r of (await q('SELECT id, external_id, import_hash, is_active FROM products WHERE external_id = ANY($1::text[])', [plans.map((p) => p.key)]))
-        .rows as { id: number; external_id: string; import_hash: string | null; is_active: boolean }[])
-        existing.set(r.external_id, { id: r.id, hash: r.import_hash, active: r.is_active });
+      for (const r of (
+        await q('SELECT id, external_id, import_hash, is_active, price, price_old FROM products WHERE external_id = ANY($1::text[])', [plans.map((p) => p.key)])
+      ).rows as { id: number; external_id: string; import_hash: string | null; is_active: boolean; price: number; price_old: number | null }[])
+        existing.set(r.external_id, { id: r.id, hash: r.import_hash, active: r.is_active, price: r.price, priceOld: r.price_old });
     const fresh = plans.filter((p) => !existing.has(p.key));
     const changed = plans.filter((p) => {
       const now = existing.get(p.key);
-      return now !== undefined && (now.hash !== p.hash || !now.active);
+      return now !== undefined && (now.hash !== p.hash || !now.active || now.price !== p.row.price || now.priceOld !== p.row.priceOld);
     });
     const changedKeys = new Set(changed.map((p) => p.key));
     const freshKeys = new Set(fresh.map((p) => p.key));
@@ -624,6 +629,83 @@ export class CatalogueWriter {
       if (sizes.inserts.length === 0 && sizes.updates.length === 0) return settle(sizes);
     }
     settle(this.options.dryRun ? await writeBatch(undefined) : await this.write(writeBatch));
+  }
+
+  /**
+   * `--prices-stock`: only prices and stock, for offers the catalogue already has (a full import adds the
+   * rest). Values are compared first and only what differs is staged for commitPricesStock, so an unchanged
+   * file moves nothing.
+   */
+  async applyPricesStock(offers: readonly SourceOffer[]): Promise<void> {
+    const unique = new Map<string, SourceOffer>();
+    for (const offer of offers) unique.set(offer.id, offer);
+    const prices = new Map<string, { price: number; priceOld: number | null }>();
+    for (const offer of unique.values()) {
+      const key = `${this.source}:${offer.productKey}`;
+      if (!prices.has(key) && !this.seenProducts.has(key)) prices.set(key, { price: offer.price, priceOld: offer.priceOld });
+    }
+    const q = this.database.query;
+    const variants = (
+      await q(
+        `SELECT v.id, v.external_id, v.stock, p.id AS product_id, p.external_id AS product_key, p.price, p.price_old
+           FROM product_variants v JOIN products p ON p.id = v.product_id WHERE v.external_id = ANY($1::text[])`,
+        [[...unique.keys()].map((id) => `${this.source}:${id}`)],
+      )
+    ).rows as { id: number; external_id: string; stock: number; product_id: number; product_key: string; price: number; price_old: number | null }[];
+    const byExternal = new Map(variants.map((v) => [v.external_id, v]));
+    const stockUpdates: { id: number; stock: number }[] = [];
+    const priceUpdates = new Map<number, { price: number; priceOld: number | null }>();
+    for (const offer of unique.values()) {
+      const now = byExternal.get(`${this.source}:${offer.id}`);
+      if (!now) {
+        this.problems.push({ severity: 'warning', id: offer.id, line: offer.line, reason: 'not in the catalogue: a full import adds it' });
+        continue;
+      }
+      const stock = offer.stock ?? (offer.available ? this.options.defaultStock : 0);
+      const price = prices.get(`${this.source}:${offer.productKey}`);
+      let changed = false;
+      if (stock !== now.stock) {
+        stockUpdates.push({ id: now.id, stock });
+        changed = true;
+      }
+      if (price && (price.price !== now.price || price.priceOld !== now.price_old)) {
+        priceUpdates.set(now.product_id, price);
+        changed = true;
+      }
+      if (changed) this.summary.changed++;
+      else this.summary.unchanged++;
+      this.seenOffers.add(offer.id);
+    }
+    for (const key of prices.keys()) this.seenProducts.set(key, 0);
+    this.staged.stock.push(...stockUpdates);
+    for (const [id, price] of priceUpdates) this.staged.prices.set(id, price);
+  }
+
+  /**
+   * Writes what `applyPricesStock` staged, in one transaction, once the whole file has been read: a file cut
+   * short changes nothing. Nothing at all when nothing differs.
+   */
+  async commitPricesStock(): Promise<void> {
+    const { stock, prices } = this.staged;
+    if (this.options.dryRun || (stock.length === 0 && prices.size === 0)) return;
+    const CHUNK = 10_000;
+    await this.write(async (query) => {
+      for (let i = 0; i < stock.length; i += CHUNK) {
+        const part = stock.slice(i, i + CHUNK);
+        await query('UPDATE product_variants v SET stock = u.stock FROM unnest($1::int[], $2::int[]) AS u(id, stock) WHERE v.id = u.id', [
+          part.map((u) => u.id),
+          part.map((u) => u.stock),
+        ]);
+      }
+      const ids = [...prices.keys()];
+      for (let i = 0; i < ids.length; i += CHUNK) {
+        const part = ids.slice(i, i + CHUNK);
+        await query(
+          'UPDATE products p SET price = u.price, price_old = u.price_old FROM unnest($1::int[], $2::int[], $3::int[]) AS u(id, price, price_old) WHERE p.id = u.id',
+          [part, part.map((id) => prices.get(id)?.price), part.map((id) => prices.get(id)?.priceOld ?? null)],
+        );
+      }
+    });
   }
 
   /**

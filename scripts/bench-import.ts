@@ -1,0 +1,174 @@
+// `npm run bench -- --import [--offers 100000] [--photos 24]` (or `node scripts/bench-import.ts`): the
+// catalogue import at scale (issue 23, docs/performance.md "Catalogue import").
+// 1. Writes a YML feed of --offers offers from the generated catalogue's vocabulary: products of 1–10 sizes
+//    sharing a group_id, params, counts, HTML descriptions in CDATA (~1.6 KB an offer).
+// 2. `npm run import` into an empty PGlite database, as a shop owner runs it: wall time, offers/s, and the
+//    import process's peak resident memory (the budget: 300 MB).
+// 3. The same file again (nothing to write), then `--prices-stock` with a tenth of the prices and stock
+//    changed (the budget: 10 s for 100,000 offers).
+// 4. Photos: --photos photos of a real photo's size and entropy (2000×2667 JPEG, 300–800 KB) through the
+//    pipeline, 8 at once: photos per second.
+// Results: bench-results/import.json and a Markdown table on stdout.
+import { spawnSync } from 'node:child_process';
+import { createWriteStream, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import sharp from 'sharp';
+import { limiter, storePhoto } from '../src/features/media/media.server.ts';
+import { buildSkeleton, makeProductGenerator } from '../src/lib/seed/generate.ts';
+
+const { values } = parseArgs({
+  options: { offers: { type: 'string', default: '100000' }, photos: { type: 'string', default: '24' }, keep: { type: 'boolean', default: false } },
+});
+const target = Number(values.offers);
+const photoCount = Number(values.photos);
+const work = mkdtempSync(join(tmpdir(), 'bench-import-'));
+const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+/** Writes the feed; `vary` changes every tenth product's price and every tenth size's stock. */
+async function writeFeed(path: string, vary: boolean): Promise<number> {
+  const skeleton = buildSkeleton();
+  const generate = makeProductGenerator(20261125, skeleton);
+  const out = createWriteStream(path);
+  const write = (text: string) => (out.write(text) ? Promise.resolve() : new Promise<void>((r) => out.once('drain', () => r())));
+  await write(
+    `<?xml version="1.0" encoding="UTF-8"?>\n<yml_catalog date="2026-11-25T12:00:00+03:00">\n<shop>\n<name>Bench</name>\n<company>Bench</company>\n<url>https://bench.example/</url>\n`,
+  );
+  await write(`<currencies><currency id="RUR" rate="1"/></currencies>\n<categories>\n`);
+  for (const c of skeleton.categories)
+    await write(`<category id="${c.id}"${c.parentId === null ? '' : ` parentId="${c.parentId}"`}>${esc(c.name)}</category>\n`);
+  await write(`</categories>\n<offers>\n`);
+  const brands = new Map(skeleton.brands.map((b) => [b.id, b.name]));
+  const colors = new Map(skeleton.colors.map((c) => [c.id, c.name]));
+  let offers = 0;
+  for (let id = 1; offers < target; id++) {
+    const p = generate(id);
+    const price = vary && id % 10 === 0 ? p.price + 10_000 : p.price;
+    const common =
+      `<price>${price / 100}</price>${p.priceOld ? `<oldprice>${p.priceOld / 100}</oldprice>` : ''}<currencyId>RUR</currencyId><categoryId>${p.categoryId}</categoryId>` +
+      p.images.map((i) => `<picture>https://cdn.bench.example${i.urlTemplate.replace('{w}', '720')}</picture>`).join('') +
+      `<vendor>${esc(brands.get(p.brandId) ?? '')}</vendor><name>${esc(p.name)}</name>` +
+      `<description><![CDATA[<p>${esc(p.description)}</p><ul>${p.attributes.map((a) => `<li>${esc(a.name)}: ${esc(a.value)}</li>`).join('')}</ul>]]></description>` +
+      `<vendorCode>A${id}</vendorCode><sales_notes>Оплата картой и СБП</sales_notes>` +
+      `<param name="Цвет">${esc(colors.get(p.colorId) ?? '')}</param>` +
+      p.attributes.map((a) => `<param name="${esc(a.name)}">${esc(a.value)}</param>`).join('');
+    for (const v of p.variants) {
+      if (offers >= target) break;
+      offers++;
+      const stock = vary && offers % 10 === 0 ? v.stock + 1 : v.stock;
+      await write(
+        `<offer id="${id}-${v.sort}" group_id="${id}" available="${stock > 0}">${common}<param name="Размер">${esc(v.label)}</param><count>${stock}</count></offer>\n`,
+      );
+    }
+  }
+  await write(`</offers>\n</shop>\n</yml_catalog>\n`);
+  await new Promise<void>((r) => out.end(r));
+  return offers;
+}
+
+interface Run {
+  seconds: number;
+  peakMb: number;
+  summary: Record<string, number>;
+}
+
+function importRun(file: string, dataDir: string, args: string[] = []): Run {
+  const started = Date.now();
+  const run = spawnSync(process.execPath, ['scripts/import.ts', file, '--json', '--skip-photos', '--report', join(work, 'report.csv'), ...args], {
+    env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', NODE_ENV: 'production' },
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  const seconds = (Date.now() - started) / 1000;
+  if (run.status !== 0 && run.status !== 1) throw new Error(`import failed (${run.status}): ${run.stderr}`);
+  const lines = run.stdout.trim().split('\n');
+  const peakMb = Number(/Peak memory (\d+) MB/.exec(run.stdout)?.[1] ?? NaN);
+  return { seconds, peakMb, summary: JSON.parse(lines.at(-1) as string) as Record<string, number> };
+}
+
+/** A photo of a real one's size whose JPEG weighs what a real one does: smooth areas and fine grain. */
+async function realisticPhoto(seed: number): Promise<Buffer> {
+  const w = 250;
+  const h = 333;
+  const raw = Buffer.alloc(w * h * 3);
+  let x = seed * 2654435761;
+  for (let i = 0; i < raw.length; i++) {
+    x = (x * 1103515245 + 12345) >>> 0;
+    raw[i] = 90 + ((x >>> 16) % 90) + (i % (w * 3) < w * 1.5 ? 40 : 0);
+  }
+  const grain = Buffer.alloc(2000 * 2667);
+  for (let i = 0; i < grain.length; i++) {
+    x = (x * 1103515245 + 12345) >>> 0;
+    grain[i] = 118 + ((x >>> 16) % 20);
+  }
+  const base = await sharp(raw, { raw: { width: w, height: h, channels: 3 } })
+    .resize(2000, 2667, { kernel: 'cubic' })
+    .blur(3)
+    .raw()
+    .toBuffer();
+  const grainy = await sharp(base, { raw: { width: 2000, height: 2667, channels: 3 } })
+    .composite([{ input: grain, raw: { width: 2000, height: 2667, channels: 1 }, blend: 'overlay' }])
+    .jpeg({ quality: 82 })
+    .toBuffer();
+  return grainy;
+}
+
+const results: Record<string, unknown> = {};
+try {
+  const feedPath = join(work, 'feed.yml');
+  const variedPath = join(work, 'feed-prices.yml');
+  const offers = await writeFeed(feedPath, false);
+  await writeFeed(variedPath, true);
+  const bytes = statSync(feedPath).size;
+  console.log(`Feed: ${offers} offers, ${(bytes / 1024 / 1024).toFixed(0)} MB`);
+  const dataDir = join(work, 'data');
+
+  const full = importRun(feedPath, dataDir);
+  console.log('full', full);
+  const again = importRun(feedPath, dataDir);
+  console.log('again', again);
+  const prices = importRun(variedPath, dataDir, ['--prices-stock']);
+  console.log('prices-stock', prices);
+  results['import'] = { offers, bytes, full, again, prices };
+
+  if (photoCount > 0) {
+    const photos = await Promise.all(Array.from({ length: photoCount }, (_, i) => realisticPhoto(i + 1)));
+    const sizes = photos.map((p) => p.length);
+    const media = join(work, 'media');
+    mkdirSync(media, { recursive: true });
+    const limit = limiter(8);
+    const started = Date.now();
+    await Promise.all(photos.map((p) => limit(() => storePhoto(p, media))));
+    const seconds = (Date.now() - started) / 1000;
+    const photoResult = {
+      count: photoCount,
+      minKb: Math.round(Math.min(...sizes) / 1024),
+      maxKb: Math.round(Math.max(...sizes) / 1024),
+      seconds,
+      perSecond: photoCount / seconds,
+    };
+    console.log('photos', photoResult);
+    results['photos'] = photoResult;
+    writeFileSync(join(work, 'sample-photo.jpg'), photos[0] as Buffer);
+  }
+
+  mkdirSync('bench-results', { recursive: true });
+  writeFileSync('bench-results/import.json', JSON.stringify(results, null, 2));
+  const row = (name: string, r: Run) =>
+    `| ${name} | ${r.seconds.toFixed(1)} s | ${Math.round(offers / r.seconds).toLocaleString('en')} offers/s | ${r.peakMb} MB | ${JSON.stringify(r.summary)} |`;
+  console.log(
+    `\n| run (${offers.toLocaleString('en')} offers, ${(bytes / 1024 / 1024).toFixed(0)} MB) | time | rate | peak RSS | summary |\n|---|---|---|---|---|`,
+  );
+  console.log(row('full import into an empty shop', full));
+  console.log(row('the same file again', again));
+  console.log(row('--prices-stock, a tenth changed', prices));
+  const ph = results['photos'] as { count: number; minKb: number; maxKb: number; perSecond: number } | undefined;
+  if (ph)
+    console.log(
+      `\nPhotos: ${ph.count} JPEG 2000×2667 (${ph.minKb}–${ph.maxKb} KB) → WebP + AVIF at 360 and 720: ${ph.perSecond.toFixed(2)} photos/s, 8 at once.`,
+    );
+} finally {
+  if (!values.keep) rmSync(work, { recursive: true, force: true });
+  else console.log(`Kept: ${work}`);
+}
