@@ -8,13 +8,20 @@
 //    changed (the budget: 10 s for 100,000 offers).
 // 4. Photos: --photos photos of a real photo's size and entropy (2000×2667 JPEG, 300–800 KB) through the
 //    pipeline, 8 at once: photos per second.
+// 5. With BENCH_DATABASE_URL (PostgreSQL; on PGlite the shop and the command cannot share the database):
+//    the shop serving from the imported catalogue, its page p95 (autocannon, 8 connections: home, a
+//    category, product pages) when quiet and while a changed feed is imported (the budget: within 2×), and
+//    how long after the import a changed price shows on its product page.
 // Results: bench-results/import.json and a Markdown table on stdout.
 import { spawnSync } from 'node:child_process';
 import { createWriteStream, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { spawn } from 'node:child_process';
+import autocannon from 'autocannon';
 import sharp from 'sharp';
+import { serverProcess } from './server-flags.mjs';
 import { limiter, storePhoto } from '../src/features/media/media.server.ts';
 import { buildSkeleton, makeProductGenerator } from '../src/lib/seed/generate.ts';
 
@@ -73,10 +80,10 @@ interface Run {
   summary: Record<string, number>;
 }
 
-function importRun(file: string, dataDir: string, args: string[] = []): Run {
+function importRun(file: string, dataDir: string, args: string[] = [], databaseUrl = ''): Run {
   const started = Date.now();
   const run = spawnSync(process.execPath, ['scripts/import.ts', file, '--json', '--skip-photos', '--report', join(work, 'report.csv'), ...args], {
-    env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', NODE_ENV: 'production' },
+    env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: databaseUrl, NODE_ENV: 'production' },
     encoding: 'utf8',
     maxBuffer: 64 * 1024 * 1024,
   });
@@ -85,6 +92,111 @@ function importRun(file: string, dataDir: string, args: string[] = []): Run {
   const lines = run.stdout.trim().split('\n');
   const peakMb = Number(/Peak memory (\d+) MB/.exec(run.stdout)?.[1] ?? NaN);
   return { seconds, peakMb, summary: JSON.parse(lines.at(-1) as string) as Record<string, number> };
+}
+
+function p95(url: string, paths: string[], seconds: number): Promise<{ p50: number; p95: number; requests: number; errors: number }> {
+  return new Promise((resolve, reject) => {
+    autocannon(
+      { url, connections: 8, duration: seconds, headers: { 'accept-encoding': 'br' }, requests: paths.map((path) => ({ method: 'GET', path })) },
+      (error: Error | null, result: { latency: { p50: number; p97_5: number; p99: number }; requests: { total: number }; errors: number; non2xx: number }) => {
+        if (error) return reject(error);
+        // autocannon reports p97.5 and p99, not p95: p97.5 is the closer, stricter figure.
+        resolve({ p50: result.latency.p50, p95: result.latency.p97_5, requests: result.requests.total, errors: result.errors + result.non2xx });
+      },
+    );
+  });
+}
+
+/** The shop on PostgreSQL while a feed is imported into its catalogue (see 5. above). */
+async function duringImport(databaseUrl: string, feedPath: string, variedPath: string) {
+  const { default: pg } = await import('pg');
+  const admin = new pg.Client({ connectionString: databaseUrl });
+  await admin.connect();
+  await admin.query('DROP SCHEMA IF EXISTS public CASCADE; DROP SCHEMA IF EXISTS drizzle CASCADE; CREATE SCHEMA public');
+  await admin.end();
+  const dataDir = join(work, 'pg-data');
+  const full = importRun(feedPath, dataDir, [], databaseUrl);
+  const port = 4700 + Math.floor(Math.random() * 200);
+  const started = serverProcess({
+    DATABASE_URL: databaseUrl,
+    DATA_DIR: dataDir,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'warn',
+    SEED_PRODUCTS: '0',
+    NODE_ENV: 'production',
+    SITE_URL: `http://127.0.0.1:${port}`,
+  });
+  const server = spawn(started.command, started.args, { env: started.env, stdio: 'ignore', detached: true });
+  const base = `http://127.0.0.1:${port}`;
+  try {
+    for (let i = 0; ; i++) {
+      try {
+        if ((await fetch(`${base}/api/health`)).ok) break;
+      } catch {
+        // not yet
+      }
+      if (i > 600) throw new Error('the shop did not start');
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    const { default: pgClient } = await import('pg');
+    const db = new pgClient.Client({ connectionString: databaseUrl });
+    await db.connect();
+    const products = (await db.query("SELECT id, slug, price FROM products WHERE external_id LIKE 'yml:g:%0' ORDER BY id LIMIT 40")).rows as {
+      id: number;
+      slug: string;
+      price: number;
+    }[];
+    const categories = (await db.query('SELECT id, slug FROM categories WHERE level = 2 ORDER BY id LIMIT 5')).rows as { id: number; slug: string }[];
+    const paths = ['/', ...categories.map((c) => `/c/${c.id}/${c.slug}`), ...products.map((p) => `/p/${p.id}/${p.slug}`)];
+    await p95(base, paths, 5); // warm-up
+    const quiet = await p95(base, paths, 15);
+    // The varied feed changes every tenth product's price (ids ending in 0): a full import rewrites them.
+    const importing = importRunAsync(variedPath, dataDir, ['--partial'], databaseUrl);
+    const during = await p95(base, paths, 15);
+    const run = await importing;
+    const done = Date.now();
+    const watched = products[0] as { id: number; slug: string; price: number };
+    const now = (await db.query('SELECT price FROM products WHERE id = $1', [watched.id])).rows[0] as { price: number };
+    let followedMs = NaN;
+    for (let i = 0; i < 240; i++) {
+      const html = await (await fetch(`${base}/p/${watched.id}/${watched.slug}`)).text();
+      if (html.includes((now.price / 100).toLocaleString('ru-RU').replace(/\u00a0/g, ' ')) || html.includes(String(now.price / 100))) {
+        followedMs = Date.now() - done;
+        break;
+      }
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    await db.end();
+    return { full, quiet, during, import: run, priceBefore: watched.price, priceAfter: now.price, followedMs };
+  } finally {
+    try {
+      if (server.pid) process.kill(-server.pid, 'SIGTERM');
+    } catch {
+      // gone
+    }
+  }
+}
+
+/** importRun in a child process that does not block this one (autocannon keeps measuring meanwhile). */
+function importRunAsync(file: string, dataDir: string, args: string[], databaseUrl: string): Promise<Run> {
+  const started = Date.now();
+  const child = spawn(process.execPath, ['scripts/import.ts', file, '--json', '--skip-photos', '--report', join(work, 'report-async.csv'), ...args], {
+    env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: databaseUrl, NODE_ENV: 'production' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+  return new Promise((resolve, reject) =>
+    child.on('close', (code) => {
+      if (code !== 0 && code !== 1) return reject(new Error(`import failed (${code})`));
+      resolve({
+        seconds: (Date.now() - started) / 1000,
+        peakMb: Number(/Peak memory (\d+) MB/.exec(out)?.[1] ?? NaN),
+        summary: JSON.parse(out.trim().split('\n').at(-1) as string) as Record<string, number>,
+      });
+    }),
+  );
 }
 
 /** A photo of a real one's size whose JPEG weighs what a real one does: smooth areas and fine grain. */
@@ -152,6 +264,9 @@ try {
     results['photos'] = photoResult;
     writeFileSync(join(work, 'sample-photo.jpg'), photos[0] as Buffer);
   }
+
+  const pg = process.env['BENCH_DATABASE_URL'];
+  if (pg) results['duringImport'] = await duringImport(pg, feedPath, variedPath);
 
   mkdirSync('bench-results', { recursive: true });
   writeFileSync('bench-results/import.json', JSON.stringify(results, null, 2));

@@ -4,15 +4,29 @@
 // summary, and a CSV report of every offer that cost a line. Exit code 0 when every offer went in, 1 when
 // some did not, 2 when the file could not be read. Uses DATABASE_URL or the PGlite folder in DATA_DIR, like
 // the server; on PGlite stop the shop first (an embedded database has one owner at a time).
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { parseArgs } from 'node:util';
-import { problemsCsv } from '../src/features/import/import.ts';
-import { ImportInputError, importYml } from '../src/features/import/import.server.ts';
-import { prepareInput } from '../src/features/import/input.server.ts';
-import { openDatabase } from '../src/lib/db/client.ts';
-import { env, loadDotEnv } from '../src/lib/env.ts';
-import { rateBar } from '../src/lib/progress.ts';
+import { spawnSync } from 'node:child_process';
+import { SERVER_ENV, SERVER_NODE_FLAGS } from './server-flags.mjs';
+
+// The server's memory settings (scripts/server-flags.mjs: small young generation, large buffers given back
+// to the system when freed), which glibc reads only when a process starts: the command runs itself again
+// with them once, before it loads anything heavy.
+if (!process.env['SHOP_IMPORT_CHILD']) {
+  const child = spawnSync(process.execPath, [...SERVER_NODE_FLAGS, ...process.execArgv, process.argv[1] as string, ...process.argv.slice(2)], {
+    stdio: 'inherit',
+    env: { ...SERVER_ENV, ...process.env, SHOP_IMPORT_CHILD: '1' },
+  });
+  process.exit(child.status ?? 1);
+}
+
+const { writeFileSync } = await import('node:fs');
+const { join } = await import('node:path');
+const { parseArgs } = await import('node:util');
+const { problemsCsv } = await import('../src/features/import/import.ts');
+const { ImportInputError, importYml } = await import('../src/features/import/import.server.ts');
+const { prepareInput } = await import('../src/features/import/input.server.ts');
+const { openDatabase } = await import('../src/lib/db/client.ts');
+const { env, loadDotEnv } = await import('../src/lib/env.ts');
+const { rateBar } = await import('../src/lib/progress.ts');
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
