@@ -13,7 +13,6 @@
 //    category, product pages) when quiet and while a changed feed is imported (the budget: within 2×), and
 //    how long after the import a changed price shows on its product page.
 // Results: bench-results/import.json and a Markdown table on stdout.
-import { spawnSync } from 'node:child_process';
 import { createWriteStream, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -23,6 +22,7 @@ import autocannon from 'autocannon';
 import sharp from 'sharp';
 import { serverProcess } from './server-flags.mjs';
 import { limiter, storePhoto } from '../src/features/media/media.server.ts';
+import { escapeHtml } from '../src/lib/html.ts';
 import { buildSkeleton, makeProductGenerator } from '../src/lib/seed/generate.ts';
 
 const { values } = parseArgs({
@@ -31,7 +31,6 @@ const { values } = parseArgs({
 const target = Number(values.offers);
 const photoCount = Number(values.photos);
 const work = mkdtempSync(join(tmpdir(), 'bench-import-'));
-const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 /** Writes the feed; `vary` changes every tenth product's price and every tenth size's stock. */
 async function writeFeed(path: string, vary: boolean): Promise<number> {
@@ -44,7 +43,7 @@ async function writeFeed(path: string, vary: boolean): Promise<number> {
   );
   await write(`<currencies><currency id="RUR" rate="1"/></currencies>\n<categories>\n`);
   for (const c of skeleton.categories)
-    await write(`<category id="${c.id}"${c.parentId === null ? '' : ` parentId="${c.parentId}"`}>${esc(c.name)}</category>\n`);
+    await write(`<category id="${c.id}"${c.parentId === null ? '' : ` parentId="${c.parentId}"`}>${escapeHtml(c.name)}</category>\n`);
   await write(`</categories>\n<offers>\n`);
   const brands = new Map(skeleton.brands.map((b) => [b.id, b.name]));
   const colors = new Map(skeleton.colors.map((c) => [c.id, c.name]));
@@ -55,17 +54,17 @@ async function writeFeed(path: string, vary: boolean): Promise<number> {
     const common =
       `<price>${price / 100}</price>${p.priceOld ? `<oldprice>${p.priceOld / 100}</oldprice>` : ''}<currencyId>RUR</currencyId><categoryId>${p.categoryId}</categoryId>` +
       p.images.map((i) => `<picture>https://cdn.bench.example${i.urlTemplate.replace('{w}', '720')}</picture>`).join('') +
-      `<vendor>${esc(brands.get(p.brandId) ?? '')}</vendor><name>${esc(p.name)}</name>` +
-      `<description><![CDATA[<p>${esc(p.description)}</p><ul>${p.attributes.map((a) => `<li>${esc(a.name)}: ${esc(a.value)}</li>`).join('')}</ul>]]></description>` +
+      `<vendor>${escapeHtml(brands.get(p.brandId) ?? '')}</vendor><name>${escapeHtml(p.name)}</name>` +
+      `<description><![CDATA[<p>${escapeHtml(p.description)}</p><ul>${p.attributes.map((a) => `<li>${escapeHtml(a.name)}: ${escapeHtml(a.value)}</li>`).join('')}</ul>]]></description>` +
       `<vendorCode>A${id}</vendorCode><sales_notes>Оплата картой и СБП</sales_notes>` +
-      `<param name="Цвет">${esc(colors.get(p.colorId) ?? '')}</param>` +
-      p.attributes.map((a) => `<param name="${esc(a.name)}">${esc(a.value)}</param>`).join('');
+      `<param name="Цвет">${escapeHtml(colors.get(p.colorId) ?? '')}</param>` +
+      p.attributes.map((a) => `<param name="${escapeHtml(a.name)}">${escapeHtml(a.value)}</param>`).join('');
     for (const v of p.variants) {
       if (offers >= target) break;
       offers++;
       const stock = vary && offers % 10 === 0 ? v.stock + 1 : v.stock;
       await write(
-        `<offer id="${id}-${v.sort}" group_id="${id}" available="${stock > 0}">${common}<param name="Размер">${esc(v.label)}</param><count>${stock}</count></offer>\n`,
+        `<offer id="${id}-${v.sort}" group_id="${id}" available="${stock > 0}">${common}<param name="Размер">${escapeHtml(v.label)}</param><count>${stock}</count></offer>\n`,
       );
     }
   }
@@ -80,18 +79,27 @@ interface Run {
   summary: Record<string, number>;
 }
 
-function importRun(file: string, dataDir: string, args: string[] = [], databaseUrl = ''): Run {
+/** `npm run import` in a child process, which leaves this one free (autocannon keeps measuring meanwhile). */
+function importRun(file: string, dataDir: string, args: string[] = [], databaseUrl = ''): Promise<Run> {
   const started = Date.now();
-  const run = spawnSync(process.execPath, ['scripts/import.ts', file, '--json', '--skip-photos', '--report', join(work, 'report.csv'), ...args], {
+  const child = spawn(process.execPath, ['scripts/import.ts', file, '--json', '--skip-photos', '--report', join(work, `report-${started}.csv`), ...args], {
     env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: databaseUrl, NODE_ENV: 'production' },
-    encoding: 'utf8',
-    maxBuffer: 64 * 1024 * 1024,
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
-  const seconds = (Date.now() - started) / 1000;
-  if (run.status !== 0 && run.status !== 1) throw new Error(`import failed (${run.status}): ${run.stderr}`);
-  const lines = run.stdout.trim().split('\n');
-  const peakMb = Number(/Peak memory (\d+) MB/.exec(run.stdout)?.[1] ?? NaN);
-  return { seconds, peakMb, summary: JSON.parse(lines.at(-1) as string) as Record<string, number> };
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+  child.stderr.on('data', (c: Buffer) => (err += c.toString()));
+  return new Promise((resolve, reject) =>
+    child.on('close', (code) => {
+      if (code !== 0 && code !== 1) return reject(new Error(`import failed (${code}): ${err}`));
+      resolve({
+        seconds: (Date.now() - started) / 1000,
+        peakMb: Number(/Peak memory (\d+) MB/.exec(out)?.[1] ?? NaN),
+        summary: JSON.parse(out.trim().split('\n').at(-1) as string) as Record<string, number>,
+      });
+    }),
+  );
 }
 
 function p95(url: string, paths: string[], seconds: number): Promise<{ p50: number; p95: number; requests: number; errors: number }> {
@@ -115,7 +123,7 @@ async function duringImport(databaseUrl: string, feedPath: string, variedPath: s
   await admin.query('DROP SCHEMA IF EXISTS public CASCADE; DROP SCHEMA IF EXISTS drizzle CASCADE; CREATE SCHEMA public');
   await admin.end();
   const dataDir = join(work, 'pg-data');
-  const full = importRun(feedPath, dataDir, [], databaseUrl);
+  const full = await importRun(feedPath, dataDir, [], databaseUrl);
   const port = 4700 + Math.floor(Math.random() * 200);
   const started = serverProcess({
     DATABASE_URL: databaseUrl,
@@ -139,8 +147,7 @@ async function duringImport(databaseUrl: string, feedPath: string, variedPath: s
       if (i > 600) throw new Error('the shop did not start');
       await new Promise((r) => setTimeout(r, 250));
     }
-    const { default: pgClient } = await import('pg');
-    const db = new pgClient.Client({ connectionString: databaseUrl });
+    const db = new pg.Client({ connectionString: databaseUrl });
     await db.connect();
     const products = (await db.query("SELECT id, slug, price FROM products WHERE external_id LIKE 'yml:g:%0' ORDER BY id LIMIT 40")).rows as {
       id: number;
@@ -152,7 +159,7 @@ async function duringImport(databaseUrl: string, feedPath: string, variedPath: s
     await p95(base, paths, 5); // warm-up
     const quiet = await p95(base, paths, 15);
     // The varied feed changes every tenth product's price (ids ending in 0): a full import rewrites them.
-    const importing = importRunAsync(variedPath, dataDir, ['--partial'], databaseUrl);
+    const importing = importRun(variedPath, dataDir, ['--partial'], databaseUrl);
     const during = await p95(base, paths, 15);
     const run = await importing;
     const done = Date.now();
@@ -176,27 +183,6 @@ async function duringImport(databaseUrl: string, feedPath: string, variedPath: s
       // gone
     }
   }
-}
-
-/** importRun in a child process that does not block this one (autocannon keeps measuring meanwhile). */
-function importRunAsync(file: string, dataDir: string, args: string[], databaseUrl: string): Promise<Run> {
-  const started = Date.now();
-  const child = spawn(process.execPath, ['scripts/import.ts', file, '--json', '--skip-photos', '--report', join(work, 'report-async.csv'), ...args], {
-    env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: databaseUrl, NODE_ENV: 'production' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  child.stdout.on('data', (c: Buffer) => (out += c.toString()));
-  return new Promise((resolve, reject) =>
-    child.on('close', (code) => {
-      if (code !== 0 && code !== 1) return reject(new Error(`import failed (${code})`));
-      resolve({
-        seconds: (Date.now() - started) / 1000,
-        peakMb: Number(/Peak memory (\d+) MB/.exec(out)?.[1] ?? NaN),
-        summary: JSON.parse(out.trim().split('\n').at(-1) as string) as Record<string, number>,
-      });
-    }),
-  );
 }
 
 /** A photo of a real one's size whose JPEG weighs what a real one does: smooth areas and fine grain. */
@@ -236,11 +222,11 @@ try {
   console.log(`Feed: ${offers} offers, ${(bytes / 1024 / 1024).toFixed(0)} MB`);
   const dataDir = join(work, 'data');
 
-  const full = importRun(feedPath, dataDir);
+  const full = await importRun(feedPath, dataDir);
   console.log('full', full);
-  const again = importRun(feedPath, dataDir);
+  const again = await importRun(feedPath, dataDir);
   console.log('again', again);
-  const prices = importRun(variedPath, dataDir, ['--prices-stock']);
+  const prices = await importRun(variedPath, dataDir, ['--prices-stock']);
   console.log('prices-stock', prices);
   results['import'] = { offers, bytes, full, again, prices };
 

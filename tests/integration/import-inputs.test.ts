@@ -11,11 +11,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import yazl from 'yazl';
 import { ImportInputError, importYml } from '~/features/import/import.server.ts';
 import { prepareInput } from '~/features/import/input.server.ts';
-import { openDatabase, type Database } from '~/lib/db/client.ts';
-import { createFreshDatabase, type FreshDatabase } from '../support/fresh-database.ts';
+import type { Database } from '~/lib/db/client.ts';
+import { migratedDatabase } from '../support/fresh-database.ts';
 
 const work = mkdtempSync(join(tmpdir(), 'import-inputs-'));
-let fresh: FreshDatabase;
+let opened: Awaited<ReturnType<typeof migratedDatabase>>;
 let database: Database;
 let site: Server;
 let siteUrl: string;
@@ -53,13 +53,11 @@ beforeAll(async () => {
   });
   await new Promise<void>((r) => site.listen(0, '127.0.0.1', r));
   siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
-  fresh = await createFreshDatabase('inputs');
-  database = await openDatabase({ databaseUrl: fresh.databaseUrl, dataDir: fresh.dataDir });
-  await database.migrate();
+  opened = await migratedDatabase('inputs');
+  database = opened.database;
 });
 afterAll(async () => {
-  await database.close();
-  await fresh.drop();
+  await opened.dispose();
   await new Promise((r) => site.close(r));
   rmSync(work, { recursive: true, force: true });
 });

@@ -11,12 +11,12 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { importYml } from '~/features/import/import.server.ts';
 import { isPrivateAddress } from '~/features/media/media.server.ts';
-import { openDatabase, type Database } from '~/lib/db/client.ts';
-import { createFreshDatabase, type FreshDatabase } from '../support/fresh-database.ts';
+import type { Database } from '~/lib/db/client.ts';
+import { emptyCatalogue, migratedDatabase } from '../support/fresh-database.ts';
 import { startTestServer } from '../support/server.ts';
 
 const work = mkdtempSync(join(tmpdir(), 'import-photos-'));
-let fresh: FreshDatabase;
+let opened: Awaited<ReturnType<typeof migratedDatabase>>;
 let database: Database;
 let cdn: Server;
 let cdnUrl: string;
@@ -44,19 +44,15 @@ beforeAll(async () => {
   });
   await new Promise<void>((r) => cdn.listen(0, '127.0.0.1', r));
   cdnUrl = `http://127.0.0.1:${(cdn.address() as AddressInfo).port}`;
-  fresh = await createFreshDatabase('photos');
-  database = await openDatabase({ databaseUrl: fresh.databaseUrl, dataDir: fresh.dataDir });
-  await database.migrate();
+  opened = await migratedDatabase('photos');
+  database = opened.database;
 });
 afterAll(async () => {
-  await database.close();
-  await fresh.drop();
+  await opened.dispose();
   await new Promise((r) => cdn.close(r));
   rmSync(work, { recursive: true, force: true });
 });
-beforeEach(async () => {
-  await database.query('TRUNCATE product_attributes, product_images, product_variants, products, categories, colors, brands RESTART IDENTITY CASCADE');
-});
+beforeEach(() => emptyCatalogue(database));
 
 const offer = (id: string, pictures: string[]) =>
   `<offer id="${id}" available="true"><price>1000</price><currencyId>RUB</currencyId><categoryId>1</categoryId>` +

@@ -6,9 +6,9 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ImportInputError, importYml } from '~/features/import/import.server.ts';
-import { openDatabase, type Database } from '~/lib/db/client.ts';
+import type { Database } from '~/lib/db/client.ts';
 import { plainText } from '~/lib/html.ts';
-import { createFreshDatabase, type FreshDatabase } from '../support/fresh-database.ts';
+import { createFreshDatabase, emptyCatalogue, migratedDatabase } from '../support/fresh-database.ts';
 import { startTestServer } from '../support/server.ts';
 
 const FIXTURES = resolve('../shared/fixtures/import');
@@ -20,7 +20,7 @@ const file = (name: string, text: string | Buffer) => {
   return path;
 };
 
-let fresh: FreshDatabase;
+let opened: Awaited<ReturnType<typeof migratedDatabase>>;
 let database: Database;
 
 async function rows<T>(text: string, params: unknown[] = []): Promise<T[]> {
@@ -28,21 +28,15 @@ async function rows<T>(text: string, params: unknown[] = []): Promise<T[]> {
 }
 const version = async () => (await rows<{ v: string }>('SELECT last_value::text || is_called::text AS v FROM catalog_version'))[0]?.v;
 
-async function emptyCatalogue(): Promise<void> {
-  await database.query('TRUNCATE product_attributes, product_images, product_variants, products, categories, colors, brands RESTART IDENTITY CASCADE');
-}
-
 beforeAll(async () => {
-  fresh = await createFreshDatabase('import');
-  database = await openDatabase({ databaseUrl: fresh.databaseUrl, dataDir: fresh.dataDir });
-  await database.migrate();
+  opened = await migratedDatabase('import');
+  database = opened.database;
 });
 afterAll(async () => {
-  await database.close();
-  await fresh.drop();
+  await opened.dispose();
   rmSync(work, { recursive: true, force: true });
 });
-beforeEach(emptyCatalogue);
+beforeEach(() => emptyCatalogue(database));
 
 const feed = (offers: string, categories = '<category id="1">Одежда</category><category id="2" parentId="1">Платья</category>') =>
   `<?xml version="1.0" encoding="UTF-8"?>\n<yml_catalog date="2026-11-25"><shop><name>T</name><currencies><currency id="RUR" rate="1"/></currencies>` +

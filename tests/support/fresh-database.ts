@@ -3,6 +3,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { openDatabase, type Database } from '~/lib/db/client.ts';
 
 export interface FreshDatabase {
   /** Environment for the server: DATA_DIR, and DATABASE_URL on PostgreSQL. */
@@ -44,4 +45,24 @@ export async function createFreshDatabase(label = 'test'): Promise<FreshDatabase
       await client.end();
     },
   };
+}
+
+/** A fresh database, opened and migrated, for tests that call the services themselves; `dispose` closes and drops it. */
+export async function migratedDatabase(label: string): Promise<{ fresh: FreshDatabase; database: Database; dispose(): Promise<void> }> {
+  const fresh = await createFreshDatabase(label);
+  const database = await openDatabase({ databaseUrl: fresh.databaseUrl, dataDir: fresh.dataDir });
+  await database.migrate();
+  return {
+    fresh,
+    database,
+    async dispose() {
+      await database.close();
+      await fresh.drop();
+    },
+  };
+}
+
+/** Empties the catalogue's tables (ids from 1 again), for tests that import into an empty shop. */
+export async function emptyCatalogue(database: Database): Promise<void> {
+  await database.query('TRUNCATE product_attributes, product_images, product_variants, products, categories, colors, brands RESTART IDENTITY CASCADE');
 }

@@ -67,11 +67,16 @@ export function feedFile(path: string): string {
   return found;
 }
 
+/** A read error of the file, with the line it happened on when the parser knows it. */
+const unreadable = (file: string, error: XmlReadError | YmlFormatError) =>
+  new ImportInputError(`${file}${error instanceof XmlReadError && error.line ? `, line ${error.line}` : ''}: ${error.message}`);
+
 /** Imports a YML feed from a file on disk. Throws ImportInputError when the file cannot be read at all. */
 export async function importYml(database: Database, path: string, options: ImportOptions = {}): Promise<ImportResult> {
   const file = feedFile(path);
   const size = statSync(file).size;
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
+  const open = () => createReadStream(file, { highWaterMark: 256 * 1024 });
   if (size > maxBytes) throw new ImportInputError(`${file} is ${size} bytes, over the import's limit of ${maxBytes} (IMPORT_MAX_BYTES)`);
 
   // First pass: the whole file must be readable before anything of it is applied. `--prices-stock` reads
@@ -81,12 +86,12 @@ export async function importYml(database: Database, path: string, options: Impor
   else {
     let root: string | undefined;
     try {
-      await checkXml(createReadStream(file, { highWaterMark: 256 * 1024 }), (elementPath) => {
+      await checkXml(open(), (elementPath) => {
         if (elementPath.length === 1) root = elementPath[0];
         else if (isYmlOffer(elementPath)) offers++;
       });
     } catch (error) {
-      if (error instanceof XmlReadError) throw new ImportInputError(`${file}${error.line ? `, line ${error.line}` : ''}: ${error.message}`);
+      if (error instanceof XmlReadError) throw unreadable(file, error);
       throw error;
     }
     if (root !== 'yml_catalog') throw new ImportInputError(`${file}: not a YML feed (its root element is <${root ?? '?'}>, not <yml_catalog>)`);
@@ -117,7 +122,7 @@ export async function importYml(database: Database, path: string, options: Impor
     options.onProgress?.(done, offers);
   };
   try {
-    for await (const event of readYml(createReadStream(file, { highWaterMark: 256 * 1024 }), problems, { pricesOnly: options.pricesStock ?? false })) {
+    for await (const event of readYml(open(), problems, { pricesOnly: options.pricesStock ?? false })) {
       if (event.kind === 'categories') {
         if (!options.pricesStock) await writer.applyCategories(event.categories);
       } else {
@@ -129,7 +134,7 @@ export async function importYml(database: Database, path: string, options: Impor
     if (options.pricesStock) await writer.commitPricesStock();
   } catch (error) {
     // The file changed between the passes: what was applied stays (each batch whole); nothing is hidden.
-    if (error instanceof XmlReadError || error instanceof YmlFormatError) throw new ImportInputError(`${file}: ${error.message}`);
+    if (error instanceof XmlReadError || error instanceof YmlFormatError) throw unreadable(file, error);
     throw error;
   }
   if (options.pricesStock) offers = done;

@@ -12,7 +12,7 @@ import { slugify } from '../../lib/slug.ts';
 import { t } from '../../lib/i18n/index.ts';
 import { downloadWithRetries, limiter, PhotoError, storePhoto, type StoredPhoto } from '../media/media.server.ts';
 import aliasesFile from './brand-aliases.json' with { type: 'json' };
-import { ONE_SIZE, type ImportProblem, type ImportSummary, type SourceCategory, type SourceOffer } from './import.ts';
+import { emptySummary, ONE_SIZE, type ImportProblem, type ImportSummary, type SourceCategory, type SourceOffer } from './import.ts';
 
 /** Bumped when the mapping changes what a product row holds: every product is then rewritten once. */
 const MAPPING_VERSION = 3;
@@ -79,6 +79,57 @@ interface CategoryRow {
   sort: number;
 }
 
+/** What the import writes of a product, as the mapping makes it. */
+interface ProductRow {
+  brandId: number;
+  categoryId: number;
+  colorId: number | null;
+  name: string;
+  slug: string;
+  description: string;
+  price: number;
+  priceOld: number | null;
+  vendorCode: string;
+  salesNotes: string;
+}
+
+interface ProductPlan {
+  key: string;
+  row: ProductRow;
+  attributes: { name: string; value: string }[];
+  hash: string | null;
+  pictures: string[];
+  offer: SourceOffer;
+}
+
+/** A product row's fields, their columns and SQL types, in the order the INSERT and the UPDATE pass them. */
+const PRODUCT_COLUMNS = [
+  ['brandId', 'brand_id', 'int'],
+  ['categoryId', 'category_id', 'int'],
+  ['colorId', 'color_id', 'int'],
+  ['name', 'name', 'text'],
+  ['slug', 'slug', 'text'],
+  ['description', 'description', 'text'],
+  ['price', 'price', 'int'],
+  ['priceOld', 'price_old', 'int'],
+  ['vendorCode', 'vendor_code', 'text'],
+  ['salesNotes', 'sales_notes', 'text'],
+] as const satisfies readonly (readonly [keyof ProductRow, string, 'int' | 'text'])[];
+
+/** The plans' rows as one array per column, for unnest(). */
+const productColumns = (plans: readonly ProductPlan[]) => PRODUCT_COLUMNS.map(([field]) => plans.map((p) => p.row[field]));
+const COLUMN_NAMES = PRODUCT_COLUMNS.map(([, column]) => column).join(', ');
+/** unnest()'s typed parameters for the columns, numbered from `first`. */
+const columnParams = (first: number) => PRODUCT_COLUMNS.map(([, , type], i) => `$${first + i}::${type}[]`).join(', ');
+const AFTER = PRODUCT_COLUMNS.length + 1;
+/** New products: the columns, then external_id and import_hash. */
+const INSERT_PRODUCTS = `INSERT INTO products (${COLUMN_NAMES}, external_id, import_hash)
+  SELECT * FROM unnest(${columnParams(1)}, $${AFTER}::text[], $${AFTER + 1}::text[]) RETURNING id, external_id`;
+/** Changed products: their ids, the columns, then import_hash; shown again if they were hidden. */
+const UPDATE_PRODUCTS = `UPDATE products p SET ${PRODUCT_COLUMNS.map(([, column]) => `${column} = u.${column}`).join(', ')}, import_hash = u.import_hash, is_active = true
+  FROM unnest($1::int[], ${columnParams(2)}, $${AFTER + 1}::text[]) AS u(id, ${COLUMN_NAMES}, import_hash)
+  WHERE p.id = u.id`;
+
 const sha = (value: unknown) => createHash('sha1').update(JSON.stringify(value)).digest('base64url');
 
 export class CatalogueWriter {
@@ -92,7 +143,7 @@ export class CatalogueWriter {
   private placeholder = -1;
   /** `--prices-stock`'s changes, written together once the file has been read whole. */
   private staged = { stock: [] as { id: number; stock: number }[], prices: new Map<number, { price: number; priceOld: number | null }>() };
-  readonly summary: ImportSummary = { new: 0, changed: 0, unchanged: 0, hidden: 0, images: 0, errors: 0 };
+  readonly summary: ImportSummary = emptySummary();
 
   private readonly database: Database;
   private readonly options: WriteOptions;
@@ -174,6 +225,11 @@ export class CatalogueWriter {
         out.set(plan.key, list);
       }),
     );
+  }
+
+  /** The stock a size gets: the feed's count, else the default when it says available, else none. */
+  private stockOf(offer: SourceOffer): number {
+    return offer.stock ?? (offer.available ? this.options.defaultStock : 0);
   }
 
   private write<T>(fn: (query: RawQuery) => Promise<T>): Promise<T> {
@@ -379,25 +435,6 @@ export class CatalogueWriter {
     }
 
     // Products: the first offer of a group in this run gives the product's own fields.
-    interface ProductPlan {
-      key: string;
-      row: {
-        brandId: number;
-        categoryId: number;
-        colorId: number | null;
-        name: string;
-        slug: string;
-        description: string;
-        price: number;
-        priceOld: number | null;
-        vendorCode: string;
-        salesNotes: string;
-      };
-      attributes: { name: string; value: string }[];
-      hash: string | null;
-      pictures: string[];
-      offer: SourceOffer;
-    }
     const plans: ProductPlan[] = [];
     for (const [key, group] of groups) {
       if (this.seenProducts.has(key)) continue;
@@ -466,7 +503,7 @@ export class CatalogueWriter {
         for (const offer of group) {
           const external = `${this.source}:${offer.id}`;
           const label = offer.size ?? ONE_SIZE;
-          const stock = offer.stock ?? (offer.available ? this.options.defaultStock : 0);
+          const stock = this.stockOf(offer);
           const barcode = offer.barcodes.join(',');
           const now = variantsNow.get(external);
           if (!now) {
@@ -496,63 +533,28 @@ export class CatalogueWriter {
       for (const offer of unique.values()) this.seenOffers.add(offer.id);
     };
 
-    const writeBatch = async (query: RawQuery | undefined) => {
+    // The batch's products that already have an id: met earlier in this run, or in the database.
+    const knownIds = () => {
       const ids = new Map<string, number>();
       for (const [key, id] of this.seenProducts) if (groups.has(key)) ids.set(key, id);
       for (const [key, now] of existing) ids.set(key, now.id);
+      return ids;
+    };
+    const changedIds = changed.map((p) => existing.get(p.key)?.id);
+
+    const writeBatch = async (query: RawQuery | undefined) => {
+      const ids = knownIds();
       if (fresh.length > 0) {
         if (query) {
-          const col = <K extends keyof ProductPlan['row']>(k: K) => fresh.map((p) => p.row[k]);
-          const inserted = await query(
-            `INSERT INTO products (brand_id, category_id, color_id, name, slug, description, price, price_old, vendor_code, sales_notes, external_id, import_hash)
-             SELECT * FROM unnest($1::int[], $2::int[], $3::int[], $4::text[], $5::text[], $6::text[], $7::int[], $8::int[], $9::text[], $10::text[], $11::text[], $12::text[])
-             RETURNING id, external_id`,
-            [
-              col('brandId'),
-              col('categoryId'),
-              col('colorId'),
-              col('name'),
-              col('slug'),
-              col('description'),
-              col('price'),
-              col('priceOld'),
-              col('vendorCode'),
-              col('salesNotes'),
-              fresh.map((p) => p.key),
-              fresh.map((p) => p.hash),
-            ],
-          );
+          const inserted = await query(INSERT_PRODUCTS, [...productColumns(fresh), fresh.map((p) => p.key), fresh.map((p) => p.hash)]);
           for (const r of inserted.rows as { id: number; external_id: string }[]) ids.set(r.external_id, r.id);
         } else for (const p of fresh) ids.set(p.key, this.placeholder--);
       }
       if (changed.length > 0 && query) {
-        const col = <K extends keyof ProductPlan['row']>(k: K) => changed.map((p) => p.row[k]);
-        await query(
-          `UPDATE products p SET brand_id = u.brand_id, category_id = u.category_id, color_id = u.color_id, name = u.name, slug = u.slug,
-             description = u.description, price = u.price, price_old = u.price_old, vendor_code = u.vendor_code, sales_notes = u.sales_notes,
-             import_hash = u.import_hash, is_active = true
-           FROM unnest($1::int[], $2::int[], $3::int[], $4::int[], $5::text[], $6::text[], $7::text[], $8::int[], $9::int[], $10::text[], $11::text[], $12::text[])
-             AS u(id, brand_id, category_id, color_id, name, slug, description, price, price_old, vendor_code, sales_notes, import_hash)
-           WHERE p.id = u.id`,
-          [
-            changed.map((p) => existing.get(p.key)?.id),
-            col('brandId'),
-            col('categoryId'),
-            col('colorId'),
-            col('name'),
-            col('slug'),
-            col('description'),
-            col('price'),
-            col('priceOld'),
-            col('vendorCode'),
-            col('salesNotes'),
-            changed.map((p) => p.hash),
-          ],
-        );
-        await query('DELETE FROM product_attributes WHERE product_id = ANY($1::int[])', [changed.map((p) => existing.get(p.key)?.id)]);
+        await query(UPDATE_PRODUCTS, [changedIds, ...productColumns(changed), changed.map((p) => p.hash)]);
+        await query('DELETE FROM product_attributes WHERE product_id = ANY($1::int[])', [changedIds]);
       }
-      if (changed.length > 0 && query && this.photos)
-        await query('DELETE FROM product_images WHERE product_id = ANY($1::int[])', [changed.map((p) => existing.get(p.key)?.id)]);
+      if (changed.length > 0 && query && this.photos) await query('DELETE FROM product_images WHERE product_id = ANY($1::int[])', [changedIds]);
       const images = [...fresh, ...changed].flatMap((p) =>
         (photos.get(p.key) ?? []).map((photo, position) => ({ productId: ids.get(p.key) as number, position, photo, alt: position === 0 ? p.row.name : '' })),
       );
@@ -622,10 +624,7 @@ export class CatalogueWriter {
     };
     if (!this.options.dryRun && fresh.length === 0 && changed.length === 0) {
       // Every product is as it was: the sizes alone decide whether anything is written.
-      const ids = new Map<string, number>();
-      for (const [key, id] of this.seenProducts) if (groups.has(key)) ids.set(key, id);
-      for (const [key, now] of existing) ids.set(key, now.id);
-      const sizes = await planSizes(ids, q);
+      const sizes = await planSizes(knownIds(), q);
       if (sizes.inserts.length === 0 && sizes.updates.length === 0) return settle(sizes);
     }
     settle(this.options.dryRun ? await writeBatch(undefined) : await this.write(writeBatch));
@@ -661,7 +660,7 @@ export class CatalogueWriter {
         this.problems.push({ severity: 'warning', id: offer.id, line: offer.line, reason: 'not in the catalogue: a full import adds it' });
         continue;
       }
-      const stock = offer.stock ?? (offer.available ? this.options.defaultStock : 0);
+      const stock = this.stockOf(offer);
       const price = prices.get(`${this.source}:${offer.productKey}`);
       let changed = false;
       if (stock !== now.stock) {
@@ -721,22 +720,13 @@ export class CatalogueWriter {
     const missing = `is_active AND (external_id IS NULL OR NOT (external_id = ANY($1::text[])))
       AND id NOT IN (SELECT product_id FROM product_variants WHERE external_id = ANY($2::text[]))`;
     const hide = (await q(`SELECT count(*)::int AS n FROM products WHERE ${missing}`, [keys, unread])).rows[0] as { n: number };
-    const soldOut = (
-      await q(
-        `SELECT count(*)::int AS n FROM product_variants WHERE stock > 0 AND external_id LIKE $2 AND NOT (external_id = ANY($1::text[]))
-           AND product_id IN (SELECT id FROM products WHERE external_id = ANY($3::text[]))`,
-        [offers, `${this.source}:%`, keys],
-      )
-    ).rows[0] as { n: number };
+    const gone = `stock > 0 AND external_id LIKE $2 AND NOT (external_id = ANY($1::text[]))
+      AND product_id IN (SELECT id FROM products WHERE external_id = ANY($3::text[]))`;
+    const soldOut = (await q(`SELECT count(*)::int AS n FROM product_variants WHERE ${gone}`, [offers, `${this.source}:%`, keys])).rows[0] as { n: number };
     if (!this.options.dryRun && (hide.n > 0 || soldOut.n > 0))
       await this.write(async (query) => {
         if (hide.n > 0) await query(`UPDATE products SET is_active = false WHERE ${missing}`, [keys, unread]);
-        if (soldOut.n > 0)
-          await query(
-            `UPDATE product_variants SET stock = 0 WHERE stock > 0 AND external_id LIKE $2 AND NOT (external_id = ANY($1::text[]))
-               AND product_id IN (SELECT id FROM products WHERE external_id = ANY($3::text[]))`,
-            [offers, `${this.source}:%`, keys],
-          );
+        if (soldOut.n > 0) await query(`UPDATE product_variants SET stock = 0 WHERE ${gone}`, [offers, `${this.source}:%`, keys]);
       });
     this.summary.hidden = hide.n;
     return hide.n;

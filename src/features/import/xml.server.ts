@@ -8,6 +8,7 @@
 //   entity is expanded: XXE and "billion laughs" do nothing), as is anything that is not well-formed.
 import { StringDecoder } from 'node:string_decoder';
 import { SaxesParser, type SaxesTag } from 'saxes';
+import { escapeHtml } from '../../lib/html.ts';
 
 export interface XmlElement {
   /** The local name: `offer`, `Товар` (no namespace prefix). */
@@ -186,8 +187,11 @@ export async function* readXml(source: AsyncIterable<Uint8Array>, options: ReadO
   const parser = new SaxesParser({ position: true });
   Object.assign(parser.ENTITIES, HTML_ENTITIES);
   const path: string[] = [];
-  // The wanted element being built, and the open elements inside it.
+  // The wanted element being built, and the open elements inside it; the text it holds, against
+  // MAX_TEXT; the depth inside an element skipped.
   const building: XmlElement[] = [];
+  let held = 0;
+  let skipping = 0;
   let out: ReadElement[] = [];
   let fatal: XmlReadError | undefined;
   const fail = (message: string) => {
@@ -217,9 +221,6 @@ export async function* readXml(source: AsyncIterable<Uint8Array>, options: ReadO
       building.push(element);
     }
   });
-  // Text held by the element being built, against MAX_TEXT; the depth inside a skipped element.
-  let held = 0;
-  let skipping = 0;
   const addText = (text: string) => {
     const current = building.at(-1);
     if (!current || skipping > 0) return;
@@ -306,15 +307,14 @@ export function rawText(element: XmlElement | undefined): string {
 /** An element's text with its descendants', whitespace collapsed and trimmed. */
 export const textOf = (element: XmlElement | undefined): string => rawText(element).replace(/\s+/g, ' ').trim();
 
-const escapeXml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 /** An element's content written back as markup: HTML put in a feed without CDATA, for the sanitiser. */
 export function innerMarkup(element: XmlElement): string {
   return element.nodes
     .map((n) =>
       typeof n === 'string'
-        ? escapeXml(n)
+        ? escapeHtml(n)
         : `<${n.name}${Object.entries(n.attrs)
-            .map(([k, v]) => ` ${k}="${escapeXml(v)}"`)
+            .map(([k, v]) => ` ${k}="${escapeHtml(v)}"`)
             .join('')}>${innerMarkup(n)}</${n.name}>`,
     )
     .join('');

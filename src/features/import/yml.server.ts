@@ -150,10 +150,6 @@ const at = (path: readonly string[], wanted: readonly string[]) => path.length =
 /** Whether a path is an offer's opening (for counting offers in a first pass). */
 export const isYmlOffer = (path: readonly string[]) => at(path, OFFER);
 
-/**
- * Reads a YML document: the categories once (before the first offers, or at the end of a feed without
- * any), then the offers, a batch per chunk of input. Problems are pushed onto `problems` as they are met.
- */
 /** What `--prices-stock` does not read: the offers are built without it, about twice as fast. */
 const NOT_PRICES = new Set([
   'description',
@@ -171,6 +167,10 @@ const NOT_PRICES = new Set([
   'pickup-options',
 ]);
 
+/**
+ * Reads a YML document: the categories once (before the first offers, or at the end of a feed without
+ * any), then the offers, a batch per chunk of input. Problems are pushed onto `problems` as they are met.
+ */
 export async function* readYml(source: AsyncIterable<Uint8Array>, problems: ImportProblem[], options: { pricesOnly?: boolean } = {}): AsyncGenerator<YmlEvent> {
   const categories: SourceCategory[] = [];
   const rates = new Map<string, number>();

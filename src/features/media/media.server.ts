@@ -13,9 +13,9 @@ import https from 'node:https';
 import { BlockList, isIP, type LookupFunction } from 'node:net';
 import { join } from 'node:path';
 import sharp from 'sharp';
+// The widths product cards and pages ask for, as the generated catalogue's photos have them.
+import { IMAGE_WIDTHS } from '../../lib/seed/images.ts';
 
-/** The widths product cards and pages ask for (src/lib/seed/images.ts writes the generated ones alike). */
-export const MEDIA_WIDTHS = [360, 720] as const;
 export const MAX_PHOTO_BYTES = 20 * 1024 * 1024;
 export const MAX_PHOTO_PIXELS = 50_000_000;
 const FORMATS = new Set(['jpeg', 'png', 'webp', 'avif', 'gif', 'tiff', 'heif']);
@@ -36,7 +36,11 @@ export class PhotoError extends Error {
   override name = 'PhotoError';
 }
 
-export const MEDIA_NAME = /^[0-9a-f]{24}-w(\d{2,4})\.(webp|avif)$/;
+/** Written under a temporary name and renamed: a reader (the front, another import) never sees half a file. */
+function writeWhole(path: string, data: Uint8Array | string): void {
+  writeFileSync(`${path}.tmp`, data);
+  renameSync(`${path}.tmp`, path);
+}
 
 /** Converts and stores a photo's bytes once; the same bytes again cost a file read. */
 export async function storePhoto(bytes: Uint8Array, dir: string): Promise<StoredPhoto> {
@@ -63,7 +67,7 @@ export async function storePhoto(bytes: Uint8Array, dir: string): Promise<Stored
     throw new PhotoError(`the photo is ${sourceWidth}×${sourceHeight}, over ${MAX_PHOTO_PIXELS / 1e6} megapixels`);
 
   mkdirSync(dir, { recursive: true });
-  const widths: number[] = MEDIA_WIDTHS.filter((w) => w <= sourceWidth);
+  const widths: number[] = IMAGE_WIDTHS.filter((w) => w <= sourceWidth);
   if (widths.length === 0) widths.push(sourceWidth);
   const base = sharp(bytes, { limitInputPixels: MAX_PHOTO_PIXELS }).rotate();
   let height = 0;
@@ -71,18 +75,11 @@ export async function storePhoto(bytes: Uint8Array, dir: string): Promise<Stored
     const resized = base.clone().resize({ width, withoutEnlargement: true });
     const webp = await resized.clone().webp({ quality: 78 }).toBuffer({ resolveWithObject: true });
     const avif = await resized.clone().avif({ quality: 50, effort: 2 }).toBuffer();
-    // Written under a temporary name and renamed: a reader never sees half a file.
-    for (const [ext, data] of [
-      ['webp', webp.data],
-      ['avif', avif],
-    ] as const) {
-      const path = join(dir, `${hash}-w${width}.${ext}`);
-      writeFileSync(`${path}.tmp`, data);
-      renameSync(`${path}.tmp`, path);
-    }
+    writeWhole(join(dir, `${hash}-w${width}.webp`), webp.data);
+    writeWhole(join(dir, `${hash}-w${width}.avif`), avif);
     height = webp.info.height;
   }
-  const { dominant } = await sharp(bytes, { limitInputPixels: MAX_PHOTO_PIXELS }).resize(16, 16, { fit: 'inside' }).stats();
+  const { dominant } = await base.clone().resize(16, 16, { fit: 'inside' }).stats();
   const hex = (n: number) => Math.round(n).toString(16).padStart(2, '0');
   const stored: StoredPhoto = {
     urlTemplate: `/media/${hash}-w{w}.webp`,
@@ -91,8 +88,7 @@ export async function storePhoto(bytes: Uint8Array, dir: string): Promise<Stored
     height,
     color: `#${hex(dominant.r)}${hex(dominant.g)}${hex(dominant.b)}`,
   };
-  writeFileSync(`${metaPath}.tmp`, JSON.stringify(stored));
-  renameSync(`${metaPath}.tmp`, metaPath);
+  writeWhole(metaPath, JSON.stringify(stored));
   return stored;
 }
 

@@ -2,9 +2,10 @@
 // of their content, so a browser and any cache may keep them for good. A page asks for the WebP rendition;
 // a browser that takes AVIF gets the AVIF one at the same address (smaller), hence `Vary: Accept`.
 // Relative imports only: loaded by Node from src/.
-import { createReadStream, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
+import { sendFile } from './static-files.ts';
 
 // The names media.server.ts writes: 24 hex digits of the content's hash, the width, the format.
 const NAME = /^\/media\/([0-9a-f]{24}-w\d{2,4})\.(webp|avif)$/;
@@ -35,21 +36,7 @@ export function serveMedia(dir: string, req: IncomingMessage, res: ServerRespons
   const format = avif ? 'avif' : asked;
   const stat = avif ?? fileStat(join(dir, `${stem}.${asked}`));
   if (!stat) return notFound();
-  const headers: Record<string, string> = {
-    'content-type': `image/${format}`,
-    'cache-control': 'public, max-age=31536000, immutable',
-    vary: 'accept',
-    etag: `"${stem}-${format}"`,
-    'content-length': String(stat.size),
-  };
-  if (req.headers['if-none-match'] === headers['etag']) {
-    delete headers['content-length'];
-    res.writeHead(304, headers);
-    res.end();
-    return true;
-  }
-  res.writeHead(200, headers);
-  if (req.method === 'HEAD') res.end();
-  else createReadStream(join(dir, `${stem}.${format}`)).pipe(res);
+  const headers = { 'content-type': `image/${format}`, 'cache-control': 'public, max-age=31536000, immutable', vary: 'accept', etag: `"${stem}-${format}"` };
+  sendFile(req, res, headers, { path: join(dir, `${stem}.${format}`), size: stat.size });
   return true;
 }

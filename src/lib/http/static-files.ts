@@ -27,7 +27,7 @@ const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
 };
 
-interface Variant {
+export interface Variant {
   path: string;
   size: number;
 }
@@ -129,18 +129,23 @@ export function serveStatic(index: Map<string, StaticFile>, req: IncomingMessage
     'last-modified': file.lastModified,
   };
   if (Object.keys(file.encoded).length > 0) headers['vary'] = 'accept-encoding';
-  if (req.headers['if-none-match'] === file.etag) {
-    res.writeHead(304, headers);
-    res.end();
-    return true;
-  }
   const encoding = preferredEncoding(req.headers['accept-encoding']);
   const chosen = (encoding && file.encoded[encoding]) || undefined;
-  if (chosen && encoding) headers['content-encoding'] = encoding;
-  const body = chosen ?? file;
-  headers['content-length'] = String(body.size);
-  res.writeHead(200, headers);
+  sendFile(req, res, headers, chosen ?? file, chosen && encoding ? { 'content-encoding': encoding } : {});
+  return true;
+}
+
+/**
+ * Answers with a file on disk: 304 when the browser holds `headers.etag`, else 200 with its length and,
+ * but for HEAD, its bytes. `whole` are headers of the 200 answer alone (its content-encoding).
+ */
+export function sendFile(req: IncomingMessage, res: ServerResponse, headers: Record<string, string>, body: Variant, whole: Record<string, string> = {}): void {
+  if (req.headers['if-none-match'] === headers['etag']) {
+    res.writeHead(304, headers);
+    res.end();
+    return;
+  }
+  res.writeHead(200, { ...headers, ...whole, 'content-length': String(body.size) });
   if (req.method === 'HEAD') res.end();
   else createReadStream(body.path).pipe(res);
-  return true;
 }
