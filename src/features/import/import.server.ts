@@ -40,6 +40,8 @@ export class ImportInputError extends Error {
 }
 
 export const DEFAULT_MAX_BYTES = 1024 ** 3;
+/** CommerceML's root element (1C, MoySklad), named in Russian by the format itself. */
+const COMMERCEML_ROOT = /^КоммерческаяИнформация$/;
 
 /** The feed file of an input path: the file itself, or the first YML/XML file in a folder (or in its subfolders, as archives hold them). */
 export function feedFile(path: string): string {
@@ -94,6 +96,10 @@ export async function importYml(database: Database, path: string, options: Impor
       if (error instanceof XmlReadError) throw unreadable(file, error);
       throw error;
     }
+    if (root !== undefined && COMMERCEML_ROOT.test(root))
+      throw new ImportInputError(
+        `${file}: a CommerceML file (1C, MoySklad); npm run import reads YML feeds, and the 1C exchange that takes CommerceML is not built yet`,
+      );
     if (root !== 'yml_catalog') throw new ImportInputError(`${file}: not a YML feed (its root element is <${root ?? '?'}>, not <yml_catalog>)`);
   }
 

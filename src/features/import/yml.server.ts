@@ -55,8 +55,10 @@ function readOffer(element: XmlElement, rates: ReadonlyMap<string, number>, prob
 
   const vendor = childText(element, 'vendor');
   let name = childText(element, 'name');
+  // vendor.model offers are named by their parts; artist.title ones (music, films) by artist and title.
   if (!name) name = [childText(element, 'typePrefix'), vendor, childText(element, 'model')].filter(Boolean).join(' ');
-  if (!name && !pricesOnly) return fail('no <name> (nor <model>)');
+  if (!name) name = [childText(element, 'artist'), childText(element, 'title')].filter(Boolean).join(' — ');
+  if (!name && !pricesOnly) return fail('no <name> (nor <model>, nor <title>)');
 
   const currency = (childText(element, 'currencyId') || 'RUB').toUpperCase();
   const rate = currency === 'RUB' || currency === 'RUR' ? 1 : rates.get(currency);
@@ -156,6 +158,8 @@ const NOT_PRICES = new Set([
   'name',
   'model',
   'typePrefix',
+  'artist',
+  'title',
   'vendor',
   'picture',
   'param',
