@@ -3,7 +3,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openDatabase, type Database } from '~/lib/db/client.ts';
+// Relative: the e2e web server (tests/support/serve-e2e.ts) loads this file with plain Node.
+import { openDatabase, type Database } from '../../src/lib/db/client.ts';
 
 export interface FreshDatabase {
   /** Environment for the server: DATA_DIR, and DATABASE_URL on PostgreSQL. */
