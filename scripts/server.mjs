@@ -17,7 +17,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { env, loadDotEnv } from '../src/lib/env.ts';
 import { ADMISSION_LIMITS, Admission } from '../src/lib/http/admission.ts';
-import { apiMethodRefusal, clientErrorResponse, methodTable, preflight, rawHttp, refusal } from '../src/lib/http/edge.ts';
+import { apiMethodRefusal, clientErrorResponse, exchangeUrl, methodTable, preflight, rawHttp, refusal } from '../src/lib/http/edge.ts';
 import { t } from '../src/lib/i18n/index.ts';
 import { pageAnswer, pageCache, pageCacheKey } from '../src/lib/http/page-cache.ts';
 import { securityHeaders } from '../src/lib/http/security-headers.ts';
@@ -33,7 +33,7 @@ import { operatorToken } from '../src/lib/operator-token.ts';
 loadDotEnv();
 // Made (or read) before the first request, so `npm run order` on this machine finds the key.
 operatorToken();
-const { HOST, PORT, DATABASE_URL, DATA_DIR } = env();
+const { HOST, PORT, DATABASE_URL, DATA_DIR, EXCHANGE_PATH } = env();
 // Imported photos (src/features/media).
 const mediaDir = join(DATA_DIR, 'media');
 process.env.ASTRO_NODE_AUTOSTART = 'disabled';
@@ -66,6 +66,8 @@ const server = http.createServer((req, res) => {
     );
   });
 
+  // 1C calls the exchange where the shop owner said (EXCHANGE_PATH); Astro answers it at one route.
+  req.url = exchangeUrl(req.url ?? '/', EXCHANGE_PATH);
   const early = preflight(req.method ?? '', req.url ?? '/') ?? apiMethodRefusal(methods, req.method ?? '', req.url ?? '/');
   if (early) {
     res.writeHead(early.status, early.headers);

@@ -54,6 +54,27 @@ const schema = z.object({
     .enum(['0', '1'])
     .default('0')
     .transform((v) => v === '1'),
+  // The 1C / MoySklad exchange (docs/exchange-1c.md): off until both are set; 1C signs in with them (HTTP Basic).
+  EXCHANGE_LOGIN: z.string().min(1).optional(),
+  EXCHANGE_PASSWORD: z.string().min(8).optional(),
+  // Where 1C calls the shop (1C's "Адрес сайта" of the exchange node points here).
+  EXCHANGE_PATH: z
+    .string()
+    .regex(/^\/[A-Za-z0-9._~/-]+$/)
+    .default('/exchange/1c'),
+  // The largest part of a file 1C sends in one request (it cuts larger files into parts of this size).
+  EXCHANGE_FILE_LIMIT: z.coerce
+    .number()
+    .int()
+    .min(64 * 1024)
+    .max(512 * 1024 * 1024)
+    .default(8 * 1024 * 1024),
+  // How long one mode=import call waits for the run before answering "progress" (1C then calls again).
+  EXCHANGE_STEP_SECONDS: z.coerce.number().min(0).max(30).default(3),
+  // The price type the shop sells at, by its name in 1C; else the retail one, else the first declared.
+  EXCHANGE_PRICE_TYPE: z.string().min(1).optional(),
+  // A price type shown struck through above the price, when 1C keeps one.
+  EXCHANGE_OLD_PRICE_TYPE: z.string().min(1).optional(),
   // pino's levels; 'silent' turns the request log off.
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
@@ -67,6 +88,10 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     .refine((e) => e.PAYMENT_PROVIDER !== 'yookassa' || (e.YOOKASSA_SHOP_ID && e.YOOKASSA_SECRET_KEY), {
       message: 'PAYMENT_PROVIDER=yookassa needs YOOKASSA_SHOP_ID and YOOKASSA_SECRET_KEY',
       path: ['PAYMENT_PROVIDER'],
+    })
+    .refine((e) => !e.EXCHANGE_LOGIN === !e.EXCHANGE_PASSWORD, {
+      message: 'the 1C exchange needs both EXCHANGE_LOGIN and EXCHANGE_PASSWORD',
+      path: ['EXCHANGE_LOGIN'],
     })
     .safeParse(cleaned);
   if (!result.success) {

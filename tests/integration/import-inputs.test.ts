@@ -8,11 +8,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import yazl from 'yazl';
 import { ImportInputError, importYml } from '~/features/import/import.server.ts';
 import { prepareInput } from '~/features/import/input.server.ts';
 import type { Database } from '~/lib/db/client.ts';
 import { migratedDatabase } from '../support/fresh-database.ts';
+import { zipOf } from '../support/one-c.ts';
 
 const work = mkdtempSync(join(tmpdir(), 'import-inputs-'));
 let opened: Awaited<ReturnType<typeof migratedDatabase>>;
@@ -25,19 +25,6 @@ const feed = (offers: string) =>
   `<?xml version="1.0" encoding="UTF-8"?>\n<yml_catalog><shop><categories><category id="1">Сумки</category></categories><offers>\n${offers}</offers></shop></yml_catalog>\n`;
 const offer = (id: string, picture = '') =>
   `<offer id="${id}"><price>1000</price><categoryId>1</categoryId>${picture ? `<picture>${picture}</picture>` : ''}<vendor>Prada</vendor><name>Сумка ${id}</name></offer>\n`;
-
-/** A zip archive of these files (name → content), written by yazl. */
-function zipOf(files: Record<string, Buffer | string>, compress = true): Promise<Buffer> {
-  const zip = new yazl.ZipFile();
-  for (const [name, content] of Object.entries(files)) zip.addBuffer(Buffer.from(content), name, { compress });
-  zip.end();
-  const chunks: Buffer[] = [];
-  return new Promise((resolve, reject) => {
-    zip.outputStream.on('data', (c: Buffer) => chunks.push(c));
-    zip.outputStream.on('end', () => resolve(Buffer.concat(chunks)));
-    zip.outputStream.on('error', reject);
-  });
-}
 
 const saved = (name: string, content: Buffer | string) => {
   const path = join(work, name);

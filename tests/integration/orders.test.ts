@@ -3,16 +3,16 @@
 // and the referring partner's commission; the customer cancels (the card money goes back through the
 // provider, stock returns) or asks to return within the window; nobody else sees or touches the order.
 import { execFile } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { PlacedAnswer } from '../../src/features/checkout/checkout.schema.ts';
 import type { OrderDetail } from '../../src/features/orders/orders.schema.ts';
-import { expectConforms } from '../support/api.ts';
 import { readOutbox, type OutboxMail } from '../support/mail.ts';
+import type { PlacedAnswer } from '../../src/features/checkout/checkout.schema.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
+import { post, shopper } from '../support/shopper.ts';
 
 let server: TestServer;
 const API = '/api/v1/ecommerce-core';
@@ -21,17 +21,7 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(async () => server?.stop());
 
-async function call<T>(path: string, init: RequestInit = {}) {
-  const res = await fetch(new URL(path, server.baseUrl), init);
-  const body = (await res.json()) as { success: boolean; data?: T; message?: string };
-  await expectConforms(server.baseUrl, init.method ?? 'GET', path, res.status, body);
-  return { status: res.status, body };
-}
-const post = (body: unknown, headers: Record<string, string> = {}): RequestInit => ({
-  method: 'POST',
-  headers: { 'content-type': 'application/json', ...headers },
-  body: JSON.stringify(body),
-});
+const { call, register, inStock, paidOrder } = shopper(() => server);
 const operatorToken = () => readFileSync(join(server.database.env['DATA_DIR']!, 'operator-token'), 'utf8').trim();
 const ops = (code: string, body?: unknown, token = operatorToken()) =>
   call<OrderDetail>(`${API}/ops/orders/${code}`, body === undefined ? { headers: { 'x-operator-token': token } } : post(body, { 'x-operator-token': token }));
@@ -43,49 +33,6 @@ async function mailed(match: (mail: OutboxMail) => boolean): Promise<boolean> {
     await new Promise((r) => setTimeout(r, 100));
   }
   return false;
-}
-
-async function register(ref?: string) {
-  const res = await call<{ access_token: string }>(
-    `${API}/auth/customer-registration`,
-    post({
-      email: `orders.${randomBytes(4).toString('hex')}@example.ru`,
-      phone: '+7 (999) 111-22-33',
-      password: 'заказы идут своим чередом',
-      ...(ref ? { ref } : {}),
-    }),
-  );
-  return { authorization: `Bearer ${res.body.data!.access_token}` };
-}
-
-/** A product of the seed with a size in stock. */
-async function inStock(skip = 0): Promise<{ id: number; variant_code: string }> {
-  let found = 0;
-  for (let id = 1; id < 30; id++) {
-    const res = await call<{ variants: { code: string; available: boolean }[] }>(`${API}/product/${id}`);
-    const variant = res.body.data?.variants.find((v) => v.available);
-    if (variant && found++ === skip) return { id, variant_code: variant.code };
-  }
-  throw new Error('nothing in stock');
-}
-
-/** A customer's paid order of one item (the test provider, SBP). */
-async function paidOrder(auth: Record<string, string>, skip = 0): Promise<PlacedAnswer> {
-  const item = await inStock(skip);
-  await call(`${API}/customer/cart/store-cart-item`, post({ item: { ...item, quantity: 1, uid: randomUUID() } }, auth));
-  const placed = await call<PlacedAnswer>(
-    `${API}/checkout/place-order`,
-    post(
-      {
-        contact: { name: 'Ольга Смирнова', email: 'olga@example.ru', phone: '+7 (999) 111-22-33' },
-        delivery: { method: 'courier', city: 'Казань', address: 'Баумана, 1' },
-      },
-      { ...auth, 'idempotency-key': randomUUID() },
-    ),
-  );
-  const paid = await call(`${API}/payments/test/${placed.body.data!.payment_url!.split('/').pop()}`, post({ action: 'sbp' }));
-  expect(paid.status).toBe(200);
-  return placed.body.data!;
 }
 
 describe('the operator', () => {

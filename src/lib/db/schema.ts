@@ -353,6 +353,8 @@ export const orders = pgTable(
     trackingId: text('tracking_id'),
     // When it was delivered: the return window counts from here.
     deliveredAt: timestamp('delivered_at', { withTimezone: true }),
+    // The version (updated_at) of the order 1C confirmed it took (type=sale&mode=success); a newer one is sent again.
+    exchangedAt: timestamp('exchanged_at', { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -612,6 +614,33 @@ export const mailOutbox = pgTable(
 
 // Bookkeeping for the seed so a second start never reseeds.
 export const appMeta = pgTable('app_meta', {
+  key: text('key').primaryKey(),
+  value: jsonb('value').notNull(),
+  updatedAt: updatedAt(),
+});
+
+// The 1C exchange's own copy of what 1C sent (src/features/exchange): products from import.xml and offers
+// from offers/prices/rests files arrive apart and in parts; the catalogue is written from both together.
+export const exchangeProducts = pgTable('exchange_products', {
+  id: text('id').primaryKey(),
+  data: jsonb('data').notNull(),
+  updatedAt: updatedAt(),
+});
+
+export const exchangeOffers = pgTable(
+  'exchange_offers',
+  {
+    id: text('id').primaryKey(),
+    productId: text('product_id').notNull(),
+    data: jsonb('data').notNull(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('exchange_offers_product_idx').on(t.productId)],
+);
+
+// The exchange's state shared by every process: the classifier's properties and price types, import runs
+// and their progress, the orders sent by the last mode=query.
+export const exchangeState = pgTable('exchange_state', {
   key: text('key').primaryKey(),
   value: jsonb('value').notNull(),
   updatedAt: updatedAt(),

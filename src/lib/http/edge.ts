@@ -14,6 +14,22 @@ export interface EarlyAnswer {
   body: string;
 }
 
+/** Where Astro answers the 1C exchange; the front hands the configured EXCHANGE_PATH to it (exchangeUrl). */
+export const EXCHANGE_ROUTE = '/exchange/1c';
+
+/**
+ * A request's address as Astro is to see it: the configured exchange path becomes the exchange's route,
+ * and the route under its own name answers nothing when another path is configured (404 from Astro).
+ */
+export function exchangeUrl(url: string, exchangePath: string): string {
+  if (exchangePath === EXCHANGE_ROUTE) return url;
+  const mark = url.indexOf('?');
+  const path = mark === -1 ? url : url.slice(0, mark);
+  if (path === exchangePath) return EXCHANGE_ROUTE + (mark === -1 ? '' : url.slice(mark));
+  if (path === EXCHANGE_ROUTE) return `${EXCHANGE_ROUTE}-not-here`;
+  return url;
+}
+
 /** Methods nothing here answers; undici cannot even build a request for some of them. */
 const REFUSED_METHODS = new Set(['TRACE', 'TRACK', 'CONNECT']);
 const PAGE_METHODS = 'GET, HEAD';
@@ -45,8 +61,9 @@ export function preflight(method: string, url: string, locale: Locale = 'ru'): E
   } catch {
     return refusal(400, path, t(locale, isApi ? 'error.badRequest' : 'error.badUrl'));
   }
-  // Pages are read, never written to: a form that posts goes to the API.
-  if (!isApi && method !== 'GET' && method !== 'HEAD') return refusal(405, path, t(locale, 'error.methodNotAllowedPage'), { allow: PAGE_METHODS });
+  // Pages are read, never written to: a form that posts goes to the API. The 1C exchange is not a page.
+  if (!isApi && path !== EXCHANGE_ROUTE && method !== 'GET' && method !== 'HEAD')
+    return refusal(405, path, t(locale, 'error.methodNotAllowedPage'), { allow: PAGE_METHODS });
   return undefined;
 }
 
