@@ -29,6 +29,23 @@ export default defineConfig({
   // space, and the theme is sRGB hex, so the twins paint what the rules above them paint: 6 KB of
   // stylesheet, half of it in every page's first-paint CSS (docs/decisions/016), for nothing.
   postprocess: [(util) => (util.parent?.includes('color-mix(in lab') ? [] : undefined)],
+  // Imported photos' placeholder colours (catalog.ts placeholderClass): ph-RGB, each digit a level 0–4 of
+  // its channel. Named by data, not by source, so every one is kept.
+  rules: [
+    [
+      /^ph-([0-4])([0-4])([0-4])$/,
+      ([, r, g, b]) => ({
+        'background-color': `#${[r, g, b]
+          .map((l) =>
+            Math.round((Number(l) * 255) / 4)
+              .toString(16)
+              .padStart(2, '0'),
+          )
+          .join('')}`,
+      }),
+    ],
+  ],
+  safelist: Array.from({ length: 125 }, (_, i) => `ph-${Math.floor(i / 25)}${Math.floor(i / 5) % 5}${i % 5}`),
   shortcuts: {
     container: 'mx-auto w-full max-w-[1360px] px-4 md:px-8',
     btn: 'inline-flex items-center justify-center gap-2 h-11 px-6 text-sm font-600 tracking-wide uppercase transition-colors duration-150 cursor-pointer disabled:opacity-50 disabled:cursor-not-allowed',

@@ -17,6 +17,7 @@
 //    of 200 orders in 10 minutes bounds how many one run may place). Use a fresh BENCH_DATA_DIR each run.
 // 8. --memory (issue 10): resident memory after start and after a warm-up (use --products 2000, the budget's size).
 // 9. --import (issue 23): the catalogue import at scale, scripts/bench-import.ts (--offers, --photos).
+// 10. --photo-pages (issue 23): Lighthouse on category and product pages with real-sized photos, scripts/photo-pages.ts.
 // Results: bench-results/<database>.json and a Markdown summary on stdout for docs/performance.md.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -26,6 +27,11 @@ import autocannon from 'autocannon';
 import { serverProcess } from './server-flags.mjs';
 
 // --import (issue 23) is a benchmark of its own: scripts/bench-import.ts, given the other arguments.
+// --photo-pages (issue 23): the category and product pages with real-sized photos, scripts/photo-pages.ts.
+if (process.argv.includes('--photo-pages')) {
+  const args = process.argv.slice(2).filter((a) => a !== '--photo-pages');
+  process.exit(spawnSync(process.execPath, ['scripts/photo-pages.ts', ...args], { stdio: 'inherit' }).status ?? 1);
+}
 if (process.argv.includes('--import')) {
   const args = process.argv.slice(2).filter((a) => a !== '--import');
   process.exit(spawnSync(process.execPath, ['scripts/bench-import.ts', ...args], { stdio: 'inherit' }).status ?? 1);

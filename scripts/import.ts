@@ -3,7 +3,8 @@
 // offers go in a batch per transaction, with a progress bar (offers/s and the time left); at the end a
 // summary, and a CSV report of every offer that cost a line. Exit code 0 when every offer went in, 1 when
 // some did not, 2 when the file could not be read. Uses DATABASE_URL or the PGlite folder in DATA_DIR, like
-// the server; on PGlite stop the shop first (an embedded database has one owner at a time).
+// the server. An embedded database has one owner at a time: when a shop owns it (DATA_DIR/shop.json names a
+// live process), the run is handed to that shop through its operator call and followed from here.
 import { spawnSync } from 'node:child_process';
 import { SERVER_ENV, SERVER_NODE_FLAGS } from './server-flags.mjs';
 
@@ -18,11 +19,20 @@ if (!process.env['SHOP_IMPORT_CHILD']) {
   process.exit(child.status ?? 1);
 }
 
-const { writeFileSync } = await import('node:fs');
-const { join } = await import('node:path');
+// Shoppers first: the shop shares the machine's cores with the import, so the import yields them
+// (a nice value of 10; docs/performance.md "The shop during an import").
+try {
+  (await import('node:os')).setPriority(10);
+} catch {
+  // Not allowed here: the import runs at the usual priority.
+}
+const { readFileSync, writeFileSync } = await import('node:fs');
+const { join, resolve } = await import('node:path');
 const { parseArgs } = await import('node:util');
 const { problemsCsv } = await import('../src/features/import/import.ts');
-const { ImportInputError, importYml } = await import('../src/features/import/import.server.ts');
+type ImportSummary = import('../src/features/import/import.ts').ImportSummary;
+type RunView = import('../src/features/import/import.runs.server.ts').RunView;
+const { ImportInputError, importOptions, importYml } = await import('../src/features/import/import.server.ts');
 const { prepareInput } = await import('../src/features/import/input.server.ts');
 const { openDatabase } = await import('../src/lib/db/client.ts');
 const { env, loadDotEnv } = await import('../src/lib/env.ts');
@@ -57,44 +67,124 @@ if (!Number.isInteger(defaultStock) || defaultStock < 0 || !Number.isInteger(bat
   process.exit(2);
 }
 
-const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
+/** The shop that owns the embedded database, when one is running: its address and operator key. */
+function runningShop(): { url: string; token: string } | undefined {
+  if (config.DATABASE_URL) return undefined;
+  let owner: { pid: number; url: string };
+  try {
+    owner = JSON.parse(readFileSync(join(config.DATA_DIR, 'shop.json'), 'utf8')) as { pid: number; url: string };
+    process.kill(owner.pid, 0);
+  } catch {
+    return undefined;
+  }
+  const token = config.OPERATOR_TOKEN ?? readFileSync(join(config.DATA_DIR, 'operator-token'), 'utf8').trim();
+  return { url: owner.url, token };
+}
+
+interface Outcome {
+  summary: ImportSummary;
+  offers: number;
+  problems: number;
+  report: string;
+}
+
+/** What a finished run prints, writes and exits with. */
+function finish(outcome: Outcome, started: number, where: string): number {
+  const { summary } = outcome;
+  console.log(
+    `${values['dry-run'] ? 'Would be (nothing written)' : 'Done'} in ${((Date.now() - started) / 1000).toFixed(1)} s${where}: ${outcome.offers} offers — new ${summary.new}, changed ${summary.changed}, ` +
+      `unchanged ${summary.unchanged}, hidden ${summary.hidden} products, images ${summary.images}, errors ${summary.errors}` +
+      (outcome.problems > summary.errors ? `, warnings ${outcome.problems - summary.errors}` : '') +
+      `. Peak memory ${Math.round(process.resourceUsage().maxRSS / 1024)} MB.`,
+  );
+  if (outcome.problems > 0) {
+    writeFileSync(values.report, outcome.report);
+    console.log(`Every offer that cost a line: ${values.report}`);
+  }
+  if (values.json) console.log(JSON.stringify(summary));
+  return summary.errors > 0 ? 1 : 0;
+}
+
+function unreadable(message: string): number {
+  console.error(`The file could not be imported: ${message}. The catalogue is as it was.`);
+  if (values.json) console.log(JSON.stringify({ error: message }));
+  return 2;
+}
+
+const options = {
+  dry_run: values['dry-run'],
+  partial: values.partial,
+  prices_stock: values['prices-stock'],
+  default_stock: defaultStock,
+  skip_photos: values['skip-photos'],
+  batch_size: batchSize,
+};
+
+/** The run done by the shop that owns the database, its progress drawn here. */
+async function handOver(shop: { url: string; token: string }, path: string): Promise<number> {
+  const started = Date.now();
+  const headers = { 'content-type': 'application/json', 'x-operator-token': shop.token };
+  const api = `${shop.url}/api/v1/ecommerce-core/ops/imports`;
+  console.log(`The shop at ${shop.url} owns the database (${join(config.DATA_DIR, 'shop.json')}): it does the import.`);
+  const answer = await fetch(api, { method: 'POST', headers, body: JSON.stringify({ path: resolve(path), options }) });
+  const body = (await answer.json()) as { success: boolean; data?: { id: number }; message?: string };
+  if (!answer.ok || !body.data) {
+    console.error(`The shop refused the import (${answer.status}): ${body.message ?? ''}`);
+    return 2;
+  }
+  const bar = rateBar(values['dry-run'] ? 'dry run' : 'import', 'offers');
+  for (;;) {
+    await new Promise((done) => setTimeout(done, 300));
+    const res = await fetch(`${api}/${body.data.id}?report=1`, { headers });
+    const run = ((await res.json()) as { data?: RunView & { report: string | null } }).data;
+    if (!run) throw new Error(`the shop answered ${res.status} about run ${body.data.id}`);
+    if (run.status === 'running') {
+      if (run.total > 0) bar(run.done, run.total);
+      continue;
+    }
+    if (run.status === 'failed' || !run.summary) return unreadable(run.message);
+    bar(run.total, run.total);
+    return finish({ summary: run.summary, offers: run.offers, problems: run.problems, report: run.report ?? '' }, started, ' by the shop');
+  }
+}
+
 let code: number;
 let cleanup = () => {};
+const shop = runningShop();
+if (shop) {
+  try {
+    const prepared = await prepareInput(input, { maxBytes: config.IMPORT_MAX_BYTES, allowPrivate: config.IMPORT_ALLOW_PRIVATE });
+    cleanup = prepared.cleanup;
+    code = await handOver(shop, prepared.path);
+  } catch (error) {
+    if (!(error instanceof ImportInputError)) throw error;
+    code = unreadable(error.message);
+  } finally {
+    cleanup();
+  }
+  process.exit(code);
+}
+
+const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
 try {
   await database.migrate();
   const started = Date.now();
   // An address is downloaded, an archive unpacked, into a temporary folder removed at the end.
   const prepared = await prepareInput(input, { maxBytes: config.IMPORT_MAX_BYTES, allowPrivate: config.IMPORT_ALLOW_PRIVATE });
   cleanup = prepared.cleanup;
-  const result = await importYml(database, prepared.path, {
-    dryRun: values['dry-run'],
-    partial: values.partial,
-    pricesStock: values['prices-stock'],
-    defaultStock,
-    batchSize,
-    maxBytes: config.IMPORT_MAX_BYTES,
-    ...(values['skip-photos'] || values['prices-stock'] ? {} : { photos: { dir: join(config.DATA_DIR, 'media'), allowPrivate: config.IMPORT_ALLOW_PRIVATE } }),
-    onProgress: rateBar(values['dry-run'] ? 'dry run' : 'import', 'offers'),
-  });
-  const { summary, problems } = result;
-  const seconds = (Date.now() - started) / 1000;
-  console.log(
-    `${values['dry-run'] ? 'Would be (nothing written)' : 'Done'} in ${seconds.toFixed(1)} s: ${result.offers} offers — new ${summary.new}, changed ${summary.changed}, ` +
-      `unchanged ${summary.unchanged}, hidden ${summary.hidden} products, images ${summary.images}, errors ${summary.errors}` +
-      (problems.length > summary.errors ? `, warnings ${problems.length - summary.errors}` : '') +
-      `. Peak memory ${Math.round(process.resourceUsage().maxRSS / 1024)} MB.`,
+  const result = await importYml(
+    database,
+    prepared.path,
+    importOptions(
+      options,
+      { maxBytes: config.IMPORT_MAX_BYTES, dataDir: config.DATA_DIR, allowPrivate: config.IMPORT_ALLOW_PRIVATE },
+      rateBar(values['dry-run'] ? 'dry run' : 'import', 'offers'),
+    ),
   );
-  if (problems.length > 0) {
-    writeFileSync(values.report, problemsCsv(problems));
-    console.log(`Every offer that cost a line: ${values.report}`);
-  }
-  if (values.json) console.log(JSON.stringify(summary));
-  code = summary.errors > 0 ? 1 : 0;
+  code = finish({ summary: result.summary, offers: result.offers, problems: result.problems.length, report: problemsCsv(result.problems) }, started, '');
 } catch (error) {
   if (!(error instanceof ImportInputError)) throw error;
-  console.error(`The file could not be imported: ${error.message}. The catalogue is as it was.`);
-  if (values.json) console.log(JSON.stringify({ error: error.message }));
-  code = 2;
+  code = unreadable(error.message);
 } finally {
   cleanup();
   await database.close();

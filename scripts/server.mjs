@@ -12,7 +12,7 @@
 // Everything else — misses, the API, assets, personalised pages — goes to Astro. Run by `npm start`,
 // the tests and the benchmark.
 import http from 'node:http';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { env, loadDotEnv } from '../src/lib/env.ts';
@@ -135,7 +135,10 @@ server.listen(PORT, HOST, () => {
   // Warm-up: the database connection, the catalogue index and the category tree are built now, once,
   // instead of by the first visitors (who would all wait on that one build anyway).
   const started = performance.now();
-  const origin = `http://${HOST.includes(':') ? `[${HOST}]` : HOST}:${PORT}`;
+  const origin = `http://${HOST === '0.0.0.0' ? '127.0.0.1' : HOST.includes(':') ? `[${HOST === '::' ? '::1' : HOST}]` : HOST}:${PORT}`;
+  // On the embedded database this process owns the data folder: commands that would open it (npm run
+  // import) find the shop here and hand it their work instead (docs/import.md "A running shop").
+  if (!DATABASE_URL) announceOwner(origin);
   fetch(`${origin}/api/v1/ecommerce-core/products?per_page=1`, { headers: { 'x-request-id': 'warm-up-at-start' } })
     .then((res) => logger.info({ status: res.status, ms: Math.round(performance.now() - started) }, 'warmed up'))
     .catch((error) => logger.warn({ code: error?.cause?.code }, 'warm-up failed'));
@@ -145,4 +148,22 @@ server.listen(PORT, HOST, () => {
     .then((document) => (methods = methodTable(document)))
     .catch((error) => logger.warn({ code: error?.cause?.code }, 'method table not loaded'));
 });
+/** DATA_DIR/shop.json: which process owns the embedded database, and where it answers; gone at exit. */
+function announceOwner(origin) {
+  const file = join(DATA_DIR, 'shop.json');
+  try {
+    writeFileSync(file, `${JSON.stringify({ pid: process.pid, url: origin })}\n`, { mode: 0o600 });
+    process.on('exit', () => {
+      try {
+        // Only our own: a shop started after us on the same folder has written its own.
+        if (JSON.parse(readFileSync(file, 'utf8')).pid === process.pid) rmSync(file);
+      } catch {
+        // already gone
+      }
+    });
+  } catch (error) {
+    logger.warn({ code: error?.code }, 'shop.json not written');
+  }
+}
+
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.close(() => process.exit(0)).closeAllConnections());

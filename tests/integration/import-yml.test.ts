@@ -1,7 +1,7 @@
 // The YML import (docs/import.md) on real feeds written by other shops' software, read in place from
 // ../shared/fixtures/import/, and on hostile and changed files made here; on PGlite, and on PostgreSQL in CI.
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -253,6 +253,63 @@ describe('npm run import', () => {
       await own.drop();
     }
   });
+});
+
+describe('npm run import while the shop runs on the embedded database', () => {
+  // PostgreSQL has no single owner: the command opens it itself there, and this case does not arise.
+  it.skipIf(Boolean(process.env['DATABASE_URL']))(
+    'hands the run to the shop (DATA_DIR/shop.json), follows its progress, and prints, reports and exits as on its own',
+    async () => {
+      const server = await startTestServer({ seedProducts: 10, label: 'import-handoff' });
+      const dataDir = server.database.dataDir;
+      const cli = (args: string[]) =>
+        new Promise<{ status: number | null; stdout: string; stderr: string }>((done) => {
+          // Asynchronous: the shop answers the command's calls meanwhile.
+          const child = spawn(process.execPath, ['scripts/import.ts', ...args, '--json', '--skip-photos', '--report', join(work, 'handoff.csv')], {
+            env: { ...process.env, DATABASE_URL: '', DATA_DIR: dataDir, NODE_ENV: 'test' },
+          });
+          let stdout = '';
+          let stderr = '';
+          child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+          child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+          child.on('close', (status) => done({ status, stdout, stderr }));
+        });
+      try {
+        expect(JSON.parse(readFileSync(join(dataDir, 'shop.json'), 'utf8'))).toMatchObject({ url: server.baseUrl });
+        const whole = await cli([file('handoff.yml', feed(dress('h1', '42') + dress('h1b', '44') + dress('h2', '46', '', 'abc'))), '--partial']);
+        expect(whole.stdout).toContain(`The shop at ${server.baseUrl} owns the database`);
+        expect(whole.stdout).toMatch(/Done in [\d.]+ s by the shop: 3 offers/);
+        expect(whole.status, whole.stderr).toBe(1);
+        expect(JSON.parse(whole.stdout.trim().split('\n').at(-1) as string)).toEqual({ new: 2, changed: 0, unchanged: 0, hidden: 0, images: 0, errors: 1 });
+        expect(readFileSync(join(work, 'handoff.csv'), 'utf8')).toMatch(/^error,h2,\d+,"the price ""abc"" is not a positive amount"\r$/m);
+        // The shop serves what it imported, without a restart.
+        await expect
+          .poll(
+            async () =>
+              ((await (await fetch(`${server.baseUrl}/api/v1/ecommerce-core/products?per_page=50`)).json()) as { data: { total: number } }).data.total,
+            {
+              timeout: 15_000,
+            },
+          )
+          .toBe(11);
+        // A file the shop cannot read: exit 2 with its reason, nothing changed.
+        const cut = await cli([file('handoff-cut.yml', feed(dress('h3', '42')).slice(0, 120))]);
+        expect(cut.status).toBe(2);
+        expect(cut.stderr).toMatch(/The file could not be imported: .*(cut short|line)/);
+        // Without the operator's key the shop refuses the call.
+        const refused = await fetch(`${server.baseUrl}/api/v1/ecommerce-core/ops/imports`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ path: '/etc/passwd' }),
+        });
+        expect(refused.status).toBe(403);
+      } finally {
+        await server.stop();
+      }
+      expect(existsSync(join(dataDir, 'shop.json'))).toBe(false);
+    },
+    120_000,
+  );
 });
 
 describe("the shop's own feed", () => {

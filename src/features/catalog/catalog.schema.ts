@@ -14,7 +14,15 @@ const id = z.number().int().positive();
 const kopecks = z.number().int().nonnegative();
 
 export const productImageSchema = z
-  .object({ src: z.string(), srcset: z.string(), width: z.number().int(), height: z.number().int(), alt: z.string() })
+  .object({
+    src: z.string(),
+    srcset: z.string(),
+    width: z.number().int(),
+    height: z.number().int(),
+    alt: z.string(),
+    /** The class painting the photo's average colour until it arrives (imported photos), or null. */
+    placeholder: z.string().nullable(),
+  })
   .meta({ id: 'ProductImage' });
 
 /** spec §3 product card. */

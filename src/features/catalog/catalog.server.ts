@@ -15,7 +15,7 @@ import { LOW_STOCK, type ProductDetail, type ProductVariant } from './product.ts
 import { getCatalogIndex } from './read-model.server.ts';
 
 type Product = typeof products.$inferSelect;
-type ImageJson = Pick<typeof productImages.$inferSelect, 'urlTemplate' | 'widths' | 'width' | 'height' | 'alt'>;
+type ImageJson = Pick<typeof productImages.$inferSelect, 'urlTemplate' | 'widths' | 'width' | 'height' | 'alt' | 'color'>;
 type VariantJson = Pick<typeof productVariants.$inferSelect, 'code' | 'label' | 'stock' | 'minItem' | 'maxItem'>;
 type AttributeJson = Pick<typeof productAttributes.$inferSelect, 'name' | 'value'>;
 type CardJson = Pick<Product, 'id' | 'name' | 'slug' | 'price' | 'priceOld' | 'freeDelivery' | 'rating'> & {
@@ -69,11 +69,11 @@ export async function getBrand(id: number) {
 
 // ---------------------------------------------------------------- JSON built in SQL, decoded once
 
-const imageJson = (i: Record<'urlTemplate' | 'widths' | 'width' | 'height' | 'alt', SQLWrapper>) =>
-  sql`json_build_object('urlTemplate', ${i.urlTemplate}, 'widths', ${i.widths}, 'width', ${i.width}, 'height', ${i.height}, 'alt', ${i.alt})`;
+const imageJson = (i: Record<'urlTemplate' | 'widths' | 'width' | 'height' | 'alt' | 'color', SQLWrapper>) =>
+  sql`json_build_object('urlTemplate', ${i.urlTemplate}, 'widths', ${i.widths}, 'width', ${i.width}, 'height', ${i.height}, 'alt', ${i.alt}, 'color', ${i.color})`;
 
 function decodeImage(i: ImageJson, fallbackAlt = ''): ProductImage {
-  return imageFromTemplate(i.urlTemplate, i.widths, i.width, i.height, i.alt || fallbackAlt);
+  return imageFromTemplate(i.urlTemplate, i.widths, i.width, i.height, i.alt || fallbackAlt, i.color);
 }
 
 /** A json/json_agg column: both drivers parse it; an empty aggregate is null. */

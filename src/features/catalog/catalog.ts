@@ -48,7 +48,29 @@ export function brandUrl(id: number, slug: string): string {
   return `/m/${id}/${slug}`;
 }
 
-export function imageFromTemplate(template: string, widths: readonly number[], width: number, height: number, alt: string): ProductImage {
+/** Levels per channel of the placeholder colours the stylesheet has (uno.config.ts): 5³ = 125 classes. */
+export const PLACEHOLDER_LEVELS = 5;
+
+/**
+ * The class that paints a photo's placeholder colour (its average, stored when it was imported) until the
+ * photo arrives. The policy allows no style attribute, so the colour is rounded to one of the sheet's
+ * classes: `ph-RGB`, each digit a level 0–4.
+ */
+export function placeholderClass(hex: string | null | undefined): string | null {
+  const match = /^#([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})$/i.exec(hex ?? '');
+  if (!match) return null;
+  const level = (channel: string) => Math.round((parseInt(channel, 16) / 255) * (PLACEHOLDER_LEVELS - 1));
+  return `ph-${level(match[1] as string)}${level(match[2] as string)}${level(match[3] as string)}`;
+}
+
+export function imageFromTemplate(
+  template: string,
+  widths: readonly number[],
+  width: number,
+  height: number,
+  alt: string,
+  color: string | null = null,
+): ProductImage {
   const largest = Math.max(...widths);
   return {
     src: template.replace('{w}', String(largest)),
@@ -56,6 +78,7 @@ export function imageFromTemplate(template: string, widths: readonly number[], w
     width,
     height,
     alt,
+    placeholder: placeholderClass(color),
   };
 }
 

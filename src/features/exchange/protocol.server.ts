@@ -11,7 +11,7 @@ import { pipeline } from 'node:stream/promises';
 import { getDatabase } from '~/lib/db/index.ts';
 import { env } from '~/lib/env.ts';
 import { blockedFor, countFailure, type Limit } from '~/lib/http/rate-limit.server.ts';
-import { logger } from '~/lib/log.ts';
+import { loggableError, logger } from '~/lib/log.ts';
 import { unzip, XmlReadError } from '~/features/import/import.parts.server.ts';
 import type { ImportProblem } from '~/features/import/import.ts';
 import { ImportInputError } from '~/features/import/import.server.ts';
@@ -183,7 +183,7 @@ function startJob(key: string, run: (progress: (done: number, total: number) => 
     } catch (error) {
       await saving;
       const known = error instanceof ExchangeFileError || error instanceof CmlFormatError;
-      if (!known) logger.error({ err: { name: (error as Error).name, message: (error as Error).message } }, 'exchange run failed');
+      if (!known) logger.error({ err: loggableError(error) }, 'exchange run failed');
       await saveJob(key, {
         status: 'failed',
         done: 0,
@@ -291,7 +291,8 @@ export async function exchange(request: Request, clientAddress: string): Promise
     signedIn = same(given.login, login) && same(given.password, password);
     if (!signedIn) {
       await countFailure(limits);
-      logger.warn({ ip: clientAddress }, 'exchange sign-in failed');
+      // No address or name in the log (personal data); the throttle row keeps the count.
+      logger.warn('exchange sign-in failed');
       return failure(401, 'wrong login or password (EXCHANGE_LOGIN, EXCHANGE_PASSWORD)', { 'www-authenticate': 'Basic realm="1C exchange", charset="UTF-8"' });
     }
   } else signedIn = mode !== 'checkauth' && validSession(session, login, password);

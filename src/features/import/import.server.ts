@@ -27,6 +27,34 @@ export interface ImportOptions {
   photos?: { dir: string; allowPrivate?: boolean; concurrency?: number };
 }
 
+/** An import's choices as the command line and the operator call name them. */
+export interface ImportFlags {
+  dry_run: boolean;
+  partial: boolean;
+  prices_stock: boolean;
+  default_stock: number;
+  skip_photos: boolean;
+  batch_size: number;
+}
+
+/** The options of importYml for these choices, with the shop's settings (photos under DATA_DIR/media). */
+export function importOptions(
+  flags: ImportFlags,
+  settings: { maxBytes: number; dataDir: string; allowPrivate: boolean },
+  onProgress: ImportOptions['onProgress'],
+): ImportOptions {
+  return {
+    dryRun: flags.dry_run,
+    partial: flags.partial,
+    pricesStock: flags.prices_stock,
+    defaultStock: flags.default_stock,
+    batchSize: flags.batch_size,
+    maxBytes: settings.maxBytes,
+    ...(flags.skip_photos || flags.prices_stock ? {} : { photos: { dir: join(settings.dataDir, 'media'), allowPrivate: settings.allowPrivate } }),
+    ...(onProgress ? { onProgress } : {}),
+  };
+}
+
 export interface ImportResult {
   summary: ImportSummary;
   problems: ImportProblem[];

@@ -645,3 +645,21 @@ export const exchangeState = pgTable('exchange_state', {
   value: jsonb('value').notNull(),
   updatedAt: updatedAt(),
 });
+
+// Catalogue imports the running shop did (npm run import handed to it; later the managers' console):
+// their progress while they run, then the summary and the per-offer report (CSV).
+export const importRuns = pgTable('import_runs', {
+  id: serial('id').primaryKey(),
+  // Where the feed came from, as the operator gave it (a path on the shop's machine or an address).
+  input: text('input').notNull(),
+  options: jsonb('options').notNull(),
+  // running | done | failed
+  status: text('status').notNull().default('running'),
+  done: integer('done').notNull().default(0),
+  total: integer('total').notNull().default(0),
+  summary: jsonb('summary'),
+  report: text('report'),
+  message: text('message').notNull().default(''),
+  createdAt: createdAt(),
+  finishedAt: timestamp('finished_at', { withTimezone: true }),
+});

@@ -232,6 +232,7 @@ export const en: Partial<Messages> = {
   'import.uncategorized': 'Uncategorised',
   'import.noBrand': 'No brand',
   'import.article': 'Article',
+  'import.busy': 'Import {id} is still running: wait for it to finish',
   'import.category': 'Category {id}',
   'feed.child': 'Children',
   'feed.adult': 'Adult',

@@ -232,6 +232,7 @@ export const ru = {
   'import.uncategorized': 'Без категории',
   'import.noBrand': 'Без бренда',
   'import.article': 'Артикул',
+  'import.busy': 'Импорт {id} ещё идёт: дождитесь его окончания',
   'import.category': 'Категория {id}',
   'feed.child': 'Детский',
   'feed.adult': 'Взрослый',
