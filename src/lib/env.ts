@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { MAX_BODY_BYTES } from './http/limits.ts';
 import { z } from './zod.ts';
 
 // Every environment variable is declared here once and checked at boot (DESIGN §4).
@@ -62,13 +63,14 @@ const schema = z.object({
     .string()
     .regex(/^\/[A-Za-z0-9._~/-]+$/)
     .default('/exchange/1c'),
-  // The largest part of a file 1C sends in one request (it cuts larger files into parts of this size).
+  // The largest part of a file 1C sends in one request (it cuts larger files into parts of this size);
+  // no more than the server takes in any request body (src/lib/http/limits.ts).
   EXCHANGE_FILE_LIMIT: z.coerce
     .number()
     .int()
     .min(64 * 1024)
-    .max(512 * 1024 * 1024)
-    .default(8 * 1024 * 1024),
+    .max(MAX_BODY_BYTES)
+    .default(MAX_BODY_BYTES),
   // How long one mode=import call waits for the run before answering "progress" (1C then calls again).
   EXCHANGE_STEP_SECONDS: z.coerce.number().min(0).max(30).default(3),
   // The price type the shop sells at, by its name in 1C; else the retail one, else the first declared.

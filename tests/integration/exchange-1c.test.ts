@@ -272,6 +272,28 @@ describe('bad input to the exchange', () => {
       ['a path leaving the folder', () => client.call('catalog', 'file', { filename: '../../etc/passwd', body: Buffer.from('x') }), 400, /not a path inside/],
       ['an absolute Windows path', () => client.call('catalog', 'import', { filename: '..\\..\\boot.ini' }), 400, /not a path inside/],
       ['a part over file_limit', () => client.call('catalog', 'file', { filename: 'big.xml', body: Buffer.alloc(FILE_LIMIT + 1, 32) }), 413, /over file_limit/],
+      [
+        'a part sent without its length, over file_limit',
+        async () => {
+          const cookie = await signedCookie();
+          const body = new ReadableStream<Uint8Array>({
+            start(controller) {
+              for (let i = 0; i < 5; i++) controller.enqueue(new Uint8Array(FILE_LIMIT / 4).fill(32));
+              controller.close();
+            },
+          });
+          const res = await fetch(`${endpoint()}?type=catalog&mode=file&filename=chunked.xml`, {
+            method: 'POST',
+            headers: { cookie: cookie ?? '' },
+            body,
+            duplex: 'half',
+          } as RequestInit);
+          const text = new TextDecoder('windows-1251').decode(await res.arrayBuffer());
+          return { status: res.status, text, lines: text.split('\n') };
+        },
+        413,
+        /over file_limit/,
+      ],
       ['a file never sent', () => client.call('catalog', 'import', { filename: 'never.xml' }), 404, /no file "never.xml" was sent/],
       ['an unknown mode', () => client.call('catalog', 'format-c'), 400, /unknown mode "format-c"/],
       ['an unknown type', () => client.call('stock', 'init'), 400, /unknown type "stock"/],

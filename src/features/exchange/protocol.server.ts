@@ -4,10 +4,9 @@
 // success and file. Answers are the protocol's own words — success, progress, failure and a reason — in
 // windows-1251. docs/exchange-1c.md.
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { createReadStream, createWriteStream, existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { createReadStream, createWriteStream, existsSync, mkdirSync, readdirSync, rmSync, statSync, truncateSync } from 'node:fs';
+import { once } from 'node:events';
 import { join, relative, resolve, sep } from 'node:path';
-import { Readable, Transform } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import { getDatabase } from '~/lib/db/index.ts';
 import { env } from '~/lib/env.ts';
 import { blockedFor, countFailure, type Limit } from '~/lib/http/rate-limit.server.ts';
@@ -105,19 +104,6 @@ function insideFolder(folder: string, filename: string): string | undefined {
 
 const folderOf = (kind: Kind) => join(config().dir, kind);
 
-/** Counts a part's bytes on its way to the file, refusing one over the limit. */
-function limited(limit: number): Transform {
-  let seen = 0;
-  return new Transform({
-    transform(chunk: Buffer, _encoding, done) {
-      seen += chunk.length;
-      if (seen > limit) done(new PartTooLarge());
-      else done(null, chunk);
-    },
-  });
-}
-class PartTooLarge extends Error {}
-
 /** mode=file: the part appended to the file (1C cuts a file into parts of file_limit). */
 async function receiveFile(request: Request, kind: Kind, filename: string): Promise<Response> {
   const { fileLimit, maxBytes } = config();
@@ -131,11 +117,27 @@ async function receiveFile(request: Request, kind: Kind, filename: string): Prom
   const before = existsSync(path) ? statSync(path).size : 0;
   if (before + Math.max(0, declared) > maxBytes) return failure(413, `the file would be over the limit of ${maxBytes} bytes (IMPORT_MAX_BYTES)`);
   if (!request.body) return answer(200, ['success']);
+  // Read to its end even when over the limit (the excess is dropped): cancelling a request's body midway
+  // throws inside the server's HTTP layer. The server's own limit on any body ends it at 1 MB anyway.
+  const out = createWriteStream(path, { flags: 'a' });
+  let seen = 0;
+  let over = false;
   try {
-    await pipeline(Readable.fromWeb(request.body as import('node:stream/web').ReadableStream), limited(fileLimit), createWriteStream(path, { flags: 'a' }));
+    for await (const chunk of request.body as unknown as AsyncIterable<Uint8Array>) {
+      seen += chunk.byteLength;
+      if (seen > fileLimit) over = true;
+      else if (!out.write(chunk)) await once(out, 'drain');
+    }
   } catch (error) {
-    if (error instanceof PartTooLarge) return failure(413, `the part is over file_limit=${fileLimit}`);
-    throw error;
+    if (!/body size limit/i.test((error as Error).message)) throw error;
+    over = true;
+  } finally {
+    await new Promise((done) => out.end(done));
+  }
+  if (over) {
+    // The part is not kept: 1C sends it again, smaller.
+    truncateSync(path, before);
+    return failure(413, `the part is over file_limit=${fileLimit}`);
   }
   // A file sent again is imported again.
   const database = await getDatabase();
