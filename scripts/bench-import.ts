@@ -9,7 +9,8 @@
 // 4. Photos: --photos photos of a real photo's size and entropy (2000×2667 JPEG, 300–800 KB) through the
 //    pipeline, 8 at once: photos per second.
 // 5. With BENCH_DATABASE_URL (PostgreSQL; on PGlite the shop and the command cannot share the database):
-//    the shop serving from the imported catalogue, its page p95 (autocannon, 8 connections: home, a
+//    the shop serving from the imported catalogue, its page p95 (autocannon, 8 connections, flat out or
+//    at --rate requests/s: home, a
 //    category, product pages) when quiet and while a changed feed is imported (the budget: within 2×), and
 //    how long after the import a changed price shows on its product page.
 // Results: bench-results/import.json and a Markdown table on stdout.
@@ -26,7 +27,13 @@ import { escapeHtml } from '../src/lib/html.ts';
 import { buildSkeleton, makeProductGenerator } from '../src/lib/seed/generate.ts';
 
 const { values } = parseArgs({
-  options: { offers: { type: 'string', default: '100000' }, photos: { type: 'string', default: '24' }, keep: { type: 'boolean', default: false } },
+  options: {
+    offers: { type: 'string', default: '100000' },
+    photos: { type: 'string', default: '24' },
+    keep: { type: 'boolean', default: false },
+    // Shoppers' requests per second during step 5; 0: as fast as 8 connections go (the machine saturated).
+    rate: { type: 'string', default: '0' },
+  },
 });
 const target = Number(values.offers);
 const photoCount = Number(values.photos);
@@ -105,7 +112,14 @@ function importRun(file: string, dataDir: string, args: string[] = [], databaseU
 function p95(url: string, paths: string[], seconds: number): Promise<{ p50: number; p95: number; requests: number; errors: number }> {
   return new Promise((resolve, reject) => {
     autocannon(
-      { url, connections: 8, duration: seconds, headers: { 'accept-encoding': 'br' }, requests: paths.map((path) => ({ method: 'GET', path })) },
+      {
+        url,
+        connections: 8,
+        duration: seconds,
+        ...(Number(values.rate) > 0 ? { overallRate: Number(values.rate) } : {}),
+        headers: { 'accept-encoding': 'br' },
+        requests: paths.map((path) => ({ method: 'GET', path })),
+      },
       (error: Error | null, result: { latency: { p50: number; p97_5: number; p99: number }; requests: { total: number }; errors: number; non2xx: number }) => {
         if (error) return reject(error);
         // autocannon reports p97.5 and p99, not p95: p97.5 is the closer, stricter figure.

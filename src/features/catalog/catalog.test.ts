@@ -29,3 +29,11 @@ it('imageFromTemplate builds src from the largest width and a srcset of all widt
   expect(img.srcset).toBe('/img/p/dress-black-1-w360.webp 360w, /img/p/dress-black-1-w720.webp 720w');
   expect(img).toMatchObject({ width: 720, height: 960, alt: 'Платье' });
 });
+
+it('an imported photo paints its average colour, rounded to one of the stylesheet’s 125 classes, until it arrives', () => {
+  expect(imageFromTemplate('/media/a-w{w}.webp', [360, 720], 720, 960, '', '#7a4b2a').placeholder).toBe('ph-211');
+  expect(imageFromTemplate('/media/a-w{w}.webp', [360, 720], 720, 960, '', '#ffffff').placeholder).toBe('ph-444');
+  // Drawn images of the generated catalogue have none, and nothing is made of a malformed colour.
+  expect(imageFromTemplate('/img/p/a-w{w}.webp', [360, 720], 720, 960, '').placeholder).toBeNull();
+  expect(imageFromTemplate('/media/a-w{w}.webp', [360, 720], 720, 960, '', 'red; x').placeholder).toBeNull();
+});

@@ -3,7 +3,18 @@
 // text matching primitives. No database: the rows are what read-model.server.ts would select.
 import { describe, expect, it } from 'vitest';
 import { EMPTY_QUERY, type ListingQuery } from './listing.ts';
-import { buildIndex, intersect, queryIndex, queryWords, wordHits, wordMatchesLexemes, type IndexSource, type ListingScope } from './read-model.ts';
+import {
+  buildIndex,
+  buildIndexYielding,
+  intersect,
+  rebuildDue,
+  queryIndex,
+  queryWords,
+  wordHits,
+  wordMatchesLexemes,
+  type IndexSource,
+  type ListingScope,
+} from './read-model.ts';
 
 const DAY = 86_400_000;
 const product = (
@@ -176,5 +187,36 @@ describe('text matching', () => {
     expect(queryWords("Платье  GUCCI's & | !черное:*")).toEqual(['платье', 'gucci', 's', 'черное']);
     expect(queryWords('a b c d e f g h i j')).toHaveLength(8);
     expect(queryWords('—')).toEqual([]);
+  });
+});
+
+describe('index rebuilds while the catalogue keeps changing', () => {
+  it('waits ten times as long as the last rebuild took, so a small catalogue follows every poll and a large one is not rebuilt back to back', () => {
+    expect(rebuildDue(1_000, { at: 0, ms: 0 })).toBe(true);
+    // 40 ms to build (2,000 products): due again 0.4 s later, within the 2 s poll.
+    expect(rebuildDue(400, { at: 0, ms: 40 })).toBe(true);
+    // 1.5 s to build (100,000 products): not before 15 s.
+    expect(rebuildDue(14_999, { at: 0, ms: 1_500 })).toBe(false);
+    expect(rebuildDue(15_000, { at: 0, ms: 1_500 })).toBe(true);
+  });
+});
+
+describe('the index built a step at a time', () => {
+  it('is the same index as the one built at once, the event loop let go between steps', async () => {
+    // More rows than one step holds, so the steps really split the work.
+    const many: IndexSource = {
+      ...source,
+      products: Array.from({ length: 9_000 }, (_, i) => ({ ...(source.products[i % source.products.length] as IndexSource['products'][number]), id: i + 1 })),
+    };
+    let turns = 0;
+    const ticking = setInterval(() => turns++, 0);
+    const stepped = await buildIndexYielding(many);
+    clearInterval(ticking);
+    const whole = buildIndex(many);
+    expect(turns).toBeGreaterThan(0);
+    const { positionOf: a, ...steppedData } = stepped;
+    const { positionOf: b, ...wholeData } = whole;
+    expect(steppedData).toEqual(wholeData);
+    expect([1, 4_500, 9_000, 9_001].map(a)).toEqual([1, 4_500, 9_000, 9_001].map(b));
   });
 });

@@ -72,6 +72,27 @@ export interface CatalogIndex {
 }
 
 export function buildIndex(source: IndexSource): CatalogIndex {
+  const steps = indexSteps(source);
+  for (let step = steps.next(); ; step = steps.next()) if (step.done) return step.value;
+}
+
+/**
+ * The same index, built a step at a time with the event loop let go between steps (a few milliseconds
+ * each): a 100,000-product index takes about 100 ms to build, which shoppers' requests would otherwise
+ * wait behind (docs/performance.md "The shop during an import, again").
+ */
+export async function buildIndexYielding(source: IndexSource): Promise<CatalogIndex> {
+  const steps = indexSteps(source);
+  for (let step = steps.next(); ; step = steps.next()) {
+    if (step.done) return step.value;
+    await new Promise((resume) => setImmediate(resume));
+  }
+}
+
+/** Rows per step of the build. */
+const STEP_ROWS = 4000;
+
+function* indexSteps(source: IndexSource): Generator<void, CatalogIndex> {
   const rows = source.products;
   const n = rows.length;
   const ids = new Int32Array(n);
@@ -86,7 +107,9 @@ export function buildIndex(source: IndexSource): CatalogIndex {
   const created = new Float64Array(n);
   const lists = new Map<string, number[]>();
   let maxId = 0;
-  rows.forEach((r, i) => {
+  for (let i = 0; i < n; i++) {
+    if (i > 0 && i % STEP_ROWS === 0) yield;
+    const r = rows[i] as (typeof rows)[number];
     ids[i] = r.id;
     maxId = Math.max(maxId, r.id);
     category[i] = r.categoryId;
@@ -103,7 +126,8 @@ export function buildIndex(source: IndexSource): CatalogIndex {
       if (list) list.push(i);
       else lists.set(lexeme, [i]);
     }
-  });
+  }
+  yield;
   const positions = new Int32Array(maxId + 1).fill(-1);
   ids.forEach((id, i) => (positions[id] = i));
   const positionOf = (id: number) => (Number.isInteger(id) && id >= 0 && id <= maxId ? (positions[id] as number) : -1);
@@ -125,18 +149,29 @@ export function buildIndex(source: IndexSource): CatalogIndex {
     if (labels) sizeList.push(...labels.map((l) => sizeIdByLabel.get(l) as number).sort((a, b) => a - b));
   }
   sizeStart[n] = sizeList.length;
+  yield;
   const order = (cmp: (a: number, b: number) => number) => Int32Array.from({ length: n }, (_, i) => i).sort(cmp);
-  // Ties fall back to the newer id so every order is total and pages never overlap.
-  const orders: Record<Sort, Int32Array> = {
-    popular: order((a, b) => (popularity[b] as number) - (popularity[a] as number) || b - a),
-    new: order((a, b) => (created[b] as number) - (created[a] as number) || b - a),
-    price_asc: order((a, b) => (price[a] as number) - (price[b] as number) || b - a),
-    price_desc: order((a, b) => (price[b] as number) - (price[a] as number) || b - a),
-    discount: order((a, b) => (discount[b] as number) - (discount[a] as number) || (popularity[b] as number) - (popularity[a] as number) || b - a),
-  };
+  // Ties fall back to the newer id so every order is total and pages never overlap. One sort a step.
+  const comparisons: [Sort, (a: number, b: number) => number][] = [
+    ['popular', (a, b) => (popularity[b] as number) - (popularity[a] as number) || b - a],
+    ['new', (a, b) => (created[b] as number) - (created[a] as number) || b - a],
+    ['price_asc', (a, b) => (price[a] as number) - (price[b] as number) || b - a],
+    ['price_desc', (a, b) => (price[b] as number) - (price[a] as number) || b - a],
+    ['discount', (a, b) => (discount[b] as number) - (discount[a] as number) || (popularity[b] as number) - (popularity[a] as number) || b - a],
+  ];
+  const orders = {} as Record<Sort, Int32Array>;
+  for (const [sort, compare] of comparisons) {
+    orders[sort] = order(compare);
+    yield;
+  }
 
   const postings = new Map<string, Int32Array>();
-  for (const [lexeme, list] of lists) postings.set(lexeme, Int32Array.from(list));
+  let made = 0;
+  for (const [lexeme, list] of lists) {
+    postings.set(lexeme, Int32Array.from(list));
+    if (++made % (STEP_ROWS * 4) === 0) yield;
+  }
+  yield;
 
   const categoryRecords: CategoryRecord[] = source.categories.map(({ lexemes: _, ...c }) => c);
   const categories = new Map(categoryRecords.map((c) => [c.id, c]));
@@ -473,4 +508,16 @@ export function intersect(index: CatalogIndex, sets: readonly Uint8Array[]): Uin
 /** Whether any of the word's lexemes equals (or, for a prefix, starts) one of these. */
 export function wordMatchesLexemes(word: WordQuery, lexemes: readonly string[]): boolean {
   return lexemes.some((x) => word.lexemes.includes(x) || (word.prefix !== null && x.startsWith(word.prefix)));
+}
+
+// A catalogue that keeps changing (an import writes a batch every fraction of a second) would have the
+// index rebuilt on every poll; on a large catalogue each rebuild costs a second or more of the process's
+// time, taken from shoppers. So after a rebuild the next waits at least ten times as long as it took:
+// rebuilds take at most about a tenth of the process, a small catalogue still follows every poll (its
+// rebuilds are quick), and a large one follows within ten or twenty seconds while an import runs.
+const REBUILD_SHARE = 10;
+
+/** Whether the index may be rebuilt now, given when the last rebuild ended and how long it took. */
+export function rebuildDue(now: number, last: { at: number; ms: number }): boolean {
+  return now - last.at >= last.ms * REBUILD_SHARE;
 }
