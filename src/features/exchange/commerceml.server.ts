@@ -167,17 +167,18 @@ function propertyValue(context: CmlContext, propertyId: string, raw: string): st
   return context.properties[propertyId]?.values[raw] ?? raw;
 }
 
-function readProduct(element: XmlElement, context: CmlContext, problems: ImportProblem[]): CmlProduct | null {
+/** A record's id, or null (and one problem line) when it has none or could not be read whole. */
+function recordId(element: XmlElement, what: string, problems: ImportProblem[]): string | null {
   const id = childText(element, E.id);
+  if (!id) problems.push({ severity: 'error', id: '', line: element.line, reason: `${what} without an id` });
+  else if (element.problem) problems.push({ severity: 'error', id, line: element.line, reason: element.problem });
+  return id && !element.problem ? id : null;
+}
+
+function readProduct(element: XmlElement, context: CmlContext, problems: ImportProblem[]): CmlProduct | null {
+  const id = recordId(element, 'a product', problems);
   const line = element.line;
-  if (!id) {
-    problems.push({ severity: 'error', id: '', line, reason: 'a product without an id' });
-    return null;
-  }
-  if (element.problem) {
-    problems.push({ severity: 'error', id, line, reason: element.problem });
-    return null;
-  }
+  if (id === null) return null;
   const deleted = (element.attrs[E.status] ?? '').trim() === DELETED || truthy(childText(element, E.deletionMark));
   const name = childText(element, E.name);
   if (!name && !deleted) {
@@ -269,16 +270,9 @@ function readStock(element: XmlElement): number | undefined {
 }
 
 function readOffer(element: XmlElement, context: CmlContext, problems: ImportProblem[]): CmlOffer | null {
-  const id = childText(element, E.id);
+  const id = recordId(element, 'an offer', problems);
   const line = element.line;
-  if (!id) {
-    problems.push({ severity: 'error', id: '', line, reason: 'an offer without an id' });
-    return null;
-  }
-  if (element.problem) {
-    problems.push({ severity: 'error', id, line, reason: element.problem });
-    return null;
-  }
+  if (id === null) return null;
   const offer: CmlOffer = { id, productId: id.split('#')[0] || id, line };
   const name = childText(element, E.name);
   if (name) offer.name = name;

@@ -6,7 +6,7 @@ import { HttpError } from '~/lib/http/errors.ts';
 import { getDatabase } from '~/lib/db/index.ts';
 import { operatorUpdate, type OperatorChange } from '~/features/orders/orders.actions.server.ts';
 import { canMove, ORDER_FLOW, type OrderStatus } from '~/features/orders/orders.ts';
-import { orderByCode } from '~/features/orders/orders.server.ts';
+import { orderByCode, type OrderView } from '~/features/orders/orders.server.ts';
 import type { ImportProblem } from '~/features/import/import.ts';
 import { readState, writeState } from './catalogue.server.ts';
 import type { CmlDocument } from './commerceml.server.ts';
@@ -19,25 +19,9 @@ const QUERY_LIMIT = 500;
 /** The goods line 1C reads as the delivery service (as Bitrix names it, which 1C's exchange knows). */
 const DELIVERY_ID = 'ORDER_DELIVERY';
 
-interface OrderRow {
-  id: number;
-  code: string;
-  customer_id: number | null;
-  status: string;
-  payment_status: string;
-  payment_method: string;
-  delivery_method: string;
-  contact_name: string;
-  contact_phone: string;
-  contact_email: string;
-  delivery_address: { city?: string; address?: string; postcode?: string; comment?: string };
-  items_total: number;
-  discount_total: number;
-  delivery_price: number;
-  bonus_used: number;
-  balance_used: number;
-  total: number;
-  tracking_id: string | null;
+/** The order as the document needs it: the order's view without its lines and history, and its version. */
+interface OrderRow extends Omit<OrderView, 'lines' | 'history' | 'delivered_at' | 'created_at' | 'delivery_address'> {
+  delivery_address: Partial<OrderView['delivery_address']>;
   created_at: string | Date;
   updated_at: string | Date;
   /** updated_at to the microsecond, as the database keeps it (a JS Date would cut it to milliseconds). */
