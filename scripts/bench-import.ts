@@ -21,7 +21,7 @@ import { parseArgs } from 'node:util';
 import { spawn } from 'node:child_process';
 import autocannon from 'autocannon';
 import { realisticPhoto } from './realistic-photo.ts';
-import { serverProcess } from './server-flags.mjs';
+import { SERVER_ENV, SERVER_NODE_FLAGS, serverProcess } from './server-flags.mjs';
 import { limiter, storePhoto } from '../src/features/media/media.server.ts';
 import { escapeHtml } from '../src/lib/html.ts';
 import { buildSkeleton, makeProductGenerator } from '../src/lib/seed/generate.ts';
@@ -89,10 +89,15 @@ interface Run {
 /** `npm run import` in a child process, which leaves this one free (autocannon keeps measuring meanwhile). */
 function importRun(file: string, dataDir: string, args: string[] = [], databaseUrl = ''): Promise<Run> {
   const started = Date.now();
-  const child = spawn(process.execPath, ['scripts/import.ts', file, '--json', '--skip-photos', '--report', join(work, `report-${started}.csv`), ...args], {
-    env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: databaseUrl, NODE_ENV: 'production' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  // Started as `npm run import` starts it: with the server's memory settings.
+  const child = spawn(
+    process.execPath,
+    [...SERVER_NODE_FLAGS, 'scripts/import.ts', file, '--json', '--skip-photos', '--report', join(work, `report-${started}.csv`), ...args],
+    {
+      env: { ...process.env, ...SERVER_ENV, DATA_DIR: dataDir, DATABASE_URL: databaseUrl, NODE_ENV: 'production' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let out = '';
   let err = '';
   child.stdout.on('data', (c: Buffer) => (out += c.toString()));

@@ -9,9 +9,12 @@ import { spawnSync } from 'node:child_process';
 import { SERVER_ENV, SERVER_NODE_FLAGS } from './server-flags.mjs';
 
 // The server's memory settings (scripts/server-flags.mjs: small young generation, large buffers given back
-// to the system when freed), which glibc reads only when a process starts: the command runs itself again
-// with them once, before it loads anything heavy.
-if (!process.env['SHOP_IMPORT_CHILD']) {
+// to the system when freed), which glibc reads only when a process starts. `npm run import` starts Node
+// with them (package.json); started any other way, the command runs itself again with them once, before
+// it loads anything heavy (a second start costs about a second).
+const started = (flags: readonly string[], env: Record<string, string>) =>
+  flags.every((flag) => process.execArgv.includes(flag)) && Object.entries(env).every(([name, value]) => process.env[name] === value);
+if (!process.env['SHOP_IMPORT_CHILD'] && !started(SERVER_NODE_FLAGS, SERVER_ENV)) {
   const child = spawnSync(process.execPath, [...SERVER_NODE_FLAGS, ...process.execArgv, process.argv[1] as string, ...process.argv.slice(2)], {
     stdio: 'inherit',
     env: { ...SERVER_ENV, ...process.env, SHOP_IMPORT_CHILD: '1' },
