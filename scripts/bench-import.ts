@@ -21,7 +21,7 @@ import { parseArgs } from 'node:util';
 import { spawn } from 'node:child_process';
 import autocannon from 'autocannon';
 import { realisticPhoto } from './realistic-photo.ts';
-import { SERVER_ENV, SERVER_NODE_FLAGS, serverProcess } from './server-flags.mjs';
+import { IMPORT_NODE_FLAGS, SERVER_ENV, serverProcess } from './server-flags.mjs';
 import { limiter, storePhoto } from '../src/features/media/media.server.ts';
 import { escapeHtml } from '../src/lib/html.ts';
 import { buildSkeleton, makeProductGenerator } from '../src/lib/seed/generate.ts';
@@ -92,7 +92,7 @@ function importRun(file: string, dataDir: string, args: string[] = [], databaseU
   // Started as `npm run import` starts it: with the server's memory settings.
   const child = spawn(
     process.execPath,
-    [...SERVER_NODE_FLAGS, 'scripts/import.ts', file, '--json', '--skip-photos', '--report', join(work, `report-${started}.csv`), ...args],
+    [...IMPORT_NODE_FLAGS, 'scripts/import.ts', file, '--json', '--skip-photos', '--report', join(work, `report-${started}.csv`), ...args],
     {
       env: { ...process.env, ...SERVER_ENV, DATA_DIR: dataDir, DATABASE_URL: databaseUrl, NODE_ENV: 'production' },
       stdio: ['ignore', 'pipe', 'pipe'],

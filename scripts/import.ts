@@ -6,7 +6,7 @@
 // the server. An embedded database has one owner at a time: when a shop owns it (DATA_DIR/shop.json names a
 // live process), the run is handed to that shop through its operator call and followed from here.
 import { spawnSync } from 'node:child_process';
-import { SERVER_ENV, SERVER_NODE_FLAGS } from './server-flags.mjs';
+import { IMPORT_NODE_FLAGS, SERVER_ENV } from './server-flags.mjs';
 
 // The server's memory settings (scripts/server-flags.mjs: small young generation, large buffers given back
 // to the system when freed), which glibc reads only when a process starts. `npm run import` starts Node
@@ -14,8 +14,8 @@ import { SERVER_ENV, SERVER_NODE_FLAGS } from './server-flags.mjs';
 // it loads anything heavy (a second start costs about a second).
 const started = (flags: readonly string[], env: Record<string, string>) =>
   flags.every((flag) => process.execArgv.includes(flag)) && Object.entries(env).every(([name, value]) => process.env[name] === value);
-if (!process.env['SHOP_IMPORT_CHILD'] && !started(SERVER_NODE_FLAGS, SERVER_ENV)) {
-  const child = spawnSync(process.execPath, [...SERVER_NODE_FLAGS, ...process.execArgv, process.argv[1] as string, ...process.argv.slice(2)], {
+if (!process.env['SHOP_IMPORT_CHILD'] && !started(IMPORT_NODE_FLAGS, SERVER_ENV)) {
+  const child = spawnSync(process.execPath, [...IMPORT_NODE_FLAGS, ...process.execArgv, process.argv[1] as string, ...process.argv.slice(2)], {
     stdio: 'inherit',
     env: { ...SERVER_ENV, ...process.env, SHOP_IMPORT_CHILD: '1' },
   });

@@ -10,6 +10,11 @@
 //   (V8 alone keeps its old generation at the size of the last burst for minutes).
 export const SERVER_NODE_FLAGS = ['--max-semi-space-size=4', '--expose-gc'];
 export const SERVER_ENV = { MALLOC_MMAP_THRESHOLD_: '65536' };
+// `npm run import` (scripts/import.ts) adds one: WebAssembly compiled by Liftoff only. On the embedded
+// database V8 otherwise recompiles PGlite's hot functions with TurboFan as the import starts, and the
+// compiler's working memory took the process from ~350 to ~750 MB for a moment; the import ran no slower
+// without it (docs/performance.md "Catalogue import", third session).
+export const IMPORT_NODE_FLAGS = [...SERVER_NODE_FLAGS, '--liftoff-only'];
 
 /**
  * How to start the built server (scripts/server.mjs) with these settings, for `spawn(command, args,
