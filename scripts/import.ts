@@ -12,9 +12,9 @@ import { IMPORT_NODE_FLAGS, SERVER_ENV } from './server-flags.mjs';
 // to the system when freed), which glibc reads only when a process starts. `npm run import` starts Node
 // with them (package.json); started any other way, the command runs itself again with them once, before
 // it loads anything heavy (a second start costs about a second).
-const started = (flags: readonly string[], env: Record<string, string>) =>
+const startedWith = (flags: readonly string[], env: Record<string, string>) =>
   flags.every((flag) => process.execArgv.includes(flag)) && Object.entries(env).every(([name, value]) => process.env[name] === value);
-if (!process.env['SHOP_IMPORT_CHILD'] && !started(IMPORT_NODE_FLAGS, SERVER_ENV)) {
+if (!process.env['SHOP_IMPORT_CHILD'] && !startedWith(IMPORT_NODE_FLAGS, SERVER_ENV)) {
   const child = spawnSync(process.execPath, [...IMPORT_NODE_FLAGS, ...process.execArgv, process.argv[1] as string, ...process.argv.slice(2)], {
     stdio: 'inherit',
     env: { ...SERVER_ENV, ...process.env, SHOP_IMPORT_CHILD: '1' },
@@ -39,6 +39,7 @@ const { ImportInputError, importOptions, importYml } = await import('../src/feat
 const { prepareInput } = await import('../src/features/import/input.server.ts');
 const { openDatabase } = await import('../src/lib/db/client.ts');
 const { env, loadDotEnv } = await import('../src/lib/env.ts');
+const { knownOperatorToken, operatorTokenFile } = await import('../src/lib/operator-token.ts');
 const { rateBar } = await import('../src/lib/progress.ts');
 
 const { values, positionals } = parseArgs({
@@ -80,7 +81,12 @@ function runningShop(): { url: string; token: string } | undefined {
   } catch {
     return undefined;
   }
-  const token = config.OPERATOR_TOKEN ?? readFileSync(join(config.DATA_DIR, 'operator-token'), 'utf8').trim();
+  // The shop makes its key before it listens: a running shop without one has had it taken away.
+  const token = knownOperatorToken();
+  if (!token) {
+    console.error(`The shop at ${owner.url} owns the database, and there is no OPERATOR_TOKEN nor ${operatorTokenFile()} to hand it the import.`);
+    process.exit(2);
+  }
   return { url: owner.url, token };
 }
 

@@ -5,10 +5,9 @@
 // sets the parcel number; --event records where the parcel is. The shop e-mails the customer each status.
 // The key is OPERATOR_TOKEN, or DATA_DIR/operator-token written by the shop; the address --url, or
 // http://HOST:PORT from the same environment.
-import { readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { env, loadDotEnv } from '../src/lib/env.ts';
+import { knownOperatorToken, operatorTokenFile } from '../src/lib/operator-token.ts';
 
 loadDotEnv();
 const { values, positionals } = parseArgs({
@@ -29,14 +28,10 @@ if (!/^BS-\d{8}$/.test(code)) {
 }
 const config = env();
 const base = values.url ?? `http://${config.HOST === '0.0.0.0' ? '127.0.0.1' : config.HOST}:${config.PORT}`;
-let token = config.OPERATOR_TOKEN;
+const token = knownOperatorToken();
 if (!token) {
-  try {
-    token = readFileSync(join(resolve(config.DATA_DIR), 'operator-token'), 'utf8').trim();
-  } catch {
-    console.error(`No OPERATOR_TOKEN and no ${join(resolve(config.DATA_DIR), 'operator-token')}: start the shop once, or set OPERATOR_TOKEN for both.`);
-    process.exit(2);
-  }
+  console.error(`No OPERATOR_TOKEN and no ${operatorTokenFile()}: start the shop once, or set OPERATOR_TOKEN for both.`);
+  process.exit(2);
 }
 const change = {
   ...(values.status ? { status: values.status } : {}),

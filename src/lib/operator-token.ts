@@ -9,24 +9,33 @@ import { env } from './env.ts';
 
 let cached: string | undefined;
 
+/** Where the shop keeps the key it made. */
+export const operatorTokenFile = () => join(resolve(env().DATA_DIR), 'operator-token');
+
+/** The key as a command on this machine finds it, without making one: OPERATOR_TOKEN, or the shop's file. */
+export function knownOperatorToken(): string | undefined {
+  const configured = env().OPERATOR_TOKEN;
+  if (configured) return configured;
+  try {
+    return readFileSync(operatorTokenFile(), 'utf8').trim();
+  } catch {
+    return undefined;
+  }
+}
+
 export function operatorToken(): string {
   if (cached) return cached;
-  const configured = env().OPERATOR_TOKEN;
-  if (configured) return (cached = configured);
-  const dir = resolve(env().DATA_DIR);
-  const file = join(dir, 'operator-token');
+  cached = knownOperatorToken();
+  if (cached) return cached;
+  const file = operatorTokenFile();
+  mkdirSync(resolve(env().DATA_DIR), { recursive: true });
+  const made = randomBytes(32).toString('hex');
   try {
-    cached = readFileSync(file, 'utf8').trim();
+    // 'wx': a second process starting at the same moment keeps the first one's key.
+    writeFileSync(file, `${made}\n`, { mode: 0o600, flag: 'wx' });
+    cached = made;
   } catch {
-    mkdirSync(dir, { recursive: true });
-    const made = randomBytes(32).toString('hex');
-    try {
-      // 'wx': a second process starting at the same moment keeps the first one's key.
-      writeFileSync(file, `${made}\n`, { mode: 0o600, flag: 'wx' });
-      cached = made;
-    } catch {
-      cached = readFileSync(file, 'utf8').trim();
-    }
+    cached = readFileSync(file, 'utf8').trim();
   }
   return cached;
 }

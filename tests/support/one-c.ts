@@ -79,12 +79,13 @@ export class OneC {
   async send(type: 'catalog' | 'sale', filename: string, content: Buffer): Promise<{ answers: Answer[]; parts: number }> {
     const answers: Answer[] = [];
     let parts = 0;
-    for (let at = 0; at < content.length || at === 0; at += this.fileLimit) {
+    // An empty file is still one (empty) part.
+    let at = 0;
+    do {
       answers.push(await this.call(type, 'file', { filename, body: content.subarray(at, at + this.fileLimit) }));
       parts++;
-      if (answers.at(-1)?.lines[0] !== 'success') break;
-      if (content.length === 0) break;
-    }
+      at += this.fileLimit;
+    } while (at < content.length && answers.at(-1)?.lines[0] === 'success');
     return { answers, parts };
   }
 

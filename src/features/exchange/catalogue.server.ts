@@ -8,7 +8,7 @@ import { createReadStream, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Database, RawQuery } from '../../lib/db/client.ts';
 import { CatalogueWriter, checkXml, XmlReadError } from '../import/import.parts.server.ts';
-import { emptySummary, type ImportProblem, type ImportSummary, type SourceOffer } from '../import/import.ts';
+import { type ImportProblem, type ImportSummary, type SourceOffer } from '../import/import.ts';
 import { E } from './cml-words.ts';
 import { checkRoot, CmlFormatError, emptyHeader, isCmlRecord, readCommerceMl, type CmlContext, type CmlOffer, type CmlProduct } from './commerceml.server.ts';
 
@@ -35,6 +35,13 @@ export interface CatalogueFileResult {
 /** The file cannot be used at all: not XML, cut short, another format or version, too large. */
 export class ExchangeFileError extends Error {
   override name = 'ExchangeFileError';
+}
+
+/** A reading error of the file as the exchange reports it (with its line when the parser knows it); others as they are. */
+export function asFileError(error: unknown): unknown {
+  if (error instanceof XmlReadError) return new ExchangeFileError(`${error.line ? `line ${error.line}: ` : ''}${error.message}`);
+  if (error instanceof CmlFormatError) return new ExchangeFileError(error.message);
+  return error;
 }
 
 export async function readState<T>(query: RawQuery, key: string, fallback: T): Promise<T> {
@@ -166,9 +173,7 @@ export async function applyCatalogueFile(database: Database, file: string, optio
     });
     checkRoot(root, version);
   } catch (error) {
-    if (error instanceof XmlReadError) throw new ExchangeFileError(`${error.line ? `line ${error.line}: ` : ''}${error.message}`);
-    if (error instanceof CmlFormatError) throw new ExchangeFileError(error.message);
-    throw error;
+    throw asFileError(error);
   }
 
   const q = database.query;
@@ -213,9 +218,7 @@ export async function applyCatalogueFile(database: Database, file: string, optio
       options.onProgress?.(read, records * 2);
     }
   } catch (error) {
-    if (error instanceof XmlReadError) throw new ExchangeFileError(`${error.line ? `line ${error.line}: ` : ''}${error.message}`);
-    if (error instanceof CmlFormatError) throw new ExchangeFileError(error.message);
-    throw error;
+    throw asFileError(error);
   }
   await database.rawTransaction(async (query) => {
     await writeState(query, 'properties', context.properties);
@@ -294,5 +297,5 @@ export async function applyCatalogueFile(database: Database, file: string, optio
       writer.summary.hidden += result.rows.length;
     });
   options.onProgress?.(records * 2, records * 2);
-  return { summary: { ...emptySummary(), ...writer.summary, errors: problems.filter((p) => p.severity === 'error').length }, problems, records, waiting };
+  return { summary: { ...writer.summary, errors: problems.filter((p) => p.severity === 'error').length }, problems, records, waiting };
 }

@@ -11,11 +11,11 @@ import { getDatabase } from '~/lib/db/index.ts';
 import { env } from '~/lib/env.ts';
 import { blockedFor, countFailure, type Limit } from '~/lib/http/rate-limit.server.ts';
 import { loggableError, logger } from '~/lib/log.ts';
-import { unzip, XmlReadError } from '~/features/import/import.parts.server.ts';
+import { unzip } from '~/features/import/import.parts.server.ts';
 import type { ImportProblem } from '~/features/import/import.ts';
 import { ImportInputError } from '~/features/import/import.server.ts';
-import { applyCatalogueFile, ExchangeFileError, readState, writeState } from './catalogue.server.ts';
-import { CmlFormatError, emptyHeader, readCommerceMl, type CmlDocument } from './commerceml.server.ts';
+import { applyCatalogueFile, asFileError, ExchangeFileError, readState, writeState } from './catalogue.server.ts';
+import { emptyHeader, readCommerceMl, type CmlDocument } from './commerceml.server.ts';
 import { encodeCp1251 } from './cp1251.ts';
 import { applyOrderDocuments, confirmOrdersSent, ordersDocument, SALE_VERSION } from './sale.server.ts';
 
@@ -104,12 +104,20 @@ function insideFolder(folder: string, filename: string): string | undefined {
 
 const folderOf = (kind: Kind) => join(config().dir, kind);
 
-/** mode=file: the part appended to the file (1C cuts a file into parts of file_limit). */
-async function receiveFile(request: Request, kind: Kind, filename: string): Promise<Response> {
-  const { fileLimit, maxBytes } = config();
+/** The file 1C names, inside the exchange's folder, and the key of its run; a refusal when the name leaves the folder. */
+function exchangeFile(kind: Kind, filename: string): { path: string; key: string } | Response {
   const folder = folderOf(kind);
   const path = insideFolder(folder, filename);
   if (!path) return failure(400, `the file name "${filename.slice(0, 100)}" is not a path inside the exchange folder`);
+  return { path, key: `job:${kind}:${relative(folder, path)}` };
+}
+
+/** mode=file: the part appended to the file (1C cuts a file into parts of file_limit). */
+async function receiveFile(request: Request, kind: Kind, filename: string): Promise<Response> {
+  const { fileLimit, maxBytes } = config();
+  const file = exchangeFile(kind, filename);
+  if (file instanceof Response) return file;
+  const { path, key } = file;
   if (request.method !== 'POST') return failure(405, 'mode=file takes the file in the body of a POST', { allow: 'POST' });
   const declared = Number(request.headers.get('content-length') ?? '0');
   if (declared > fileLimit) return failure(413, `the part is ${declared} bytes, over file_limit=${fileLimit}`);
@@ -141,7 +149,7 @@ async function receiveFile(request: Request, kind: Kind, filename: string): Prom
   }
   // A file sent again is imported again.
   const database = await getDatabase();
-  await database.query('DELETE FROM exchange_state WHERE key = $1', [`job:${kind}:${relative(folder, path)}`]);
+  await database.query('DELETE FROM exchange_state WHERE key = $1', [key]);
   return answer(200, ['success']);
 }
 
@@ -163,8 +171,7 @@ async function unpackArchives(folder: string): Promise<void> {
 const running = new Map<string, Promise<void>>();
 
 async function saveJob(key: string, job: Job): Promise<void> {
-  const database = await getDatabase();
-  await database.rawTransaction((query) => writeState(query, key, job));
+  await writeState((await getDatabase()).query, key, job);
 }
 
 /** Starts the run of one file in this process; its progress and outcome go to exchange_state. */
@@ -184,7 +191,7 @@ function startJob(key: string, run: (progress: (done: number, total: number) => 
       await saveJob(key, { status: 'done', done: 1, total: 1, message, heartbeat: Date.now() });
     } catch (error) {
       await saving;
-      const known = error instanceof ExchangeFileError || error instanceof CmlFormatError;
+      const known = error instanceof ExchangeFileError;
       if (!known) logger.error({ err: loggableError(error) }, 'exchange run failed');
       await saveJob(key, {
         status: 'failed',
@@ -209,9 +216,9 @@ const summaryLine = (summary: Record<string, number>, problems: ImportProblem[])
 /** mode=import: the file's run, started on the first call; progress until it is over, then its outcome. */
 async function importStep(kind: Kind, filename: string): Promise<Response> {
   const folder = folderOf(kind);
-  const path = insideFolder(folder, filename);
-  if (!path) return failure(400, `the file name "${filename.slice(0, 100)}" is not a path inside the exchange folder`);
-  const key = `job:${kind}:${relative(folder, path)}`;
+  const file = exchangeFile(kind, filename);
+  if (file instanceof Response) return file;
+  const { path, key } = file;
   const database = await getDatabase();
   let job = await readState<Job | null>(database.query, key, null);
   const dead = job?.status === 'running' && !running.has(key) && Date.now() - job.heartbeat > STALE_MS;
@@ -259,8 +266,7 @@ async function applyOrdersFile(path: string): Promise<{ applied: number; problem
     for await (const event of readCommerceMl(createReadStream(path), { properties: {}, priceTypes: {} }, problems, emptyHeader()))
       if (event.kind === 'documents') documents.push(...event.documents);
   } catch (error) {
-    if (error instanceof XmlReadError) throw new ExchangeFileError(`${error.line ? `line ${error.line}: ` : ''}${error.message}`);
-    throw error;
+    throw asFileError(error);
   }
   return { applied: await applyOrderDocuments(documents, problems), problems };
 }
@@ -348,15 +354,16 @@ export async function exchange(request: Request, clientAddress: string): Promise
 
 /** A part of an orders document arrived: applied once the document is whole; success meanwhile. */
 async function saleFileArrived(filename: string): Promise<Response> {
-  const path = insideFolder(folderOf('sale'), filename) as string;
+  const file = exchangeFile('sale', filename);
+  if (file instanceof Response) return file;
   try {
-    const { applied, problems } = await applyOrdersFile(path);
+    const { applied, problems } = await applyOrdersFile(file.path);
     logger.info({ file: filename, orders: applied, errors: problems.length }, 'exchange orders file applied');
     return answer(200, ['success', `${filename}: ${summaryLine({ orders: applied, errors: problems.length }, problems)}`]);
   } catch (error) {
     // Cut short: the next part completes it.
     if (error instanceof ExchangeFileError && /cut short/.test(error.message)) return answer(200, ['success']);
-    if (error instanceof ExchangeFileError || error instanceof CmlFormatError) return failure(200, `${filename}: ${error.message}`);
+    if (error instanceof ExchangeFileError) return failure(200, `${filename}: ${error.message}`);
     throw error;
   }
 }

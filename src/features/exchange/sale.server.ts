@@ -1,6 +1,7 @@
 // The sale half of the 1C exchange: orders out as a CommerceML document (type=sale&mode=query) — new ones
 // and those changed since 1C last confirmed (mode=success) — and 1C's documents in (mode=file), whose
 // status changes go through the operator's own rules and e-mails (orders.actions.server.ts).
+import { env } from '~/lib/env.ts';
 import { escapeHtml } from '~/lib/html.ts';
 import { HttpError } from '~/lib/http/errors.ts';
 import { getDatabase } from '~/lib/db/index.ts';
@@ -118,7 +119,7 @@ function documentOf(order: OrderRow, lines: LineRow[]): string {
     requisite(SALE.orderStatus, order.status),
     requisite(SALE.statusChanged, `${changed.date} ${changed.time}`),
     requisite(SALE.tracking, order.tracking_id ?? ''),
-    requisite(SALE.site, new URL(process.env['SITE_URL'] ?? 'http://localhost').host),
+    requisite(SALE.site, new URL(env().SITE_URL).host),
     `</${E.requisites}>`,
     `</${E.document}>`,
   ].join('');
@@ -158,12 +159,10 @@ export async function ordersDocument(now = new Date()): Promise<{ xml: string; c
   const xml = `<?xml version="1.0" encoding="windows-1251"?>\n<${E.root} ${E.version}="${SALE_VERSION}" ${E.formed}="${formed.date}T${formed.time}">${orders
     .map((o) => documentOf(o, byOrder.get(o.id) ?? []))
     .join('\n')}</${E.root}>\n`;
-  await database.rawTransaction((query) =>
-    writeState(
-      query,
-      'sale:sent',
-      orders.map((o) => ({ id: o.id, version: o.version })),
-    ),
+  await writeState(
+    database.query,
+    'sale:sent',
+    orders.map((o) => ({ id: o.id, version: o.version })),
   );
   return { xml, count: orders.length };
 }
