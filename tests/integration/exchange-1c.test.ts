@@ -268,6 +268,8 @@ describe('bad input to the exchange', () => {
     const slip = await client.import('catalog', 'import.xml');
     expect(last(slip).lines[0]).toBe('failure');
     expect(last(slip).lines[1]).toMatch(/invalid relative path|leads outside the folder/);
+    // A photo sent on its own makes the folder import_files, which is not a file to import.
+    await client.send('catalog', 'import_files/photo.jpg', Buffer.from('not a photo'));
     const table: [string, () => Promise<Answer>, number, RegExp][] = [
       ['a path leaving the folder', () => client.call('catalog', 'file', { filename: '../../etc/passwd', body: Buffer.from('x') }), 400, /not a path inside/],
       ['an absolute Windows path', () => client.call('catalog', 'import', { filename: '..\\..\\boot.ini' }), 400, /not a path inside/],
@@ -295,6 +297,17 @@ describe('bad input to the exchange', () => {
         /over file_limit/,
       ],
       ['a file never sent', () => client.call('catalog', 'import', { filename: 'never.xml' }), 404, /no file "never.xml" was sent/],
+      ['a folder, not a file', () => client.call('catalog', 'import', { filename: 'import_files' }), 404, /no file "import_files" was sent/],
+      [
+        'a method outside the protocol',
+        async () => {
+          const res = await fetch(`${endpoint()}?type=catalog&mode=init`, { method: 'PUT', headers: { cookie: (await signedCookie()) ?? '' } });
+          const text = new TextDecoder('windows-1251').decode(await res.arrayBuffer());
+          return { status: res.status, text, lines: text.split('\n') };
+        },
+        405,
+        /the exchange takes GET and POST, not PUT/,
+      ],
       ['an unknown mode', () => client.call('catalog', 'format-c'), 400, /unknown mode "format-c"/],
       ['an unknown type', () => client.call('stock', 'init'), 400, /unknown type "stock"/],
       ['query of the catalogue', () => client.call('catalog', 'query'), 400, /mode=query is of type=sale/],

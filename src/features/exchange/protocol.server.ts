@@ -229,7 +229,7 @@ async function importStep(kind: Kind, filename: string): Promise<Response> {
       if (error instanceof ImportInputError) return failure(200, error.message.replace(folder + sep, ''));
       throw error;
     }
-    if (!existsSync(path)) return failure(404, `no file "${filename.slice(0, 100)}" was sent (mode=file) in this exchange`);
+    if (!existsSync(path) || !statSync(path).isFile()) return failure(404, `no file "${filename.slice(0, 100)}" was sent (mode=file) in this exchange`);
     const { maxBytes, media, allowPrivate, priceType, oldPriceType } = config();
     void startJob(key, async (progress) => {
       if (kind === 'catalog') {
@@ -282,6 +282,9 @@ export async function exchange(request: Request, clientAddress: string): Promise
   const { login, password, fileLimit } = config();
   if (!login || !password)
     return new Response('Not found\n', { status: 404, headers: { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' } });
+  // 1C reads (GET) and sends files (POST); nothing else is part of the protocol.
+  if (request.method !== 'GET' && request.method !== 'POST' && request.method !== 'HEAD')
+    return failure(405, `the exchange takes GET and POST, not ${request.method}`, { allow: 'GET, POST, HEAD' });
   const url = new URL(request.url);
   const type = url.searchParams.get('type') ?? '';
   const mode = url.searchParams.get('mode') ?? '';
