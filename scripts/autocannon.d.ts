@@ -4,6 +4,7 @@ declare module 'autocannon' {
     url: string;
     connections?: number;
     duration?: number;
+    overallRate?: number;
     headers?: Record<string, string>;
     requests?: { method: string; path: string }[];
   }
@@ -13,5 +14,9 @@ declare module 'autocannon' {
     errors: number;
     non2xx: number;
   }
-  export default function autocannon(options: Options, callback: (error: Error | null, result: Result) => void): unknown;
+  interface Instance {
+    /** One per response: its status, bytes and time in ms. */
+    on(event: 'response', listener: (client: unknown, status: number, bytes: number, ms: number) => void): void;
+  }
+  export default function autocannon(options: Options, callback: (error: Error | null, result: Result) => void): Instance;
 }

@@ -346,3 +346,57 @@ describe("the shop's own feed", () => {
     expect(expected.length).toBeGreaterThan(35);
   }, 300_000);
 });
+
+describe("the database's side of a large import", () => {
+  // 1,200 offers of 400 products in three sizes each: past the rows after which a run tidies the tables.
+  const many = (price: (product: number) => number) =>
+    feed(
+      Array.from({ length: 400 }, (_, p) =>
+        ['S', 'M', 'L']
+          .map(
+            (size) =>
+              `<offer id="${p}-${size}" group_id="${p}" available="true"><price>${price(p)}</price><currencyId>RUR</currencyId><categoryId>2</categoryId>` +
+              `<vendor>GUCCI</vendor><name>Платье ${p}</name><param name="Размер">${size}</param><count>4</count></offer>\n`,
+          )
+          .join(''),
+      ).join(''),
+    );
+
+  it('leaves the planner statistics of what it wrote (ANALYZE; on PGlite, which has no autovacuum, VACUUM too)', async () => {
+    const result = await importYml(database, file('many.yml', many(() => 5000)));
+    expect(result.summary).toMatchObject({ new: 1200, errors: 0 });
+    const [stats] = await rows<{ products: number; variants: number }>(
+      "SELECT (SELECT reltuples FROM pg_class WHERE relname = 'products')::int AS products, (SELECT reltuples FROM pg_class WHERE relname = 'product_variants')::int AS variants",
+    );
+    const [counts] = await rows<{ products: number; variants: number }>(
+      'SELECT (SELECT count(*) FROM products)::int AS products, (SELECT count(*) FROM product_variants)::int AS variants',
+    );
+    expect(stats).toEqual(counts);
+  });
+
+  it("a size's stock moves its own product's updated_at once per statement, and a price reads no search words", async () => {
+    await importYml(database, file('many.yml', many(() => 5000)));
+    // Every product made old (past the trigger that would stamp the update itself).
+    await database.query('ALTER TABLE products DISABLE TRIGGER products_updated_at_trg');
+    await database.query("UPDATE products SET updated_at = '2020-01-01'");
+    await database.query('ALTER TABLE products ENABLE TRIGGER products_updated_at_trg');
+    const products = await rows<{ id: number }>("SELECT id FROM products WHERE external_id IN ('yml:g:1', 'yml:g:2', 'yml:g:3') ORDER BY id");
+    const [one, two, three] = products.map((p) => p.id);
+    await database.query('UPDATE product_variants SET stock = stock + 1 WHERE product_id = ANY($1::int[])', [[one, two]]);
+    await database.query('DELETE FROM product_variants WHERE product_id = $1 AND label = $2', [three, 'S']);
+    const touched = await rows<{ id: number; recent: boolean }>(
+      "SELECT id, updated_at > now() - interval '1 hour' AS recent FROM products WHERE id = ANY($1::int[]) OR external_id = 'yml:g:4' ORDER BY id",
+      [[one, two, three]],
+    );
+    expect(touched.map((t) => t.recent)).toEqual([true, true, true, false]);
+
+    // A price change collects no words; a renamed product's searchable text is collected again (its name,
+    // brand and category).
+    await database.query('DELETE FROM search_words');
+    await importYml(database, file('many.yml', many((p) => 5000 + p)), { pricesStock: true });
+    await database.query('UPDATE products SET price = price + 100');
+    expect(await rows('SELECT word FROM search_words')).toEqual([]);
+    await database.query("UPDATE products SET name = 'Жакет букле' WHERE id = $1", [one]);
+    expect((await rows<{ word: string }>('SELECT word FROM search_words ORDER BY word')).map((w) => w.word)).toEqual(['gucci', 'букле', 'жакет', 'платья']);
+  });
+});

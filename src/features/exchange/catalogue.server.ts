@@ -165,10 +165,10 @@ export async function applyCatalogueFile(database: Database, file: string, optio
   let root: string | undefined;
   let version = '';
   try {
-    await checkXml(open(), (path, attrs) => {
+    await checkXml(open(), (path, attributes) => {
       if (path.length === 1) {
         root = path[0];
-        version = (attrs[E.version] ?? '').trim();
+        version = (attributes()[E.version] ?? '').trim();
       } else if (isCmlRecord(path)) records++;
     });
     checkRoot(root, version);
@@ -296,6 +296,7 @@ export async function applyCatalogueFile(database: Database, file: string, optio
       ]);
       writer.summary.hidden += result.rows.length;
     });
+  await writer.tidy();
   options.onProgress?.(records * 2, records * 2);
   return { summary: { ...writer.summary, errors: problems.filter((p) => p.severity === 'error').length }, problems, records, waiting };
 }

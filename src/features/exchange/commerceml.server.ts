@@ -366,16 +366,16 @@ export async function* readCommerceMl(
   const wanted = (path: readonly string[]) => (Object.keys(SECTIONS) as (keyof typeof SECTIONS)[]).some((section) => matches(path, section));
   for await (const batch of readXml(source, {
     wanted,
-    onOpen: (path, attrs) => {
+    onOpen: (path, attributes) => {
       if (path.length === 1) {
         root = path[0];
-        header.version = (attrs[E.version] ?? '').trim();
+        header.version = (attributes()[E.version] ?? '').trim();
       } else if (path.length === 2 && path[1] === E.catalogue) {
         header.hasCatalogue = true;
-        header.fullCatalogue = (attrs[E.onlyChanges] ?? '').trim() === 'false';
+        header.fullCatalogue = (attributes()[E.onlyChanges] ?? '').trim() === 'false';
       } else if (path.length === 2 && path[1] === E.offersPackage) {
         header.hasOffers = true;
-        header.fullOffers = (attrs[E.onlyChanges] ?? '').trim() === 'false';
+        header.fullOffers = (attributes()[E.onlyChanges] ?? '').trim() === 'false';
       }
     },
   })) {

@@ -174,6 +174,7 @@ export async function importYml(database: Database, path: string, options: Impor
   if (options.pricesStock) offers = done;
   options.onProgress?.(offers, offers);
   if (!options.partial && !options.pricesStock) await writer.hideMissing();
+  await writer.tidy();
   const summary = { ...writer.summary, errors: problems.filter((p) => p.severity === 'error').length };
   return { summary, problems, offers };
 }

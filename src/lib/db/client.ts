@@ -1,6 +1,6 @@
 // One client factory for both drivers (DESIGN §1): PGlite persisted on disk by default,
 // a real PostgreSQL server when DATABASE_URL is set. Kept free of Astro imports so scripts and tests use it too.
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { sql, type SQL } from 'drizzle-orm';
@@ -42,6 +42,11 @@ const MIGRATION_LOCK_ID = 7_274_201;
 /** The SQL migrations, in the project's `drizzle/` folder (the server runs from the project root). */
 export function defaultMigrationsDir(): string {
   return resolve('drizzle');
+}
+
+/** Whether DATA_DIR already holds an embedded database (PGlite's initdb has run there). */
+export function embeddedDatabaseCreated(dataDir: string): boolean {
+  return dataDir.startsWith('memory://') || existsSync(resolve(dataDir, 'pglite', 'PG_VERSION'));
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
