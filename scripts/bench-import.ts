@@ -272,6 +272,16 @@ try {
   console.log(row('full import into an empty shop', full));
   console.log(row('the same file again', again));
   console.log(row('--prices-stock, a tenth changed', prices));
+  const during = results['duringImport'] as
+    | { quiet: Record<string, number>; during: Record<string, number>; followedMs: number }
+    | undefined;
+  if (during) {
+    const load = Number(values.rate) > 0 ? `${values.rate} requests/s` : '8 connections flat out';
+    const cells = (l: Record<string, number>) => `${l['p50']} | ${l['p95']} | ${l['p97_5']} | ${l['p99']} | ${l['requests']} | ${l['errors']}`;
+    console.log(`\nShoppers on PostgreSQL (${load}), ms:\n| | p50 | p95 | p97.5 | p99 | requests | errors |\n|---|---|---|---|---|---|---|`);
+    console.log(`| quiet | ${cells(during.quiet)} |\n| during the import | ${cells(during.during)} |`);
+    console.log(`A changed price showed on its page ${during.followedMs} ms after the import ended.`);
+  }
   const ph = results['photos'] as { count: number; minKb: number; maxKb: number; perSecond: number } | undefined;
   if (ph)
     console.log(

@@ -720,7 +720,16 @@ export class CatalogueWriter {
     const { new: added, changed, hidden } = this.summary;
     if (this.options.dryRun || added + changed + hidden < TIDY_AFTER_ROWS) return;
     const tables = 'products, product_variants';
-    await this.database.query(this.database.kind === 'pglite' ? `VACUUM (ANALYZE) ${tables}` : `ANALYZE ${tables}`);
+    if (this.database.kind === 'postgres') return void (await this.database.query(`ANALYZE ${tables}`));
+    // On PGlite the statistics' sample is taken inside this process: 30,000 product rows (the default
+    // target of 100) took the import's memory up by 49 MB, 9,000 (a target of 30) by 11 MB, and the shop's
+    // queries over one catalogue need no finer histogram than that.
+    await this.database.query('SET default_statistics_target = 30');
+    try {
+      await this.database.query(`VACUUM (ANALYZE) ${tables}`);
+    } finally {
+      await this.database.query('RESET default_statistics_target');
+    }
   }
 
   /**

@@ -12,7 +12,6 @@ import http from 'node:http';
 import https from 'node:https';
 import { BlockList, isIP, type LookupFunction } from 'node:net';
 import { join } from 'node:path';
-import sharp from 'sharp';
 // The widths product cards and pages ask for, as the generated catalogue's photos have them.
 import { IMAGE_WIDTHS } from '../../lib/seed/images.ts';
 
@@ -42,6 +41,11 @@ function writeWhole(path: string, data: Uint8Array | string): void {
   renameSync(`${path}.tmp`, path);
 }
 
+// sharp (libvips) is loaded with the first photo to convert: 31 MB of a process that may never convert one
+// (an import with --skip-photos, or whose photos are all stored already).
+let loaded: Promise<typeof import('sharp')['default']> | undefined;
+const loadSharp = () => (loaded ??= import('sharp').then((module) => module.default));
+
 /** Converts and stores a photo's bytes once; the same bytes again cost a file read. */
 export async function storePhoto(bytes: Uint8Array, dir: string): Promise<StoredPhoto> {
   if (bytes.byteLength > MAX_PHOTO_BYTES) throw new PhotoError(`the photo is ${bytes.byteLength} bytes, over ${MAX_PHOTO_BYTES}`);
@@ -52,6 +56,7 @@ export async function storePhoto(bytes: Uint8Array, dir: string): Promise<Stored
   } catch {
     // Not stored yet.
   }
+  const sharp = await loadSharp();
   let meta;
   try {
     meta = await sharp(bytes, { limitInputPixels: MAX_PHOTO_PIXELS }).metadata();
