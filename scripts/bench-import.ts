@@ -121,7 +121,11 @@ const quantile = (sorted: readonly number[], q: number) => sorted[Math.min(sorte
  * The shoppers' latency: every response's time is kept, so p95 is the true p95 (autocannon's summary has
  * p90 and p97.5, not p95); p97.5 and p99 are reported beside it.
  */
-function p95(url: string, paths: string[], seconds: number): Promise<{ p50: number; p95: number; p97_5: number; p99: number; requests: number; errors: number }> {
+function p95(
+  url: string,
+  paths: string[],
+  seconds: number,
+): Promise<{ p50: number; p95: number; p97_5: number; p99: number; requests: number; errors: number }> {
   return new Promise((resolve, reject) => {
     const times: number[] = [];
     const instance = autocannon(
@@ -272,9 +276,7 @@ try {
   console.log(row('full import into an empty shop', full));
   console.log(row('the same file again', again));
   console.log(row('--prices-stock, a tenth changed', prices));
-  const during = results['duringImport'] as
-    | { quiet: Record<string, number>; during: Record<string, number>; followedMs: number }
-    | undefined;
+  const during = results['duringImport'] as { quiet: Record<string, number>; during: Record<string, number>; followedMs: number } | undefined;
   if (during) {
     const load = Number(values.rate) > 0 ? `${values.rate} requests/s` : '8 connections flat out';
     const cells = (l: Record<string, number>) => `${l['p50']} | ${l['p95']} | ${l['p97_5']} | ${l['p99']} | ${l['requests']} | ${l['errors']}`;

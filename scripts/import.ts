@@ -29,7 +29,7 @@ try {
 } catch {
   // Not allowed here: the import runs at the usual priority.
 }
-const { readFileSync, writeFileSync } = await import('node:fs');
+const { writeFileSync } = await import('node:fs');
 const { join, resolve } = await import('node:path');
 const { parseArgs } = await import('node:util');
 const { problemsCsv } = await import('../src/features/import/import.ts');
@@ -39,7 +39,8 @@ const { ImportInputError, importOptions, importYml } = await import('../src/feat
 const { prepareInput } = await import('../src/features/import/input.server.ts');
 const { embeddedDatabaseCreated, openDatabase } = await import('../src/lib/db/client.ts');
 const { env, loadDotEnv } = await import('../src/lib/env.ts');
-const { knownOperatorToken, operatorTokenFile } = await import('../src/lib/operator-token.ts');
+const { operatorTokenFile } = await import('../src/lib/operator-token.ts');
+const { runningShop } = await import('../src/lib/running-shop.ts');
 const { rateBar } = await import('../src/lib/progress.ts');
 
 const { values, positionals } = parseArgs({
@@ -72,22 +73,15 @@ if (!Number.isInteger(defaultStock) || defaultStock < 0 || !Number.isInteger(bat
 }
 
 /** The shop that owns the embedded database, when one is running: its address and operator key. */
-function runningShop(): { url: string; token: string } | undefined {
-  if (config.DATABASE_URL) return undefined;
-  let owner: { pid: number; url: string };
-  try {
-    owner = JSON.parse(readFileSync(join(config.DATA_DIR, 'shop.json'), 'utf8')) as { pid: number; url: string };
-    process.kill(owner.pid, 0);
-  } catch {
-    return undefined;
-  }
+function shopToHandTo(): { url: string; token: string } | undefined {
+  const owner = runningShop();
+  if (!owner) return undefined;
   // The shop makes its key before it listens: a running shop without one has had it taken away.
-  const token = knownOperatorToken();
-  if (!token) {
+  if (!owner.token) {
     console.error(`The shop at ${owner.url} owns the database, and there is no OPERATOR_TOKEN nor ${operatorTokenFile()} to hand it the import.`);
     process.exit(2);
   }
-  return { url: owner.url, token };
+  return { url: owner.url, token: owner.token };
 }
 
 interface Outcome {
@@ -159,7 +153,7 @@ async function handOver(shop: { url: string; token: string }, path: string): Pro
 
 let code: number;
 let cleanup = () => {};
-const shop = runningShop();
+const shop = shopToHandTo();
 if (shop) {
   try {
     const prepared = await prepareInput(input, { maxBytes: config.IMPORT_MAX_BYTES, allowPrivate: config.IMPORT_ALLOW_PRIVATE });

@@ -363,7 +363,13 @@ describe("the database's side of a large import", () => {
     );
 
   it('leaves the planner statistics of what it wrote (ANALYZE; on PGlite, which has no autovacuum, VACUUM too)', async () => {
-    const result = await importYml(database, file('many.yml', many(() => 5000)));
+    const result = await importYml(
+      database,
+      file(
+        'many.yml',
+        many(() => 5000),
+      ),
+    );
     expect(result.summary).toMatchObject({ new: 1200, errors: 0 });
     const [stats] = await rows<{ products: number; variants: number }>(
       "SELECT (SELECT reltuples FROM pg_class WHERE relname = 'products')::int AS products, (SELECT reltuples FROM pg_class WHERE relname = 'product_variants')::int AS variants",
@@ -375,7 +381,13 @@ describe("the database's side of a large import", () => {
   });
 
   it("a size's stock moves its own product's updated_at once per statement, and a price reads no search words", async () => {
-    await importYml(database, file('many.yml', many(() => 5000)));
+    await importYml(
+      database,
+      file(
+        'many.yml',
+        many(() => 5000),
+      ),
+    );
     // Every product made old (past the trigger that would stamp the update itself).
     await database.query('ALTER TABLE products DISABLE TRIGGER products_updated_at_trg');
     await database.query("UPDATE products SET updated_at = '2020-01-01'");
@@ -393,7 +405,14 @@ describe("the database's side of a large import", () => {
     // A price change collects no words; a renamed product's searchable text is collected again (its name,
     // brand and category).
     await database.query('DELETE FROM search_words');
-    await importYml(database, file('many.yml', many((p) => 5000 + p)), { pricesStock: true });
+    await importYml(
+      database,
+      file(
+        'many.yml',
+        many((p) => 5000 + p),
+      ),
+      { pricesStock: true },
+    );
     await database.query('UPDATE products SET price = price + 100');
     expect(await rows('SELECT word FROM search_words')).toEqual([]);
     await database.query("UPDATE products SET name = 'Жакет букле' WHERE id = $1", [one]);

@@ -17,6 +17,7 @@ export const PRIVATE_PATHS = [
   '/cart',
   '/checkout',
   '/dashboard',
+  '/ops',
   '/order-success/',
   '/order-failed/',
   '/password/',

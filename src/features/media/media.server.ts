@@ -43,7 +43,7 @@ function writeWhole(path: string, data: Uint8Array | string): void {
 
 // sharp (libvips) is loaded with the first photo to convert: 31 MB of a process that may never convert one
 // (an import with --skip-photos, or whose photos are all stored already).
-let loaded: Promise<typeof import('sharp')['default']> | undefined;
+let loaded: Promise<(typeof import('sharp'))['default']> | undefined;
 const loadSharp = () => (loaded ??= import('sharp').then((module) => module.default));
 
 /** Converts and stores a photo's bytes once; the same bytes again cost a file read. */

@@ -3,6 +3,7 @@
 // single price or order here, and keeps JS numbers exact.
 import { sql } from 'drizzle-orm';
 import {
+  bigserial,
   boolean,
   check,
   customType,
@@ -663,3 +664,75 @@ export const importRuns = pgTable('import_runs', {
   createdAt: createdAt(),
   finishedAt: timestamp('finished_at', { withTimezone: true }),
 });
+
+// ---------------------------------------------------------------- the managers' console (issue 24)
+// Operators are the shop's own staff, apart from customers: their own accounts, password, TOTP and sessions
+// (docs/decisions/019). Never deleted: the audit log names them.
+export const operators = pgTable('operators', {
+  id: serial('id').primaryKey(),
+  email: text('email').notNull().unique(),
+  // manager | admin
+  role: text('role').notNull(),
+  // Null until the operator sets one through the link `npm run operator -- add` printed.
+  passwordHash: text('password_hash'),
+  // Base32, as the authenticator app has it; confirmed when the first code from the app was accepted.
+  totpSecret: text('totp_secret').notNull(),
+  totpConfirmedAt: timestamp('totp_confirmed_at', { withTimezone: true }),
+  // The last time step whose code was accepted: a code works once.
+  totpLastStep: integer('totp_last_step').notNull().default(0),
+  // SHA-256 of each unused recovery code; a code is removed when used.
+  recoveryCodes: text('recovery_codes')
+    .array()
+    .notNull()
+    .default(sql`'{}'::text[]`),
+  disabledAt: timestamp('disabled_at', { withTimezone: true }),
+  createdAt: createdAt(),
+});
+
+// One-time links to set a password (after `add` or `reset-2fa`): only the hash is kept.
+export const operatorSetupTokens = pgTable('operator_setup_tokens', {
+  tokenHash: text('token_hash').primaryKey(),
+  operatorId: integer('operator_id')
+    .notNull()
+    .references(() => operators.id),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  usedAt: timestamp('used_at', { withTimezone: true }),
+  createdAt: createdAt(),
+});
+
+export const operatorSessions = pgTable(
+  'operator_sessions',
+  {
+    tokenHash: text('token_hash').primaryKey(),
+    operatorId: integer('operator_id')
+      .notNull()
+      .references(() => operators.id),
+    // The CSRF token every changing request of this session carries.
+    csrf: text('csrf').notNull(),
+    ip: text('ip').notNull().default(''),
+    createdAt: createdAt(),
+    lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
+    endedAt: timestamp('ended_at', { withTimezone: true }),
+  },
+  (t) => [index('operator_sessions_operator_idx').on(t.operatorId)],
+);
+
+// Append-only (a trigger refuses UPDATE, DELETE and TRUNCATE): who did what, from where, with the values
+// before and after. The operator's e-mail is copied so the line reads the same whatever happens later.
+export const auditLog = pgTable(
+  'audit_log',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    operatorId: integer('operator_id').references(() => operators.id),
+    // The operator's e-mail, or 'operator-token' / 'cli' for the command line and the token's calls.
+    actor: text('actor').notNull(),
+    ip: text('ip').notNull().default(''),
+    action: text('action').notNull(),
+    objectType: text('object_type').notNull(),
+    objectId: text('object_id').notNull(),
+    before: jsonb('before'),
+    after: jsonb('after'),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('audit_log_object_idx').on(t.objectType, t.objectId), index('audit_log_at_idx').on(t.at)],
+);

@@ -11,6 +11,11 @@ describe('the front’s refusals', () => {
   it('refuses TRACE everywhere, writes to pages, and paths that do not decode', () => {
     expect(preflight('TRACE', '/api/health')).toMatchObject({ status: 405, headers: { 'content-type': 'application/json; charset=utf-8' } });
     expect(preflight('POST', '/brands')).toMatchObject({ status: 405, headers: { allow: 'GET, HEAD', 'content-type': 'text/html; charset=utf-8' } });
+    // The managers' console posts its forms to its own pages; a page merely starting with "ops" does not.
+    expect(preflight('POST', '/ops/login')).toBeUndefined();
+    expect(preflight('POST', '/ops')).toBeUndefined();
+    expect(preflight('POST', '/opskins')?.status).toBe(405);
+    expect(preflight('PUT', '/ops/login')?.status).toBe(405);
     expect(preflight('GET', '/c/1/%zz')?.status).toBe(400);
     expect(preflight('GET', '/brands?x=%ff')?.status).toBe(400);
     expect(JSON.parse(preflight('GET', '/api/v1/ecommerce-core/products?sort=%E0%A4%A')?.body ?? '{}')).toEqual({

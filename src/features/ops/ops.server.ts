@@ -1,0 +1,326 @@
+// The managers' console's accounts (issue 24, docs/decisions/019): operators, their one-time set-up
+// links, password + TOTP sign-in with recovery codes, sessions with a CSRF token, and the audit log.
+// Operators are not customers: their own table, their own cookie (Path=/ops, SameSite=Strict), and a
+// customer's session has no power here, nor an operator's in the storefront.
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import { hashPassword, isBreachedPassword, tokenHash, verifyPassword } from '~/features/auth/auth.passwords.server.ts';
+import { selectRows } from '~/lib/db/client.ts';
+import { getDb } from '~/lib/db/index.ts';
+import { env } from '~/lib/env.ts';
+import { HttpError, notFound } from '~/lib/http/errors.ts';
+import { hasControlCharacters } from '~/lib/http/text.ts';
+import { countFailure, refuseWhileBlocked, type Limit } from '~/lib/http/rate-limit.server.ts';
+import type { OperatorRole } from './ops.ts';
+import { newTotpSecret, otpauthUri, verifyTotp } from './totp.server.ts';
+
+export const OPS_SESSION_COOKIE = 'ops_session';
+/** A session ends 12 hours after sign-in, or after 30 minutes without a request (issue 24). */
+export const OPS_SESSION_ABSOLUTE_SECONDS = 12 * 60 * 60;
+export const OPS_SESSION_IDLE_SECONDS = 30 * 60;
+/** How long a set-up link works. */
+export const OPS_SETUP_SECONDS = 24 * 60 * 60;
+const RECOVERY_CODES = 10;
+/** The issuer authenticator apps show beside the account. */
+const ISSUER = 'Brandshop ops';
+
+export interface OperatorRow extends Record<string, unknown> {
+  id: number;
+  email: string;
+  role: OperatorRole;
+  password_hash: string | null;
+  totp_secret: string;
+  totp_confirmed_at: Date | null;
+  totp_last_step: number;
+  recovery_codes: string[];
+  disabled_at: Date | null;
+  created_at: Date;
+}
+
+/** The operator a request acts as, and where it came from: what the audit log records. */
+export interface Actor {
+  operatorId: number | null;
+  /** The operator's e-mail; 'operator-token' for the token's calls, 'cli' for commands on the server. */
+  name: string;
+  ip: string;
+}
+
+const newToken = () => randomBytes(32).toString('base64url');
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+
+async function operatorByEmail(email: string): Promise<OperatorRow | undefined> {
+  const db = await getDb();
+  const [row] = await selectRows<OperatorRow>(db, sql`SELECT * FROM operators WHERE email = ${email.trim().toLowerCase()}`);
+  return row;
+}
+
+async function issueSetupLink(operatorId: number): Promise<string> {
+  const db = await getDb();
+  const token = newToken();
+  await db.execute(sql`UPDATE operator_setup_tokens SET used_at = now() WHERE operator_id = ${operatorId} AND used_at IS NULL`);
+  await db.execute(
+    sql`INSERT INTO operator_setup_tokens (token_hash, operator_id, expires_at)
+        VALUES (${tokenHash(token)}, ${operatorId}, now() + make_interval(secs => ${OPS_SETUP_SECONDS}))`,
+  );
+  return new URL(`/ops/setup?token=${token}`, env().SITE_URL).href;
+}
+
+export interface Enrolment {
+  operator: OperatorRow;
+  /** The one-time link to set the password and confirm the authenticator. */
+  setupUrl: string;
+  /** The TOTP secret as an otpauth:// URI (the QR code's content), for scripts that enrol an operator. */
+  otpauth: string;
+}
+
+/** `npm run operator -- add`: a new operator with a new TOTP secret and a one-time set-up link. */
+export async function addOperator(email: string, role: OperatorRole, actor: Actor): Promise<Enrolment> {
+  const db = await getDb();
+  const secret = newTotpSecret();
+  const normalized = email.trim().toLowerCase();
+  const [operator] = await selectRows<OperatorRow>(
+    db,
+    sql`INSERT INTO operators (email, role, totp_secret) VALUES (${normalized}, ${role}, ${secret})
+        ON CONFLICT (email) DO NOTHING RETURNING *`,
+  );
+  if (!operator) throw new HttpError(409, 'ops.operatorExists');
+  await audit(actor, 'operator.add', 'operator', String(operator.id), null, { email: normalized, role });
+  return { operator, setupUrl: await issueSetupLink(operator.id), otpauth: otpauthUri(ISSUER, normalized, secret) };
+}
+
+/** What a list of operators shows: never a secret. */
+export type OperatorSummary = Pick<OperatorRow, 'id' | 'email' | 'role' | 'totp_confirmed_at' | 'totp_last_step' | 'disabled_at' | 'created_at'>;
+
+export async function listOperators(): Promise<OperatorSummary[]> {
+  const db = await getDb();
+  return selectRows(db, sql`SELECT id, email, role, totp_confirmed_at, totp_last_step, disabled_at, created_at FROM operators ORDER BY id`);
+}
+
+/** Blocks an operator's sign-in and ends their sessions. */
+export async function disableOperator(email: string, actor: Actor): Promise<OperatorRow> {
+  const operator = await operatorByEmail(email);
+  if (!operator) throw notFound('ops.operatorUnknown');
+  const db = await getDb();
+  await db.execute(sql`UPDATE operators SET disabled_at = coalesce(disabled_at, now()) WHERE id = ${operator.id}`);
+  await db.execute(sql`UPDATE operator_sessions SET ended_at = now() WHERE operator_id = ${operator.id} AND ended_at IS NULL`);
+  await audit(actor, 'operator.disable', 'operator', String(operator.id), { disabled: operator.disabled_at !== null }, { disabled: true });
+  return operator;
+}
+
+/**
+ * A lost phone: a new TOTP secret, the recovery codes void, sessions ended, and a new set-up link (which sets
+ * the password again too: whoever has the link must also prove the new authenticator).
+ */
+export async function resetTwoFactor(email: string, actor: Actor): Promise<Enrolment> {
+  const operator = await operatorByEmail(email);
+  if (!operator) throw notFound('ops.operatorUnknown');
+  const db = await getDb();
+  const secret = newTotpSecret();
+  const [updated] = await selectRows<OperatorRow>(
+    db,
+    sql`UPDATE operators SET totp_secret = ${secret}, totp_confirmed_at = NULL, totp_last_step = 0, recovery_codes = '{}'
+        WHERE id = ${operator.id} RETURNING *`,
+  );
+  await db.execute(sql`UPDATE operator_sessions SET ended_at = now() WHERE operator_id = ${operator.id} AND ended_at IS NULL`);
+  await audit(actor, 'operator.reset2fa', 'operator', String(operator.id), { totpConfirmed: operator.totp_confirmed_at !== null }, { totpConfirmed: false });
+  return { operator: updated ?? operator, setupUrl: await issueSetupLink(operator.id), otpauth: otpauthUri(ISSUER, operator.email, secret) };
+}
+
+/** The operator a set-up link belongs to, while it works; null otherwise. */
+export async function setupTarget(token: string): Promise<{ operator: OperatorRow; otpauth: string } | null> {
+  const db = await getDb();
+  const [operator] = await selectRows<OperatorRow>(
+    db,
+    sql`SELECT o.* FROM operator_setup_tokens t JOIN operators o ON o.id = t.operator_id
+        WHERE t.token_hash = ${tokenHash(token)} AND t.used_at IS NULL AND t.expires_at > now() AND o.disabled_at IS NULL`,
+  );
+  return operator ? { operator, otpauth: otpauthUri(ISSUER, operator.email, operator.totp_secret) } : null;
+}
+
+const recoveryCode = () => {
+  const raw = randomBytes(8).toString('hex').slice(0, 10);
+  return `${raw.slice(0, 5)}-${raw.slice(5)}`;
+};
+const recoveryHash = (code: string) => sha256(code.replace(/[\s-]/g, '').toLowerCase());
+
+/**
+ * A set-up link used: the password set, the authenticator confirmed by its first code, recovery codes made.
+ * Returns the recovery codes, shown once and never kept in the clear.
+ */
+export async function completeSetup(input: { token: string; password: string; code: string }, ip: string): Promise<string[]> {
+  const target = await setupTarget(input.token);
+  if (!target) throw new HttpError(410, 'ops.setupExpired');
+  if (isBreachedPassword(input.password)) throw new HttpError(422, 'error.validation', { password: ['validation.passwordBreached'] });
+  const step = verifyTotp(target.operator.totp_secret, input.code, 0);
+  if (step === null) throw new HttpError(422, 'error.validation', { code: ['ops.codeWrong'] });
+  const codes = Array.from({ length: RECOVERY_CODES }, recoveryCode);
+  const hash = await hashPassword(input.password);
+  const db = await getDb();
+  await db.transaction(async (tx) => {
+    const used = await selectRows<{ operator_id: number }>(
+      tx,
+      sql`UPDATE operator_setup_tokens SET used_at = now() WHERE token_hash = ${tokenHash(input.token)} AND used_at IS NULL RETURNING operator_id`,
+    );
+    // Two tabs submitting the same link: the second finds it used.
+    if (used.length === 0) throw new HttpError(410, 'ops.setupExpired');
+    await tx.execute(
+      sql`UPDATE operators SET password_hash = ${hash}, totp_confirmed_at = now(), totp_last_step = ${step},
+            recovery_codes = ${sql.param(codes.map(recoveryHash))}::text[] WHERE id = ${target.operator.id}`,
+    );
+    await tx.execute(sql`UPDATE operator_sessions SET ended_at = now() WHERE operator_id = ${target.operator.id} AND ended_at IS NULL`);
+  });
+  await audit({ operatorId: target.operator.id, name: target.operator.email, ip }, 'operator.setup', 'operator', String(target.operator.id), null, {
+    totpConfirmed: true,
+  });
+  return codes;
+}
+
+// Failures counted per address and per e-mail (DESIGN §4): a guessed password or code costs the same.
+const loginLimits = (email: string, ip: string): Limit[] => [
+  { key: `ops-login-ip:${ip}`, max: 20, windowSeconds: 15 * 60 },
+  { key: `ops-login:${email.trim().toLowerCase()}`, max: 5, windowSeconds: 15 * 60 },
+];
+
+let dummyHash: Promise<string> | undefined;
+
+export interface IssuedOpsSession {
+  token: string;
+  csrf: string;
+  operator: OperatorRow;
+}
+
+/**
+ * Sign-in: the password and a code from the authenticator (each code once) or an unused recovery code.
+ * Any failure — unknown e-mail, wrong password, wrong or replayed code, a disabled or unconfirmed operator —
+ * gives the same answer, after the same password work, and counts against the address and the e-mail.
+ */
+export async function opsLogin(input: { email: string; password: string; code: string }, ip: string): Promise<IssuedOpsSession> {
+  const limits = loginLimits(input.email, ip);
+  await refuseWhileBlocked(limits);
+  const operator = await operatorByEmail(input.email);
+  dummyHash ??= hashPassword(randomBytes(16).toString('hex'));
+  const passwordOk = await verifyPassword(input.password, operator?.password_hash ?? (await dummyHash));
+  const fail = async (): Promise<never> => {
+    await countFailure(limits);
+    throw new HttpError(401, 'ops.loginFailed');
+  };
+  if (!operator || !passwordOk || operator.disabled_at || !operator.totp_confirmed_at || !operator.password_hash) return fail();
+  const db = await getDb();
+  if (/^\d{6}$/.test(input.code)) {
+    const step = verifyTotp(operator.totp_secret, input.code, operator.totp_last_step);
+    // The step is kept only if no other sign-in used it meanwhile: a code works once, across processes.
+    const kept =
+      step !== null &&
+      (await selectRows(db, sql`UPDATE operators SET totp_last_step = ${step} WHERE id = ${operator.id} AND totp_last_step < ${step} RETURNING id`)).length ===
+        1;
+    if (!kept) return fail();
+  } else {
+    const hash = recoveryHash(input.code);
+    const used = await selectRows(
+      db,
+      sql`UPDATE operators SET recovery_codes = array_remove(recovery_codes, ${hash}) WHERE id = ${operator.id} AND ${hash} = ANY(recovery_codes) RETURNING id`,
+    );
+    if (used.length === 0) return fail();
+    await audit({ operatorId: operator.id, name: operator.email, ip }, 'operator.recoveryCodeUsed', 'operator', String(operator.id), null, null);
+  }
+  const token = newToken();
+  const csrf = newToken();
+  await db.execute(sql`INSERT INTO operator_sessions (token_hash, operator_id, csrf, ip) VALUES (${tokenHash(token)}, ${operator.id}, ${csrf}, ${ip})`);
+  // Sessions that ended over a day ago go.
+  await db.execute(
+    sql`DELETE FROM operator_sessions WHERE operator_id = ${operator.id}
+          AND (ended_at < now() - interval '1 day' OR created_at < now() - make_interval(secs => ${OPS_SESSION_ABSOLUTE_SECONDS + 86_400}))`,
+  );
+  await audit({ operatorId: operator.id, name: operator.email, ip }, 'operator.login', 'operator', String(operator.id), null, null);
+  return { token, csrf, operator };
+}
+
+export interface OpsSession {
+  operator: Pick<OperatorRow, 'id' | 'email' | 'role'>;
+  csrf: string;
+  tokenHash: string;
+}
+
+/** The session a cookie names, while it lives (12 h from sign-in, 30 min idle); its idle clock restarts. */
+export async function opsSession(token: string | undefined | null): Promise<OpsSession | null> {
+  if (!token || token.length > 100) return null;
+  const db = await getDb();
+  const hash = tokenHash(token);
+  const [row] = await selectRows<{ id: number; email: string; role: OperatorRole; csrf: string }>(
+    db,
+    sql`UPDATE operator_sessions s SET last_seen_at = now() FROM operators o
+        WHERE s.token_hash = ${hash} AND o.id = s.operator_id AND s.ended_at IS NULL AND o.disabled_at IS NULL
+          AND s.created_at > now() - make_interval(secs => ${OPS_SESSION_ABSOLUTE_SECONDS})
+          AND s.last_seen_at > now() - make_interval(secs => ${OPS_SESSION_IDLE_SECONDS})
+        RETURNING o.id, o.email, o.role, s.csrf`,
+  );
+  return row ? { operator: { id: row.id, email: row.email, role: row.role }, csrf: row.csrf, tokenHash: hash } : null;
+}
+
+export async function opsLogout(session: OpsSession, ip: string): Promise<void> {
+  const db = await getDb();
+  await db.execute(sql`UPDATE operator_sessions SET ended_at = now() WHERE token_hash = ${session.tokenHash}`);
+  await audit({ operatorId: session.operator.id, name: session.operator.email, ip }, 'operator.logout', 'operator', String(session.operator.id), null, null);
+}
+
+/** Whether a request's CSRF token is its session's (compared in constant time). */
+export function csrfMatches(session: OpsSession, given: string | null | undefined): boolean {
+  return sameToken(session.csrf, given);
+}
+
+/** The session cookie: HttpOnly, SameSite=Strict, on /ops only, Secure when the shop is served over https. */
+export function opsSessionCookie(token: string | null): string {
+  const secure = env().SITE_URL.startsWith('https:') ? '; Secure' : '';
+  return token
+    ? `${OPS_SESSION_COOKIE}=${token}; Path=/ops; HttpOnly; SameSite=Strict; Max-Age=${OPS_SESSION_ABSOLUTE_SECONDS}${secure}`
+    : `${OPS_SESSION_COOKIE}=; Path=/ops; HttpOnly; SameSite=Strict; Max-Age=0${secure}`;
+}
+
+// ---------------------------------------------------------------- the audit log
+
+/** One line of the audit log: append-only (migration 0013 refuses changes), never personal data beyond the operator's. */
+export async function audit(actor: Actor, action: string, objectType: string, objectId: string, before: unknown, after: unknown): Promise<void> {
+  const db = await getDb();
+  await db.execute(
+    sql`INSERT INTO audit_log (operator_id, actor, ip, action, object_type, object_id, before, after)
+        VALUES (${actor.operatorId}, ${actor.name}, ${actor.ip}, ${action}, ${objectType}, ${objectId},
+                ${before === null || before === undefined ? null : JSON.stringify(before)}::jsonb,
+                ${after === null || after === undefined ? null : JSON.stringify(after)}::jsonb)`,
+  );
+}
+
+// ---------------------------------------------------------------- the console's forms
+
+/** The CSRF cookie of the sign-in and set-up forms, before there is a session (a double-submitted token). */
+export const OPS_FORM_COOKIE = 'ops_form';
+
+export const newFormToken = () => newToken();
+
+/** Whether two tokens are equal, in constant time. */
+export function sameToken(expected: string | null | undefined, given: string | null | undefined): boolean {
+  if (!expected || !given) return false;
+  const a = Buffer.from(expected);
+  const b = Buffer.from(given);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/**
+ * A posted form's text fields, or null when it is not a form, holds a file, a field twice, or control
+ * characters (NUL and the like): such a request is refused whole.
+ */
+export async function readForm(request: Request): Promise<Record<string, string> | null> {
+  const type = request.headers.get('content-type') ?? '';
+  if (!type.startsWith('application/x-www-form-urlencoded') && !type.startsWith('multipart/form-data')) return null;
+  let form: FormData;
+  try {
+    form = await request.formData();
+  } catch {
+    return null;
+  }
+  const fields: Record<string, string> = {};
+  for (const [name, value] of form) {
+    if (typeof value !== 'string' || name in fields || hasControlCharacters(value) || hasControlCharacters(name)) return null;
+    fields[name] = value;
+  }
+  return fields;
+}

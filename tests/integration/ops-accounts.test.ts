@@ -1,0 +1,182 @@
+// The managers' console's accounts (issue 24): operators added by the operator's call (npm run operator),
+// the one-time set-up page with its QR code, sign-in with password + TOTP (each code once), recovery codes,
+// the session cookie and its CSRF token, throttling; on the built server, PGlite and PostgreSQL in CI.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { base32Decode, hotp, totpStep } from '~/features/ops/totp.server.ts';
+import { startTestServer, type TestServer } from '../support/server.ts';
+
+let server: TestServer;
+const API = '/api/v1/ecommerce-core/ops/operators';
+const operatorToken = () => readFileSync(join(server.database.env['DATA_DIR'] as string, 'operator-token'), 'utf8').trim();
+
+beforeAll(async () => {
+  server = await startTestServer({ seedProducts: 10, label: 'ops' });
+}, 120_000);
+afterAll(() => server?.stop());
+
+const operatorCall = (body?: unknown, token = operatorToken()) =>
+  fetch(server.baseUrl + API, {
+    method: body === undefined ? 'GET' : 'POST',
+    headers: { 'x-operator-token': token, 'content-type': 'application/json', 'accept-language': 'ru' },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+
+/** A browser-like visit: the cookies it was given, sent back on /ops. */
+class Visitor {
+  cookies = new Map<string, string>();
+  async go(path: string, form?: Record<string, string>): Promise<{ status: number; html: string; headers: Headers }> {
+    const res = await fetch(server.baseUrl + path, {
+      method: form ? 'POST' : 'GET',
+      redirect: 'manual',
+      headers: {
+        cookie: [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; '),
+        ...(form ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
+      },
+      ...(form ? { body: new URLSearchParams(form).toString() } : {}),
+    });
+    for (const line of res.headers.getSetCookie()) {
+      const [pair] = line.split(';');
+      const [name, value] = (pair ?? '').split('=');
+      if (name) {
+        if (value) this.cookies.set(name, value);
+        else this.cookies.delete(name);
+      }
+    }
+    return { status: res.status, html: await res.text(), headers: res.headers };
+  }
+  /** The form token of the page just shown. */
+  static formToken(html: string): string {
+    return /name="_csrf" value="([^"]+)"/.exec(html)?.[1] ?? '';
+  }
+}
+
+const codeAt = (secret: string, offsetSteps = 0) => hotp(base32Decode(secret), totpStep(Date.now()) + offsetSteps);
+
+async function enrol(email: string, role: 'manager' | 'admin') {
+  const res = await operatorCall({ action: 'add', email, role });
+  expect(res.status).toBe(200);
+  const { data } = (await res.json()) as { data: { setup_url: string; otpauth: string; operator: { role: string; totp_confirmed: boolean } } };
+  return data;
+}
+
+describe('operators', () => {
+  it('are added only with the operator token, once per e-mail', async () => {
+    expect((await operatorCall(undefined, 'wrong')).status).toBe(403);
+    expect((await operatorCall({ action: 'add', email: 'x@shop.ru', role: 'admin' }, 'wrong')).status).toBe(403);
+    const data = await enrol('Anna@Shop.ru', 'manager');
+    expect(data.operator).toMatchObject({ role: 'manager', totp_confirmed: false });
+    expect(data.setup_url).toMatch(new RegExp(`^${server.baseUrl}/ops/setup\\?token=[\\w-]{43}$`));
+    expect(data.otpauth).toMatch(/^otpauth:\/\/totp\/.+:anna%40shop\.ru\?secret=[A-Z2-7]{32}&/);
+    const again = await operatorCall({ action: 'add', email: 'anna@shop.ru', role: 'admin' });
+    expect(again.status).toBe(409);
+    expect(((await again.json()) as { message: string }).message).toBe('Оператор с таким email уже есть');
+    const bad = await operatorCall({ action: 'add', email: 'not-an-email', role: 'owner' });
+    expect(bad.status).toBe(422);
+  });
+
+  it('set a password and confirm the authenticator once through the link, then sign in with a code each time once', async () => {
+    const { setup_url: link, otpauth } = await enrol('boris@shop.ru', 'admin');
+    const secret = new URL(otpauth).searchParams.get('secret') as string;
+    const visitor = new Visitor();
+    const path = new URL(link).pathname + new URL(link).search;
+    const page = await visitor.go(path);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('cache-control')).toContain('no-store');
+    expect(page.html).toContain('<meta name="robots" content="noindex, nofollow"');
+    expect(page.html).toContain('<svg');
+    expect(page.html).toContain(secret);
+    const token = new URL(link).searchParams.get('token') as string;
+    const fill = (html: string, over: Record<string, string> = {}) => ({
+      _csrf: Visitor.formToken(html),
+      token,
+      password: 'лунная дорожка 42',
+      password_confirmation: 'лунная дорожка 42',
+      code: codeAt(secret),
+      ...over,
+    });
+    // Wrong code, mismatched passwords: 422 with the field's message; the link still works.
+    const wrong = await visitor.go('/ops/setup', fill(page.html, { code: codeAt(secret, -5) }));
+    expect(wrong.status).toBe(422);
+    expect(wrong.html).toContain('Код не подошёл');
+    const mismatch = await visitor.go('/ops/setup', fill(wrong.html, { password_confirmation: 'другой пароль' }));
+    expect(mismatch.status).toBe(422);
+    expect(mismatch.html).toContain('Пароли должны совпадать');
+    // Without the form's token: refused, nothing changes.
+    expect((await visitor.go('/ops/setup', fill(mismatch.html, { _csrf: 'forged' }))).status).toBe(403);
+    const done = await visitor.go('/ops/setup', fill((await visitor.go(path)).html));
+    expect(done.status).toBe(200);
+    const codes = [...done.html.matchAll(/<li>([0-9a-f]{5}-[0-9a-f]{5})<\/li>/g)].map((m) => m[1] as string);
+    expect(codes).toHaveLength(10);
+    // The link works once.
+    expect((await visitor.go(path)).status).toBe(410);
+
+    // Sign in: the code the set-up used is spent; the next step's code works, once.
+    const login = async (who: Visitor, code: string, password = 'лунная дорожка 42') => {
+      const form = await who.go('/ops/login');
+      return who.go('/ops/login', { _csrf: Visitor.formToken(form.html), email: 'Boris@shop.ru', password, code });
+    };
+    const first = new Visitor();
+    const replayed = await login(first, codeAt(secret));
+    expect(replayed.status).toBe(401);
+    expect(replayed.html).toContain('Неверный email, пароль или код');
+    const signedIn = await login(first, codeAt(secret, 1));
+    expect(signedIn.status).toBe(303);
+    expect(signedIn.headers.get('location')).toBe('/ops');
+    const cookie = signedIn.headers.getSetCookie().find((c) => c.startsWith('ops_session=')) ?? '';
+    expect(cookie).toMatch(/; Path=\/ops; HttpOnly; SameSite=Strict; Max-Age=43200$/);
+    const home = await first.go('/ops');
+    expect(home.status).toBe(200);
+    expect(home.html).toContain('Вы вошли как boris@shop.ru (администратор)');
+    // The same code again, from another browser: refused.
+    expect((await login(new Visitor(), codeAt(secret, 1))).status).toBe(401);
+    // A recovery code works once.
+    const second = new Visitor();
+    expect((await login(second, codes[0] as string)).status).toBe(303);
+    expect((await login(new Visitor(), codes[0] as string)).status).toBe(401);
+
+    // Signing out needs the session's own token: another session's is refused.
+    const otherToken = Visitor.formToken((await second.go('/ops')).html);
+    expect((await first.go('/ops/logout', { _csrf: otherToken })).status).toBe(403);
+    expect((await first.go('/ops')).status).toBe(200);
+    const out = await first.go('/ops/logout', { _csrf: Visitor.formToken(home.html) });
+    expect(out.status).toBe(303);
+    expect((await first.go('/ops')).headers.get('location')).toBe('/ops/login');
+  });
+
+  it('have no session without one: a customer cookie or a made-up one leads to the sign-in page', async () => {
+    for (const cookie of ['', 'bs_session=abc', 'ops_session=' + 'a'.repeat(43), 'ops_session=' + 'x'.repeat(5000)]) {
+      const res = await fetch(server.baseUrl + '/ops', { redirect: 'manual', headers: { cookie } });
+      expect(res.status, cookie).toBe(303);
+      expect(res.headers.get('location')).toBe('/ops/login');
+    }
+  });
+
+  it('refuse NUL-laden and forged forms with 4xx, and throttle guessing per e-mail', async () => {
+    const visitor = new Visitor();
+    const form = await visitor.go('/ops/login');
+    const csrf = Visitor.formToken(form.html);
+    const nul = await visitor.go('/ops/login', { _csrf: csrf, email: 'a\u0000@shop.ru', password: 'x', code: '123456' });
+    expect(nul.status).toBe(403);
+    expect((await visitor.go('/ops/login', { email: 'a@shop.ru', password: 'x', code: '123456' })).status).toBe(403);
+    const statuses: number[] = [];
+    for (let i = 0; i < 7; i++) {
+      const page = await visitor.go('/ops/login');
+      const res = await visitor.go('/ops/login', { _csrf: Visitor.formToken(page.html), email: 'victim@shop.ru', password: 'guess', code: '000000' });
+      statuses.push(res.status);
+      if (res.status === 429) expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
+    }
+    expect(statuses).toEqual([401, 401, 401, 401, 401, 429, 429]);
+  });
+
+  it('are listed and disabled by the operator token; a disabled operator cannot sign in', async () => {
+    await enrol('vera@shop.ru', 'manager');
+    const list = (await (await operatorCall()).json()) as { data: { email: string; role: string; disabled: boolean }[] };
+    expect(list.data.map((o) => o.email)).toEqual(expect.arrayContaining(['anna@shop.ru', 'boris@shop.ru', 'vera@shop.ru']));
+    const disabled = await operatorCall({ action: 'disable', email: 'vera@shop.ru' });
+    expect(disabled.status).toBe(200);
+    expect(((await disabled.json()) as { data: { disabled: boolean } }).data.disabled).toBe(true);
+    expect((await operatorCall({ action: 'disable', email: 'nobody@shop.ru' })).status).toBe(404);
+  });
+});
