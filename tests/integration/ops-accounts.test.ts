@@ -11,8 +11,33 @@ let server: TestServer;
 const API = '/api/v1/ecommerce-core/ops/operators';
 const operatorToken = () => readFileSync(join(server.database.env['DATA_DIR'] as string, 'operator-token'), 'utf8').trim();
 
+const STATUSES = ['pending', 'processing', 'shipped', 'delivered', 'cancelled'] as const;
+const PAYMENTS = ['unpaid', 'paid', 'paid', 'refund_due'] as const;
+const DELIVERIES = ['courier', 'pickup', 'post'] as const;
+
 beforeAll(async () => {
-  server = await startTestServer({ seedProducts: 10, label: 'ops' });
+  // 120 orders, one an hour back from 2026-11-20 12:00 Moscow time: statuses, payments and deliveries in turn.
+  server = await startTestServer({
+    seedProducts: 10,
+    label: 'ops',
+    prepare: async (db) => {
+      for (let i = 0; i < 120; i++)
+        await db.query(
+          `INSERT INTO orders (code, status, contact_name, contact_phone, contact_email, delivery_address, items_total, total, payment_status, delivery_method, created_at)
+           VALUES ($1, $2, $3, $4, $5, '{}'::jsonb, 100000, 100000 + $6::int * 100, $7, $8, timestamptz '2026-11-20 12:00+03' - make_interval(hours => $6::int))`,
+          [
+            `BS-${String(10_000_000 + i)}`,
+            STATUSES[i % 5],
+            i === 7 ? 'Мария Склодовская' : `Покупатель ${i}`,
+            `+7 (999) 000-${String(i).padStart(2, '0').slice(-2)}-${String(i).padStart(3, '0').slice(-2)}`,
+            `buyer${i}@mail.ru`,
+            i,
+            PAYMENTS[i % 4],
+            DELIVERIES[i % 3],
+          ],
+        );
+    },
+  });
 }, 120_000);
 afterAll(() => server?.stop());
 
@@ -126,7 +151,8 @@ describe('operators', () => {
     expect(signedIn.headers.get('location')).toBe('/ops');
     const cookie = signedIn.headers.getSetCookie().find((c) => c.startsWith('ops_session=')) ?? '';
     expect(cookie).toMatch(/; Path=\/ops; HttpOnly; SameSite=Strict; Max-Age=43200$/);
-    const home = await first.go('/ops');
+    expect((await first.go('/ops')).headers.get('location')).toBe('/ops/orders');
+    const home = await first.go('/ops/orders');
     expect(home.status).toBe(200);
     expect(home.html).toContain('Вы вошли как boris@shop.ru (администратор)');
     // The same code again, from another browser: refused.
@@ -137,9 +163,9 @@ describe('operators', () => {
     expect((await login(new Visitor(), codes[0] as string)).status).toBe(401);
 
     // Signing out needs the session's own token: another session's is refused.
-    const otherToken = Visitor.formToken((await second.go('/ops')).html);
+    const otherToken = Visitor.formToken((await second.go('/ops/orders')).html);
     expect((await first.go('/ops/logout', { _csrf: otherToken })).status).toBe(403);
-    expect((await first.go('/ops')).status).toBe(200);
+    expect((await first.go('/ops/orders')).status).toBe(200);
     const out = await first.go('/ops/logout', { _csrf: Visitor.formToken(home.html) });
     expect(out.status).toBe(303);
     expect((await first.go('/ops')).headers.get('location')).toBe('/ops/login');
@@ -178,5 +204,81 @@ describe('operators', () => {
     expect(disabled.status).toBe(200);
     expect(((await disabled.json()) as { data: { disabled: boolean } }).data.disabled).toBe(true);
     expect((await operatorCall({ action: 'disable', email: 'nobody@shop.ru' })).status).toBe(404);
+  });
+});
+
+describe('the list of orders', () => {
+  let manager: Visitor;
+  beforeAll(async () => {
+    const { setup_url: link, otpauth } = await enrol('lena@shop.ru', 'manager');
+    const secret = new URL(otpauth).searchParams.get('secret') as string;
+    manager = new Visitor();
+    const path = new URL(link).pathname + new URL(link).search;
+    const page = await manager.go(path);
+    const token = new URL(link).searchParams.get('token') as string;
+    const password = 'зимний вечер у моря';
+    await manager.go('/ops/setup', { _csrf: Visitor.formToken(page.html), token, password, password_confirmation: password, code: codeAt(secret) });
+    const form = await manager.go('/ops/login');
+    const signedIn = await manager.go('/ops/login', { _csrf: Visitor.formToken(form.html), email: 'lena@shop.ru', password, code: codeAt(secret, 1) });
+    expect(signedIn.status).toBe(303);
+  });
+  const codes = (html: string) => [...html.matchAll(/<a href="\/ops\/orders\/(BS-\d{8})">/g)].map((m) => m[1] as string);
+  const tabCount = (html: string, status: string) => Number(new RegExp(`data-testid="ops-tab-${status}"[^>]*>[^<]*<span[^>]*>(\\d+)<`).exec(html)?.[1]);
+
+  it('shows the newest 50 first, the next 50, then the last 20, each order once', async () => {
+    const first = await manager.go('/ops/orders');
+    expect(first.status).toBe(200);
+    expect(first.headers.get('cache-control')).toContain('no-store');
+    const one = codes(first.html);
+    expect(one).toHaveLength(50);
+    expect(one[0]).toBe('BS-10000000');
+    const nextLink = (html: string) => /<a href="([^"]+)" rel="next">/.exec(html)?.[1]?.replace(/&amp;/g, '&');
+    const second = await manager.go(nextLink(first.html) as string);
+    const third = await manager.go(nextLink(second.html) as string);
+    const all = [...one, ...codes(second.html), ...codes(third.html)];
+    expect(all).toHaveLength(120);
+    expect(new Set(all).size).toBe(120);
+    expect(nextLink(third.html)).toBeUndefined();
+  });
+
+  it('counts per status under the other filters, and filters by status, payment, delivery and dates', async () => {
+    const all = await manager.go('/ops/orders');
+    expect(tabCount(all.html, 'pending')).toBe(24);
+    expect(tabCount(all.html, 'shipped')).toBe(24);
+    const refunds = await manager.go('/ops/orders?payment=refund_due');
+    expect(codes(refunds.html)).toHaveLength(30);
+    expect(refunds.html).toContain('Нужен возврат');
+    // i % 4 = 3 and i % 5 = 0: i = 15, 35, 55, 75, 95, 115.
+    expect(tabCount(refunds.html, 'pending')).toBe(6);
+    const pendingRefunds = await manager.go('/ops/orders?payment=refund_due&status=pending');
+    expect(codes(pendingRefunds.html)).toEqual(['BS-10000015', 'BS-10000035', 'BS-10000055', 'BS-10000075', 'BS-10000095', 'BS-10000115']);
+    const post = await manager.go('/ops/orders?delivery=post&status=cancelled');
+    // Post (i % 3 = 2) and cancelled (i % 5 = 4): i = 14, 29, … 119.
+    expect(codes(post.html).map((c) => Number(c.slice(3)) - 10_000_000)).toEqual([14, 29, 44, 59, 74, 89, 104, 119]);
+    // 2026-11-20 (Moscow): orders 0–12 (12:00 back to 00:00).
+    const day = await manager.go('/ops/orders?from=2026-11-20&to=2026-11-20');
+    expect(codes(day.html)).toHaveLength(13);
+  });
+
+  it('finds an order by its code, e-mail, phone digits or surname', async () => {
+    for (const [q, expected] of [
+      ['BS-10000042', ['BS-10000042']],
+      ['bs10000042', ['BS-10000042']],
+      ['buyer42@mail.ru', ['BS-10000042']],
+      ['склодовская', ['BS-10000007']],
+      ['000-42-42', ['BS-10000042']],
+    ] as const) {
+      const page = await manager.go(`/ops/orders?q=${encodeURIComponent(q)}`);
+      expect(codes(page.html), q).toEqual(expected);
+    }
+    const none = await manager.go('/ops/orders?q=' + encodeURIComponent('нет такого%_'));
+    expect(none.html).toContain('Заказов с такими условиями нет');
+  });
+
+  it('ignores filters that do not parse instead of failing', async () => {
+    for (const query of ['status=lost', 'payment=%00', 'from=2026-13-45', 'after=abc', 'q=' + 'x'.repeat(500), 'status=pending&status=paid']) {
+      const page = await manager.go(`/ops/orders?${query}`);
+      expect(page.status, query).toBe(200);
+    }
   });
 });

@@ -11,7 +11,7 @@ import { env } from '~/lib/env.ts';
 import { HttpError, notFound } from '~/lib/http/errors.ts';
 import { hasControlCharacters } from '~/lib/http/text.ts';
 import { countFailure, refuseWhileBlocked, type Limit } from '~/lib/http/rate-limit.server.ts';
-import type { OperatorRole } from './ops.ts';
+import { roleAllows, type OperatorRole } from './ops.ts';
 import { newTotpSecret, otpauthUri, verifyTotp } from './totp.server.ts';
 
 export const OPS_SESSION_COOKIE = 'ops_session';
@@ -323,4 +323,15 @@ export async function readForm(request: Request): Promise<Record<string, string>
     fields[name] = value;
   }
   return fields;
+}
+
+/**
+ * A console page's session: the page's answer instead when there is none (to the sign-in page) or when the
+ * operator's role does not reach the page's (403, nothing shown).
+ */
+export async function consoleSession(sessionCookie: string | undefined, needed: OperatorRole = 'manager'): Promise<OpsSession | Response> {
+  const session = await opsSession(sessionCookie);
+  if (!session) return new Response(null, { status: 303, headers: { location: '/ops/login', 'cache-control': 'private, no-store' } });
+  if (!roleAllows(session.operator.role, needed)) return new Response(null, { status: 403, headers: { 'cache-control': 'private, no-store' } });
+  return session;
 }

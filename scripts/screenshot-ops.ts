@@ -1,0 +1,57 @@
+// Screenshots of the managers' console (issue 24) at 1440 px and 390 px: the set-up page with its QR code,
+// the recovery codes, the sign-in page with an error, and the list of orders. An operator is added through
+// the operator call (as `npm run operator -- add` does) and set up in the browser with codes computed here.
+// Usage: node scripts/screenshot-ops.ts http://127.0.0.1:4321 <operator token>
+import { mkdirSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { chromium, type Page } from 'playwright-core';
+import { chromiumPath, CHROMIUM_ARGS } from '../tests/e2e/chromium.ts';
+import { base32Decode, hotp, totpStep } from '../src/features/ops/totp.server.ts';
+
+const base = process.argv[2] ?? 'http://127.0.0.1:4321';
+const token = process.argv[3] ?? '';
+const out = process.env['SCREENSHOT_DIR'] ?? 'screenshots';
+mkdirSync(out, { recursive: true });
+
+const browser = await chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_ARGS });
+for (const [label, viewport] of [
+  ['desktop', { width: 1440, height: 900 }],
+  ['mobile', { width: 390, height: 844 }],
+] as const) {
+  const email = `shot.${randomBytes(3).toString('hex')}@shop.ru`;
+  const res = await fetch(`${base}/api/v1/ecommerce-core/ops/operators`, {
+    method: 'POST',
+    headers: { 'x-operator-token': token, 'content-type': 'application/json' },
+    body: JSON.stringify({ action: 'add', email, role: 'admin' }),
+  });
+  const { data } = (await res.json()) as { data: { setup_url: string; otpauth: string } };
+  const secret = base32Decode(new URL(data.otpauth).searchParams.get('secret') ?? '');
+  const code = (ahead: number) => hotp(secret, totpStep(Date.now()) + ahead);
+  const page: Page = await browser.newPage({ viewport });
+  const shot = (name: string) => page.screenshot({ path: `${out}/ops-${name}-${label}.png`, fullPage: true });
+  await page.goto(data.setup_url);
+  await shot('setup');
+  const password = 'длинная фраза для входа';
+  await page.getByLabel('Пароль', { exact: true }).fill(password);
+  await page.getByLabel('Пароль ещё раз').fill(password);
+  await page.getByLabel('Код из приложения').fill(code(0));
+  await page.getByRole('button', { name: 'Сохранить и подтвердить' }).click();
+  await page.getByTestId('ops-recovery').waitFor();
+  await shot('recovery');
+  await page.goto(`${base}/ops/login`);
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Пароль').fill('не тот пароль');
+  await page.getByLabel('Код из приложения').fill('000000');
+  await page.getByRole('button', { name: 'Войти' }).click();
+  await page.getByTestId('ops-error').waitFor();
+  await shot('login-error');
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Пароль').fill(password);
+  await page.getByLabel('Код из приложения').fill(code(1));
+  await page.getByRole('button', { name: 'Войти' }).click();
+  await page.waitForURL('**/ops/orders');
+  await shot('orders');
+  await page.close();
+}
+await browser.close();
+console.log(`Screenshots in ${out}/ops-*.png`);
