@@ -29,7 +29,9 @@ for (const [label, viewport] of [
   const code = (ahead: number) => hotp(secret, totpStep(Date.now()) + ahead);
   const page: Page = await browser.newPage({ viewport });
   const shot = (name: string) => page.screenshot({ path: `${out}/ops-${name}-${label}.png`, fullPage: true });
-  await page.goto(data.setup_url);
+  // The link names SITE_URL; the screenshots go to the address given.
+  const link = new URL(data.setup_url);
+  await page.goto(new URL(link.pathname + link.search, base).href);
   await shot('setup');
   const password = 'длинная фраза для входа';
   await page.getByLabel('Пароль', { exact: true }).fill(password);
