@@ -281,4 +281,50 @@ describe('the list of orders', () => {
       expect(page.status, query).toBe(200);
     }
   });
+  it("an order's page moves it by the rules, keeps notes and tracking, and shows the reason for a refused move", async () => {
+    // Order 1: processing and paid.
+    const page = await manager.go('/ops/orders/BS-10000001');
+    expect(page.status).toBe(200);
+    expect(page.html).toContain('Заказ BS-10000001');
+    const csrf = Visitor.formToken(page.html);
+    const moved = await manager.go('/ops/orders/BS-10000001', { _csrf: csrf, action: 'move', status: 'purchased', note: '' });
+    expect(moved.status).toBe(303);
+    expect(moved.headers.get('location')).toBe('/ops/orders/BS-10000001?done=update');
+    const after = await manager.go('/ops/orders/BS-10000001?done=update');
+    expect(after.html).toMatch(/data-testid="ops-order-status"[^>]*>Выкуплен</);
+    expect(after.html).toContain('Готово: заказ обновлён');
+    // Backwards, by a forged form: 409 with the rule's reason; nothing changes.
+    const back = await manager.go('/ops/orders/BS-10000001', { _csrf: csrf, action: 'move', status: 'pending' });
+    expect(back.status).toBe(409);
+    expect(back.html).toContain('Нельзя перевести заказ из статуса Выкуплен в Ожидает оплаты');
+    // Tracking: a bad number is a 422 with the field's rule; a good one is kept.
+    const badTrack = await manager.go('/ops/orders/BS-10000001', { _csrf: csrf, action: 'tracking', tracking_id: 'RA 1' });
+    expect(badTrack.status).toBe(422);
+    expect(badTrack.html).toContain('Трек-номер — от 4 до 40 латинских букв, цифр или дефисов');
+    expect((await manager.go('/ops/orders/BS-10000001', { _csrf: csrf, action: 'tracking', tracking_id: 'RA123456789RU' })).status).toBe(303);
+    expect((await manager.go('/ops/orders/BS-10000001', { _csrf: csrf, action: 'note', note: 'Покупатель просил позвонить до 18:00' })).status).toBe(303);
+    // Without the session's token: refused, nothing written.
+    expect((await manager.go('/ops/orders/BS-10000001', { action: 'note', note: 'подделка' })).status).toBe(403);
+    const final = await manager.go('/ops/orders/BS-10000001');
+    expect(final.html).toContain('value="RA123456789RU"');
+    expect(final.html).toContain('Покупатель просил позвонить до 18:00');
+    expect(final.html).not.toContain('подделка');
+    // The audit lines name the manager: the move, the tracking number, the note.
+    expect(final.html.match(/lena@shop\.ru<\/span>/g)).toHaveLength(3);
+  });
+
+  it('marks a refund made by hand once, and answers 404 for an unknown order', async () => {
+    // Order 3: delivered, payment refund_due.
+    const page = await manager.go('/ops/orders/BS-10000003');
+    expect(page.html).toContain('Деньги возвращены вручную');
+    const csrf = Visitor.formToken(page.html);
+    expect((await manager.go('/ops/orders/BS-10000003', { _csrf: csrf, action: 'refunded' })).status).toBe(303);
+    const after = await manager.go('/ops/orders/BS-10000003');
+    expect(after.html).toMatch(/data-testid="ops-order-payment"[^>]*>Возвращён</);
+    const again = await manager.go('/ops/orders/BS-10000003', { _csrf: csrf, action: 'refunded' });
+    expect(again.status).toBe(409);
+    expect(again.html).toContain('Этот заказ не ждёт возврата денег');
+    expect((await manager.go('/ops/orders/BS-99999999')).status).toBe(404);
+    expect((await manager.go('/ops/orders/nope')).status).toBe(404);
+  });
 });

@@ -5,6 +5,7 @@ import { env } from '~/lib/env.ts';
 import { escapeHtml } from '~/lib/html.ts';
 import { HttpError } from '~/lib/http/errors.ts';
 import { getDatabase } from '~/lib/db/index.ts';
+import type { Actor } from '~/features/ops/ops.audit.server.ts';
 import { operatorUpdate, type OperatorChange } from '~/features/orders/orders.actions.server.ts';
 import { canMove, ORDER_FLOW, type OrderStatus } from '~/features/orders/orders.ts';
 import { orderByCode, type OrderView } from '~/features/orders/orders.server.ts';
@@ -204,6 +205,9 @@ function changeOf(document: CmlDocument): { status?: OrderStatus; tracking?: str
  * (or cancelled, the money refunded) by the operator's rules, which e-mail the customer. A document the
  * rules refuse, or for an order the shop does not have, is one problem line; the others still apply.
  */
+/** How 1C's changes are signed in the audit log. */
+const EXCHANGE_ACTOR: Actor = { operatorId: null, name: '1c', ip: '' };
+
 export async function applyOrderDocuments(documents: readonly CmlDocument[], problems: ImportProblem[]): Promise<number> {
   let applied = 0;
   for (const document of documents) {
@@ -220,7 +224,7 @@ export async function applyOrderDocuments(documents: readonly CmlDocument[], pro
     if (tracking && tracking !== order.tracking_id) change.tracking_id = tracking;
     if (change.status === undefined && change.tracking_id === undefined) continue;
     try {
-      await operatorUpdate(order.code, change);
+      await operatorUpdate(order.code, change, EXCHANGE_ACTOR);
       applied++;
     } catch (error) {
       if (!(error instanceof HttpError)) throw error;

@@ -12,7 +12,10 @@ import { HttpError, notFound } from '~/lib/http/errors.ts';
 import { hasControlCharacters } from '~/lib/http/text.ts';
 import { countFailure, refuseWhileBlocked, type Limit } from '~/lib/http/rate-limit.server.ts';
 import { roleAllows, type OperatorRole } from './ops.ts';
+import { audit, type Actor } from './ops.audit.server.ts';
 import { newTotpSecret, otpauthUri, verifyTotp } from './totp.server.ts';
+
+export type { Actor } from './ops.audit.server.ts';
 
 export const OPS_SESSION_COOKIE = 'ops_session';
 /** A session ends 12 hours after sign-in, or after 30 minutes without a request (issue 24). */
@@ -35,14 +38,6 @@ export interface OperatorRow extends Record<string, unknown> {
   recovery_codes: string[];
   disabled_at: Date | null;
   created_at: Date;
-}
-
-/** The operator a request acts as, and where it came from: what the audit log records. */
-export interface Actor {
-  operatorId: number | null;
-  /** The operator's e-mail; 'operator-token' for the token's calls, 'cli' for commands on the server. */
-  name: string;
-  ip: string;
 }
 
 const newToken = () => randomBytes(32).toString('base64url');
@@ -274,19 +269,6 @@ export function opsSessionCookie(token: string | null): string {
   return token
     ? `${OPS_SESSION_COOKIE}=${token}; Path=/ops; HttpOnly; SameSite=Strict; Max-Age=${OPS_SESSION_ABSOLUTE_SECONDS}${secure}`
     : `${OPS_SESSION_COOKIE}=; Path=/ops; HttpOnly; SameSite=Strict; Max-Age=0${secure}`;
-}
-
-// ---------------------------------------------------------------- the audit log
-
-/** One line of the audit log: append-only (migration 0013 refuses changes), never personal data beyond the operator's. */
-export async function audit(actor: Actor, action: string, objectType: string, objectId: string, before: unknown, after: unknown): Promise<void> {
-  const db = await getDb();
-  await db.execute(
-    sql`INSERT INTO audit_log (operator_id, actor, ip, action, object_type, object_id, before, after)
-        VALUES (${actor.operatorId}, ${actor.name}, ${actor.ip}, ${action}, ${objectType}, ${objectId},
-                ${before === null || before === undefined ? null : JSON.stringify(before)}::jsonb,
-                ${after === null || after === undefined ? null : JSON.stringify(after)}::jsonb)`,
-  );
 }
 
 // ---------------------------------------------------------------- the console's forms

@@ -9,6 +9,7 @@ import { env } from '~/lib/env.ts';
 import { HttpError, notFound } from '~/lib/http/errors.ts';
 import { t } from '~/lib/i18n/index.ts';
 import { mailLayout, sendMail } from '~/lib/mail.server.ts';
+import { audit, type Actor } from '~/features/ops/ops.audit.server.ts';
 import { ProviderUnavailable, refundOrderPayment } from '~/features/payments/payments.server.ts';
 import { cancelOrder, lockOrder, orderByCode, recordNote, recordStatus, RETURN_NOTE, returnAllowed, sendOrderMail, type OrderView } from './orders.server.ts';
 import { BONUS_PERCENT, BONUS_VALID_DAYS, canCancel, canMove, type OrderStatus } from './orders.ts';
@@ -77,9 +78,56 @@ export interface OperatorChange {
  * the card money refunded), the tracking id, a tracking event. Delivery credits BONUS_PERCENT of the goods
  * paid for as points for a year, and the referring partner's commission. Each status change is e-mailed.
  */
-export async function operatorUpdate(code: string, change: OperatorChange): Promise<OrderView> {
+export async function operatorUpdate(code: string, change: OperatorChange, actor: Actor): Promise<OrderView> {
   const order = await orderByCode(code);
   if (!order) throw notFound();
+  let failed = false;
+  try {
+    return await applyOperatorChange(order, change);
+  } catch (error) {
+    failed = true;
+    throw error;
+  } finally {
+    // Audited whether it went through or not halfway (a refund that failed after the move): the values
+    // after are read back, never assumed.
+    const after = (await orderByCode(code)) ?? order;
+    const before = auditedFields(order);
+    const now = auditedFields(after);
+    if (JSON.stringify(before) !== JSON.stringify(now) || (!failed && (change.event || change.note)))
+      await audit(actor, 'order.update', 'order', code, before, {
+        ...now,
+        ...(change.event ? { event: change.event } : {}),
+        ...(change.note ? { note: change.note } : {}),
+      });
+  }
+}
+
+/** What an order's audit line compares. */
+const auditedFields = (order: OrderView) => ({ status: order.status, payment_status: order.payment_status, tracking_id: order.tracking_id });
+
+/** A refund made by hand (the provider could not): a `refund_due` payment marked refunded; 409 otherwise. */
+export async function markRefunded(code: string, actor: Actor): Promise<OrderView> {
+  const order = await orderByCode(code);
+  if (!order) throw notFound();
+  const db = await getDb();
+  const changed = await selectRows(
+    db,
+    sql`UPDATE orders SET payment_status = 'refunded', updated_at = now() WHERE id = ${order.id} AND payment_status = 'refund_due' RETURNING id`,
+  );
+  if (changed.length === 0) throw new HttpError(409, 'ops.order.notRefundDue');
+  await audit(actor, 'order.refunded', 'order', code, { payment_status: 'refund_due' }, { payment_status: 'refunded' });
+  return (await orderByCode(code)) ?? order;
+}
+
+/** A manager's note on an order: kept in the audit log, never shown to the customer. */
+export async function addOrderNote(code: string, note: string, actor: Actor): Promise<void> {
+  const order = await orderByCode(code);
+  if (!order) throw notFound();
+  await audit(actor, 'order.note', 'order', code, null, { note });
+}
+
+async function applyOperatorChange(order: OrderView, change: OperatorChange): Promise<OrderView> {
+  const code = order.code;
   if (change.status === 'cancelled') {
     if (!canMove(order.status, 'cancelled')) throw new HttpError(409, 'orders.cannotMove', undefined, undefined, { from: order.status, to: 'cancelled' });
     await cancelWithRefund(order, change.note ?? 'operator');

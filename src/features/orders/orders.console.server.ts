@@ -6,7 +6,10 @@ import { z } from '~/lib/zod.ts';
 import { selectRows } from '~/lib/db/client.ts';
 import { getDb } from '~/lib/db/index.ts';
 import { DELIVERY_METHODS } from '~/features/checkout/checkout.schema.ts';
-import { ORDER_STATUSES, type OrderStatus } from './orders.ts';
+import type { Actor } from '~/features/ops/ops.audit.server.ts';
+import { addOrderNote, markRefunded, operatorUpdate } from './orders.actions.server.ts';
+import type { OrderView } from './orders.server.ts';
+import { canMove, ORDER_STATUSES, type OrderStatus } from './orders.ts';
 
 export const PAYMENT_STATUSES = ['unpaid', 'paid', 'refund_due', 'refunded'] as const;
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
@@ -114,4 +117,50 @@ export async function consoleOrders(query: ConsoleOrdersQuery): Promise<ConsoleO
   const more = rows.length > CONSOLE_PAGE_SIZE;
   const page = rows.slice(0, CONSOLE_PAGE_SIZE);
   return { rows: page, counts, next: more ? (page.at(-1)?.cursor ?? null) : null };
+}
+
+// ---------------------------------------------------------------- an order's page
+
+const textLine = (max: number) => z.string().trim().min(1, 'validation.required').max(max, 'validation.invalid');
+
+/** The order page's forms: one action each, through the same rules as the operator's calls. */
+export const consoleOrderActionSchema = z.discriminatedUnion('action', [
+  z.object({ action: z.literal('move'), status: z.enum(ORDER_STATUSES), note: z.string().trim().max(200).default('') }),
+  z.object({
+    action: z.literal('tracking'),
+    tracking_id: z
+      .string()
+      .trim()
+      .regex(/^[\w-]{4,40}$/, 'ops.order.trackingInvalid'),
+  }),
+  z.object({ action: z.literal('event'), event_status: textLine(200), place: z.string().trim().max(200).default('') }),
+  z.object({ action: z.literal('note'), note: textLine(2000) }),
+  z.object({ action: z.literal('refunded') }),
+]);
+export type ConsoleOrderAction = z.infer<typeof consoleOrderActionSchema>;
+
+/** Carries out one of the page's actions; what the page confirms ('update', 'note', 'refunded'). */
+export async function consoleOrderAction(code: string, action: ConsoleOrderAction, actor: Actor): Promise<'update' | 'note' | 'refunded'> {
+  switch (action.action) {
+    case 'move':
+      await operatorUpdate(code, { status: action.status, ...(action.note ? { note: action.note } : {}) }, actor);
+      return 'update';
+    case 'tracking':
+      await operatorUpdate(code, { tracking_id: action.tracking_id }, actor);
+      return 'update';
+    case 'event':
+      await operatorUpdate(code, { event: { status: action.event_status, place: action.place } }, actor);
+      return 'update';
+    case 'note':
+      await addOrderNote(code, action.note, actor);
+      return 'note';
+    case 'refunded':
+      await markRefunded(code, actor);
+      return 'refunded';
+  }
+}
+
+/** The statuses an operator may move this order to now (orders.ts canMove; forward moves only once paid). */
+export function consoleMoves(order: Pick<OrderView, 'status' | 'payment_status'>): OrderStatus[] {
+  return ORDER_STATUSES.filter((to) => canMove(order.status, to) && (to === 'cancelled' || order.payment_status === 'paid'));
 }

@@ -41,8 +41,8 @@ export const POST = endpoint({
     event: z.object({ status: line(200), place: z.string().trim().max(200).default('') }).optional(),
     note: line(200).optional(),
   }),
-  async handler({ request, params: { code }, body, locale }) {
+  async handler({ request, params: { code }, body, locale, context }) {
     if (!isOperator(request.headers.get('x-operator-token'))) throw forbidden();
-    return ok(orderDetail(await operatorUpdate(code, body), locale));
+    return ok(orderDetail(await operatorUpdate(code, body, { operatorId: null, name: 'operator-token', ip: context.clientAddress }), locale));
   },
 });
