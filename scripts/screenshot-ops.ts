@@ -53,6 +53,12 @@ for (const [label, viewport] of [
   await page.getByRole('button', { name: 'Войти' }).click();
   await page.waitForURL('**/ops/orders');
   await shot('orders');
+  const first = page.locator('[data-testid="ops-orders"] tbody a').first();
+  if ((await first.count()) > 0) {
+    await first.click();
+    await page.waitForURL('**/ops/orders/BS-*');
+    await shot('order');
+  }
   await page.close();
 }
 await browser.close();

@@ -607,7 +607,7 @@ export const en: Partial<Messages> = {
   'ops.order.sum': 'Sum',
   'ops.order.itemsTotal': 'Goods',
   'ops.order.deliveryPrice': 'Delivery',
-  'ops.order.discount': 'Discount, points and balance',
+  'ops.order.discount': 'Points and balance',
   'ops.order.total': 'Total',
   'ops.order.history': 'Status history',
   'ops.order.tracking': 'Tracking number',

@@ -626,7 +626,7 @@ export const ru = {
   'ops.order.sum': 'Сумма',
   'ops.order.itemsTotal': 'Товары',
   'ops.order.deliveryPrice': 'Доставка',
-  'ops.order.discount': 'Скидка, бонусы и баланс',
+  'ops.order.discount': 'Бонусы и баланс',
   'ops.order.total': 'Итого',
   'ops.order.history': 'История статусов',
   'ops.order.tracking': 'Трек-номер',
