@@ -317,3 +317,17 @@ export async function consoleSession(sessionCookie: string | undefined, needed: 
   if (!roleAllows(session.operator.role, needed)) return new Response(null, { status: 403, headers: { 'cache-control': 'private, no-store' } });
   return session;
 }
+
+/**
+ * A posted form of the console, checked: its fields when it reads and carries the expected token (the
+ * session's, or the form cookie's before sign-in); otherwise the 403 and the message to show instead.
+ */
+export async function checkedForm(
+  request: Request,
+  expectedToken: string | undefined,
+): Promise<{ fields: Record<string, string> } | { status: 403; message: 'ops.csrf' | 'ops.badForm' }> {
+  const fields = await readForm(request);
+  if (!fields) return { status: 403, message: 'ops.badForm' };
+  if (!sameToken(expectedToken, fields['_csrf'])) return { status: 403, message: 'ops.csrf' };
+  return { fields };
+}
