@@ -28,6 +28,9 @@ for (const [label, viewport] of [
   const secret = base32Decode(new URL(data.otpauth).searchParams.get('secret') ?? '');
   const code = (ahead: number) => hotp(secret, totpStep(Date.now()) + ahead);
   const page: Page = await browser.newPage({ viewport });
+  // A script the policy blocked, or one that failed, is a fault to see.
+  page.on('console', (message) => message.type() === 'error' && console.error(`[${label}] ${message.text()}`));
+  page.on('pageerror', (error) => console.error(`[${label}] ${error.message}`));
   const shot = (name: string) => page.screenshot({ path: `${out}/ops-${name}-${label}.png`, fullPage: true });
   // The link names SITE_URL; the screenshots go to the address given.
   const link = new URL(data.setup_url);
@@ -53,6 +56,8 @@ for (const [label, viewport] of [
   await page.getByRole('button', { name: 'Войти' }).click();
   await page.waitForURL('**/ops/orders');
   await shot('orders');
+  // The list polls for newer orders: its notice stays hidden until there are some.
+  if (!(await page.locator('#ops-newer').isHidden())) console.error(`[${label}] the new-orders notice shows with nothing new`);
   const first = page.locator('[data-testid="ops-orders"] tbody a').first();
   if ((await first.count()) > 0) {
     await first.click();

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { base32Decode, hotp, totpStep } from '~/features/ops/totp.server.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
+import { shopper } from '../support/shopper.ts';
 
 let server: TestServer;
 const API = '/api/v1/ecommerce-core/ops/operators';
@@ -326,5 +327,19 @@ describe('the list of orders', () => {
     expect(again.html).toContain('Этот заказ не ждёт возврата денег');
     expect((await manager.go('/ops/orders/BS-99999999')).status).toBe(404);
     expect((await manager.go('/ops/orders/nope')).status).toBe(404);
+  });
+  it('tells the list about orders placed after its newest, under its filters', async () => {
+    const list = await manager.go('/ops/orders');
+    const since = /data-since="([^"]+)"/.exec(list.html)?.[1] as string;
+    const ask = async (filters = '') => JSON.parse((await manager.go(`/ops/orders/newer?since=${since}${filters}`)).html) as { count: number };
+    expect(await ask()).toEqual({ count: 0 });
+    const buyer = shopper(() => server);
+    const placed = await buyer.paidOrder(await buyer.register());
+    expect(await ask()).toEqual({ count: 1 });
+    expect(await ask('&status=cancelled')).toEqual({ count: 0 });
+    expect(codes((await manager.go('/ops/orders')).html)[0]).toBe(placed.code);
+    // Without a session, or with a cursor that does not parse: nothing to tell.
+    expect((await new Visitor().go(`/ops/orders/newer?since=${since}`)).status).toBe(401);
+    expect((await manager.go('/ops/orders/newer?since=drop')).status).toBe(400);
   });
 });

@@ -15,6 +15,9 @@ export const PAYMENT_STATUSES = ['unpaid', 'paid', 'refund_due', 'refunded'] as 
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
 export const CONSOLE_PAGE_SIZE = 50;
 
+/** A row's place in the list: `<created_at in µs>.<id>`. */
+export const cursorField = z.string().regex(/^\d{1,20}\.\d{1,10}$/);
+
 const day = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2}$/)
@@ -32,11 +35,7 @@ export const consoleOrdersQuerySchema = z.object({
   to: day.optional().catch(undefined),
   q: z.string().trim().max(100).optional().catch(undefined),
   // The last row of the previous page: `<created_at in µs>.<id>`.
-  after: z
-    .string()
-    .regex(/^\d{1,20}\.\d{1,10}$/)
-    .optional()
-    .catch(undefined),
+  after: cursorField.optional().catch(undefined),
 });
 export type ConsoleOrdersQuery = z.infer<typeof consoleOrdersQuerySchema>;
 
@@ -117,6 +116,16 @@ export async function consoleOrders(query: ConsoleOrdersQuery): Promise<ConsoleO
   const more = rows.length > CONSOLE_PAGE_SIZE;
   const page = rows.slice(0, CONSOLE_PAGE_SIZE);
   return { rows: page, counts, next: more ? (page.at(-1)?.cursor ?? null) : null };
+}
+
+/** How many orders under these filters came after the one a cursor names (the list's "new orders" notice). */
+export async function newerOrders(query: ConsoleOrdersQuery, since: string): Promise<number> {
+  const [micros, id] = since.split('.');
+  const where = conditions(query);
+  if (query.status) where.push(sql`o.status = ${query.status}`);
+  where.push(sql`(o.created_at, o.id) > ('epoch'::timestamptz + ${micros}::bigint * interval '1 microsecond', ${Number(id)})`);
+  const [row] = await selectRows<{ n: number }>(await getDb(), sql`SELECT count(*)::int AS n FROM orders o WHERE ${joined(where)}`);
+  return Number(row?.n ?? 0);
 }
 
 // ---------------------------------------------------------------- an order's page

@@ -633,4 +633,5 @@ export const en: Partial<Messages> = {
   'ops.order.done.note': 'The note is added',
   'ops.order.done.refunded': 'The refund is marked',
   'ops.order.trackingInvalid': 'A tracking number is 4 to 40 Latin letters, digits or hyphens',
+  'ops.orders.newer': 'New orders: {count}. Show them',
 };

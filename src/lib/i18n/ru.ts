@@ -652,6 +652,7 @@ export const ru = {
   'ops.order.done.note': 'Заметка добавлена',
   'ops.order.done.refunded': 'Возврат отмечен',
   'ops.order.trackingInvalid': 'Трек-номер — от 4 до 40 латинских букв, цифр или дефисов',
+  'ops.orders.newer': 'Новых заказов: {count}. Показать',
 } as const;
 
 export type MessageKey = keyof typeof ru;
