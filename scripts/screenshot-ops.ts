@@ -1,5 +1,5 @@
 // Screenshots of the managers' console (issue 24) at 1440 px and 390 px: the set-up page with its QR code,
-// the recovery codes, the sign-in page with an error, and the list of orders. An operator is added through
+// the recovery codes, the sign-in page with an error, the list of orders, an order and its packing slip. An operator is added through
 // the operator call (as `npm run operator -- add` does) and set up in the browser with codes computed here.
 // Usage: node scripts/screenshot-ops.ts http://127.0.0.1:4321 <operator token>
 import { mkdirSync } from 'node:fs';
@@ -63,6 +63,9 @@ for (const [label, viewport] of [
     await first.click();
     await page.waitForURL('**/ops/orders/BS-*');
     await shot('order');
+    await page.getByTestId('ops-slip-link').click();
+    await page.waitForURL('**/slip');
+    await shot('slip');
   }
   await page.close();
 }

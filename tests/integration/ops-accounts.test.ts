@@ -342,4 +342,18 @@ describe('the list of orders', () => {
     expect((await new Visitor().go(`/ops/orders/newer?since=${since}`)).status).toBe(401);
     expect((await manager.go('/ops/orders/newer?since=drop')).status).toBe(400);
   });
+  it('prints a packing slip of what goes in the box, without prices, for a signed-in operator only', async () => {
+    const list = await manager.go('/ops/orders');
+    const code = codes(list.html)[0] as string;
+    const page = await manager.go(`/ops/orders/${code}`);
+    expect(page.html).toContain(`href="/ops/orders/${code}/slip"`);
+    const slip = await manager.go(`/ops/orders/${code}/slip`);
+    expect(slip.status).toBe(200);
+    expect(slip.headers.get('cache-control')).toContain('no-store');
+    expect(slip.html).toContain(`Упаковочный лист ${code}`);
+    expect(slip.html).toMatch(/Всего предметов: [1-9]/);
+    expect(slip.html).not.toContain('₽');
+    expect((await new Visitor().go(`/ops/orders/${code}/slip`)).headers.get('location')).toBe('/ops/login');
+    expect((await manager.go('/ops/orders/BS-99999999/slip')).status).toBe(404);
+  });
 });

@@ -634,4 +634,12 @@ export const en: Partial<Messages> = {
   'ops.order.done.refunded': 'The refund is marked',
   'ops.order.trackingInvalid': 'A tracking number is 4 to 40 Latin letters, digits or hyphens',
   'ops.orders.newer': 'New orders: {count}. Show them',
+  'ops.slip.title': 'Packing slip {code}',
+  'ops.slip.link': 'Packing slip',
+  'ops.slip.print': 'Print',
+  'ops.slip.recipient': 'Recipient',
+  'ops.slip.article': 'Article',
+  'ops.slip.packed': 'Packed',
+  'ops.slip.count': 'Items in all: {count}',
+  'ops.slip.signature': 'Packed by: ____________________',
 };

@@ -653,6 +653,14 @@ export const ru = {
   'ops.order.done.refunded': 'Возврат отмечен',
   'ops.order.trackingInvalid': 'Трек-номер — от 4 до 40 латинских букв, цифр или дефисов',
   'ops.orders.newer': 'Новых заказов: {count}. Показать',
+  'ops.slip.title': 'Упаковочный лист {code}',
+  'ops.slip.link': 'Упаковочный лист',
+  'ops.slip.print': 'Распечатать',
+  'ops.slip.recipient': 'Получатель',
+  'ops.slip.article': 'Артикул',
+  'ops.slip.packed': 'Упаковано',
+  'ops.slip.count': 'Всего предметов: {count}',
+  'ops.slip.signature': 'Собрал(а): ____________________',
 } as const;
 
 export type MessageKey = keyof typeof ru;
