@@ -2,10 +2,11 @@
 // and kept in DATA_DIR/operator-token (readable by its owner only) so the command on the same machine finds
 // it. Several processes behind a balancer must share OPERATOR_TOKEN. Relative imports: the command loads
 // this file with Node's type stripping.
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { env } from './env.ts';
+import { sameSecret } from './same-secret.ts';
 
 let cached: string | undefined;
 
@@ -41,8 +42,5 @@ export function operatorToken(): string {
 }
 
 export function isOperator(given: string | null): boolean {
-  if (!given) return false;
-  const expected = Buffer.from(operatorToken());
-  const actual = Buffer.from(given);
-  return actual.length === expected.length && timingSafeEqual(actual, expected);
+  return given ? sameSecret(operatorToken(), given) : false;
 }

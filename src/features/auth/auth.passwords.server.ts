@@ -1,3 +1,3 @@
 // The password and token rules other features share (the managers' console's operators): one argon2id
 // setting, one breached-password list, one token hash, wherever an account lives.
-export { hashPassword, isBreachedPassword, tokenHash, verifyPassword } from './auth.server.ts';
+export { dummyPasswordHash, hashPassword, isBreachedPassword, tokenHash, verifyPassword } from './auth.server.ts';

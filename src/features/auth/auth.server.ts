@@ -54,7 +54,7 @@ export async function verifyPassword(password: string, stored: string): Promise<
 
 let dummyHash: Promise<string> | undefined;
 /** A hash no password matches: an unknown e-mail is checked against it, so it takes as long as a known one. */
-function dummy(): Promise<string> {
+export function dummyPasswordHash(): Promise<string> {
   dummyHash ??= hashPassword(randomBytes(32).toString('hex'));
   return dummyHash;
 }
@@ -327,7 +327,7 @@ export async function login(email: string, password: string, ip: string): Promis
   const limits = loginLimits(ip, email);
   await refuseWhileBlocked(limits);
   const customer = await findCustomerByEmail(email);
-  const ok = await verifyPassword(password, customer?.passwordHash ?? (await dummy()));
+  const ok = await verifyPassword(password, customer?.passwordHash ?? (await dummyPasswordHash()));
   if (customer && ok) return customer;
   await countFailure(limits);
   return null;

@@ -3,7 +3,8 @@
 // init (zip=yes, file_limit), file (parts appended), import (progress until done), and for orders query,
 // success and file. Answers are the protocol's own words — success, progress, failure and a reason — in
 // windows-1251. docs/exchange-1c.md.
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac } from 'node:crypto';
+import { sameSecret } from '~/lib/same-secret.ts';
 import { createReadStream, createWriteStream, existsSync, mkdirSync, readdirSync, rmSync, statSync, truncateSync } from 'node:fs';
 import { once } from 'node:events';
 import { join, relative, resolve, sep } from 'node:path';
@@ -60,11 +61,7 @@ function config() {
 }
 
 const sign = (password: string, login: string, expires: number) => createHmac('sha256', password).update(`${login}:${expires}`).digest('base64url');
-const same = (a: string, b: string) => {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
-};
+const same = sameSecret;
 
 /** The session value checkauth answers: an expiry signed with the password, so every process can check it. */
 function sessionValue(login: string, password: string, now = Date.now()): string {

@@ -2,14 +2,16 @@
 // links, password + TOTP sign-in with recovery codes, sessions with a CSRF token, and the audit log.
 // Operators are not customers: their own table, their own cookie (Path=/ops, SameSite=Strict), and a
 // customer's session has no power here, nor an operator's in the storefront.
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
+import type { AstroCookies } from 'astro';
 import { sql } from 'drizzle-orm';
-import { hashPassword, isBreachedPassword, tokenHash, verifyPassword } from '~/features/auth/auth.passwords.server.ts';
+import { dummyPasswordHash, hashPassword, isBreachedPassword, tokenHash, verifyPassword } from '~/features/auth/auth.passwords.server.ts';
 import { selectRows } from '~/lib/db/client.ts';
 import { getDb } from '~/lib/db/index.ts';
 import { env } from '~/lib/env.ts';
 import { HttpError, notFound } from '~/lib/http/errors.ts';
 import { hasControlCharacters } from '~/lib/http/text.ts';
+import { sameSecret } from '~/lib/same-secret.ts';
 import { countFailure, refuseWhileBlocked, type Limit } from '~/lib/http/rate-limit.server.ts';
 import { roleAllows, type OperatorRole } from './ops.ts';
 import { audit, type Actor } from './ops.audit.server.ts';
@@ -41,7 +43,6 @@ export interface OperatorRow extends Record<string, unknown> {
 }
 
 const newToken = () => randomBytes(32).toString('base64url');
-const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
 async function operatorByEmail(email: string): Promise<OperatorRow | undefined> {
   const db = await getDb();
@@ -96,10 +97,13 @@ export async function disableOperator(email: string, actor: Actor): Promise<Oper
   const operator = await operatorByEmail(email);
   if (!operator) throw notFound('ops.operatorUnknown');
   const db = await getDb();
-  await db.execute(sql`UPDATE operators SET disabled_at = coalesce(disabled_at, now()) WHERE id = ${operator.id}`);
+  const [disabled] = await selectRows<OperatorRow>(
+    db,
+    sql`UPDATE operators SET disabled_at = coalesce(disabled_at, now()) WHERE id = ${operator.id} RETURNING *`,
+  );
   await db.execute(sql`UPDATE operator_sessions SET ended_at = now() WHERE operator_id = ${operator.id} AND ended_at IS NULL`);
   await audit(actor, 'operator.disable', 'operator', String(operator.id), { disabled: operator.disabled_at !== null }, { disabled: true });
-  return operator;
+  return disabled ?? operator;
 }
 
 /**
@@ -136,7 +140,7 @@ const recoveryCode = () => {
   const raw = randomBytes(8).toString('hex').slice(0, 10);
   return `${raw.slice(0, 5)}-${raw.slice(5)}`;
 };
-const recoveryHash = (code: string) => sha256(code.replace(/[\s-]/g, '').toLowerCase());
+const recoveryHash = (code: string) => tokenHash(code.replace(/[\s-]/g, '').toLowerCase());
 
 /**
  * A set-up link used: the password set, the authenticator confirmed by its first code, recovery codes made.
@@ -176,8 +180,6 @@ const loginLimits = (email: string, ip: string): Limit[] => [
   { key: `ops-login:${email.trim().toLowerCase()}`, max: 5, windowSeconds: 15 * 60 },
 ];
 
-let dummyHash: Promise<string> | undefined;
-
 export interface IssuedOpsSession {
   token: string;
   csrf: string;
@@ -193,8 +195,7 @@ export async function opsLogin(input: { email: string; password: string; code: s
   const limits = loginLimits(input.email, ip);
   await refuseWhileBlocked(limits);
   const operator = await operatorByEmail(input.email);
-  dummyHash ??= hashPassword(randomBytes(16).toString('hex'));
-  const passwordOk = await verifyPassword(input.password, operator?.password_hash ?? (await dummyHash));
+  const passwordOk = await verifyPassword(input.password, operator?.password_hash ?? (await dummyPasswordHash()));
   const fail = async (): Promise<never> => {
     await countFailure(limits);
     throw new HttpError(401, 'ops.loginFailed');
@@ -258,11 +259,6 @@ export async function opsLogout(session: OpsSession, ip: string): Promise<void> 
   await audit({ operatorId: session.operator.id, name: session.operator.email, ip }, 'operator.logout', 'operator', String(session.operator.id), null, null);
 }
 
-/** Whether a request's CSRF token is its session's (compared in constant time). */
-export function csrfMatches(session: OpsSession, given: string | null | undefined): boolean {
-  return sameToken(session.csrf, given);
-}
-
 /** The session cookie: HttpOnly, SameSite=Strict, on /ops only, Secure when the shop is served over https. */
 export function opsSessionCookie(token: string | null): string {
   const secure = env().SITE_URL.startsWith('https:') ? '; Secure' : '';
@@ -276,21 +272,18 @@ export function opsSessionCookie(token: string | null): string {
 /** The CSRF cookie of the sign-in and set-up forms, before there is a session (a double-submitted token). */
 export const OPS_FORM_COOKIE = 'ops_form';
 
-export const newFormToken = () => newToken();
-
-/** Whether two tokens are equal, in constant time. */
-export function sameToken(expected: string | null | undefined, given: string | null | undefined): boolean {
-  if (!expected || !given) return false;
-  const a = Buffer.from(expected);
-  const b = Buffer.from(given);
-  return a.length === b.length && timingSafeEqual(a, b);
+/** A new token for the sign-in or set-up form about to be shown, set as its cookie too. */
+export function issueFormToken(cookies: AstroCookies, url: URL): string {
+  const token = newToken();
+  cookies.set(OPS_FORM_COOKIE, token, { path: '/ops', httpOnly: true, sameSite: 'strict', secure: url.protocol === 'https:' });
+  return token;
 }
 
 /**
  * A posted form's text fields, or null when it is not a form, holds a file, a field twice, or control
  * characters (NUL and the like): such a request is refused whole.
  */
-export async function readForm(request: Request): Promise<Record<string, string> | null> {
+async function readForm(request: Request): Promise<Record<string, string> | null> {
   const type = request.headers.get('content-type') ?? '';
   if (!type.startsWith('application/x-www-form-urlencoded') && !type.startsWith('multipart/form-data')) return null;
   let form: FormData;
@@ -328,6 +321,7 @@ export async function checkedForm(
 ): Promise<{ fields: Record<string, string> } | { status: 403; message: 'ops.csrf' | 'ops.badForm' }> {
   const fields = await readForm(request);
   if (!fields) return { status: 403, message: 'ops.badForm' };
-  if (!sameToken(expectedToken, fields['_csrf'])) return { status: 403, message: 'ops.csrf' };
+  const given = fields['_csrf'];
+  if (!expectedToken || !given || !sameSecret(expectedToken, given)) return { status: 403, message: 'ops.csrf' };
   return { fields };
 }

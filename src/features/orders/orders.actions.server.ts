@@ -81,18 +81,19 @@ export interface OperatorChange {
 export async function operatorUpdate(code: string, change: OperatorChange, actor: Actor): Promise<OrderView> {
   const order = await orderByCode(code);
   if (!order) throw notFound();
+  // The order as it is afterwards: the one the change answers when it went through, read back when it
+  // failed (perhaps halfway: a refund refused after the move), never assumed.
+  let after: OrderView | undefined;
   let failed = false;
   try {
-    return await applyOperatorChange(order, change);
+    after = await applyOperatorChange(order, change);
+    return after;
   } catch (error) {
     failed = true;
     throw error;
   } finally {
-    // Audited whether it went through or not halfway (a refund that failed after the move): the values
-    // after are read back, never assumed.
-    const after = (await orderByCode(code)) ?? order;
     const before = auditedFields(order);
-    const now = auditedFields(after);
+    const now = auditedFields(after ?? (await orderByCode(code)) ?? order);
     if (JSON.stringify(before) !== JSON.stringify(now) || (!failed && (change.event || change.note)))
       await audit(actor, 'order.update', 'order', code, before, {
         ...now,

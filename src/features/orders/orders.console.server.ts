@@ -87,19 +87,25 @@ function conditions(query: ConsoleOrdersQuery): SQL[] {
 /** What search reads: the name, e-mail and the phone's digits, as migration 0014 indexes it. */
 const ORDER_SEARCH = sql.raw(`lower(o.contact_name || ' ' || o.contact_email || ' ' || regexp_replace(o.contact_phone, '\\D', '', 'g'))`);
 
+/** Every filter of the list, the status too. */
+const listConditions = (query: ConsoleOrdersQuery) => [...conditions(query), ...(query.status ? [sql`o.status = ${query.status}`] : [])];
+
+/**
+ * A cursor's row as SQL: whole microseconds both ways (extract gives a numeric, the interval an exact
+ * integer count), so a row sharing its time with the cursor's is neither skipped nor shown twice.
+ */
+function cursorRow(cursor: string): SQL {
+  const [micros, id] = cursor.split('.');
+  return sql`('epoch'::timestamptz + ${micros}::bigint * interval '1 microsecond', ${Number(id)})`;
+}
+
 const joined = (parts: SQL[]) => (parts.length === 0 ? sql`TRUE` : sql.join(parts, sql` AND `));
 
 export async function consoleOrders(query: ConsoleOrdersQuery): Promise<ConsoleOrdersPage> {
   const db = await getDb();
   const shared = conditions(query);
-  const listed = [...shared];
-  if (query.status) listed.push(sql`o.status = ${query.status}`);
-  if (query.after) {
-    const [micros, id] = query.after.split('.');
-    // Whole microseconds both ways (extract gives a numeric, the interval an exact integer count): a row
-    // sharing its time with the cursor's is neither skipped nor shown twice.
-    listed.push(sql`(o.created_at, o.id) < ('epoch'::timestamptz + ${micros}::bigint * interval '1 microsecond', ${Number(id)})`);
-  }
+  const listed = listConditions(query);
+  if (query.after) listed.push(sql`(o.created_at, o.id) < ${cursorRow(query.after)}`);
   const [rows, counted] = await Promise.all([
     selectRows<ConsoleOrderRow>(
       db,
@@ -120,10 +126,7 @@ export async function consoleOrders(query: ConsoleOrdersQuery): Promise<ConsoleO
 
 /** How many orders under these filters came after the one a cursor names (the list's "new orders" notice). */
 export async function newerOrders(query: ConsoleOrdersQuery, since: string): Promise<number> {
-  const [micros, id] = since.split('.');
-  const where = conditions(query);
-  if (query.status) where.push(sql`o.status = ${query.status}`);
-  where.push(sql`(o.created_at, o.id) > ('epoch'::timestamptz + ${micros}::bigint * interval '1 microsecond', ${Number(id)})`);
+  const where = [...listConditions(query), sql`(o.created_at, o.id) > ${cursorRow(since)}`];
   const [row] = await selectRows<{ n: number }>(await getDb(), sql`SELECT count(*)::int AS n FROM orders o WHERE ${joined(where)}`);
   return Number(row?.n ?? 0);
 }

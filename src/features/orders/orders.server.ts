@@ -1,7 +1,8 @@
 // What happens to a placed order (issue 9): paid, cancelled with everything it held given back, read for
 // its result page, and told to the shopper by e-mail. Checkout places orders, payments settle them, the
 // operator command moves them along — each through these functions, inside the caller's transaction.
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
+import { sameSecret } from '~/lib/same-secret.ts';
 import { sql } from 'drizzle-orm';
 import { selectRows, type Db } from '~/lib/db/client.ts';
 import { getDb } from '~/lib/db/index.ts';
@@ -47,9 +48,7 @@ export async function orderHash(code: string): Promise<string> {
 }
 
 export async function verifyOrderHash(code: string, hash: string): Promise<boolean> {
-  const expected = Buffer.from(await orderHash(code));
-  const given = Buffer.from(hash);
-  return given.length === expected.length && timingSafeEqual(given, expected);
+  return sameSecret(await orderHash(code), hash);
 }
 
 /** The address of an order's result page; the payment provider sends the shopper back to it. */

@@ -47,7 +47,7 @@ export const POST = endpoint({
   async handler({ request, body, context }) {
     if (!isOperator(request.headers.get('x-operator-token'))) throw forbidden();
     const actor: Actor = { operatorId: null, name: 'operator-token', ip: context.clientAddress };
-    if (body.action === 'disable') return ok(view({ ...(await disableOperator(body.email, actor)), disabled_at: new Date() }));
+    if (body.action === 'disable') return ok(view(await disableOperator(body.email, actor)));
     const made = body.action === 'add' ? await addOperator(body.email, body.role, actor) : await resetTwoFactor(body.email, actor);
     return ok({ operator: view(made.operator), setup_url: made.setupUrl, otpauth: made.otpauth });
   },
