@@ -18,6 +18,7 @@
 // 8. --memory (issue 10): resident memory after start and after a warm-up (use --products 2000, the budget's size).
 // 9. --import (issue 23): the catalogue import at scale, scripts/bench-import.ts (--offers, --photos).
 // 10. --photo-pages (issue 23): Lighthouse on category and product pages with real-sized photos, scripts/photo-pages.ts.
+// 11. --ops-orders (issue 24): the console's order list at 100,000 orders (tests/bench/ops-orders.bench.ts).
 // Results: bench-results/<database>.json and a Markdown summary on stdout for docs/performance.md.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -31,6 +32,33 @@ import { serverProcess } from './server-flags.mjs';
 if (process.argv.includes('--photo-pages')) {
   const args = process.argv.slice(2).filter((a) => a !== '--photo-pages');
   process.exit(spawnSync(process.execPath, ['scripts/photo-pages.ts', ...args], { stdio: 'inherit' }).status ?? 1);
+}
+// --ops-orders (issue 24): the console's order list at 100,000 orders (tests/bench/ops-orders.bench.ts), in a
+// database of its own: a new PGlite folder, and a new database on BENCH_DATABASE_URL's server when set.
+if (process.argv.includes('--ops-orders')) {
+  const { mkdtempSync, rmSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const { join } = await import('node:path');
+  mkdirSync('bench-results', { recursive: true });
+  const dataDir = mkdtempSync(join(tmpdir(), 'bench-ops-'));
+  const base = { ...process.env, SEED_PRODUCTS: '50', LOG_LEVEL: 'warn', DATA_DIR: dataDir };
+  const bench = (env, out) =>
+    spawnSync('npx', ['vitest', 'run', '--project', 'bench', 'tests/bench/ops-orders.bench.ts'], { stdio: 'inherit', env: { ...env, BENCH_OUT: out } }).status;
+  let status = bench({ ...base, DATABASE_URL: '' }, 'bench-results/ops-orders-pglite.json');
+  rmSync(dataDir, { recursive: true, force: true });
+  if (status === 0 && process.env.BENCH_DATABASE_URL) {
+    const { default: pg } = await import('pg');
+    const admin = new pg.Client({ connectionString: process.env.BENCH_DATABASE_URL });
+    await admin.connect();
+    const name = `bench_ops_${Date.now().toString(36)}`;
+    await admin.query(`CREATE DATABASE ${name}`);
+    const url = new URL(process.env.BENCH_DATABASE_URL);
+    url.pathname = `/${name}`;
+    status = bench({ ...base, DATABASE_URL: url.href }, 'bench-results/ops-orders-postgres.json');
+    await admin.query(`DROP DATABASE ${name}`);
+    await admin.end();
+  }
+  process.exit(status ?? 1);
 }
 if (process.argv.includes('--import')) {
   const args = process.argv.slice(2).filter((a) => a !== '--import');
@@ -528,7 +556,7 @@ for (const target of targets) {
   const result = existsSync(out) ? JSON.parse(readFileSync(out, 'utf8')) : {};
   if (!values['skip-services']) {
     console.log(`\n— service timings on ${target.kind}`);
-    run('npx', ['vitest', 'run', '--project', 'bench'], { ...target.env, BENCH_OUT: `${outDir}/${target.kind}-services.json` });
+    run('npx', ['vitest', 'run', '--project', 'bench', 'tests/bench/catalog.bench.ts'], { ...target.env, BENCH_OUT: `${outDir}/${target.kind}-services.json` });
     result.services = JSON.parse(readFileSync(`${outDir}/${target.kind}-services.json`, 'utf8'));
   }
   if (values.flood) {

@@ -1,16 +1,12 @@
 // The managers' console's accounts (issue 24): operators added by the operator's call (npm run operator),
 // the one-time set-up page with its QR code, sign-in with password + TOTP (each code once), recovery codes,
 // the session cookie and its CSRF token, throttling; on the built server, PGlite and PostgreSQL in CI.
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { base32Decode, hotp, totpStep } from '~/features/ops/totp.server.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { shopper } from '../support/shopper.ts';
+import { codeAt, enrol as enrolOn, operatorCall as callOn, signedInOperator, Visitor } from '../support/ops.ts';
 
 let server: TestServer;
-const API = '/api/v1/ecommerce-core/ops/operators';
-const operatorToken = () => readFileSync(join(server.database.env['DATA_DIR'] as string, 'operator-token'), 'utf8').trim();
 
 const STATUSES = ['pending', 'processing', 'shipped', 'delivered', 'cancelled'] as const;
 const PAYMENTS = ['unpaid', 'paid', 'paid', 'refund_due'] as const;
@@ -42,50 +38,8 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => server?.stop());
 
-const operatorCall = (body?: unknown, token = operatorToken()) =>
-  fetch(server.baseUrl + API, {
-    method: body === undefined ? 'GET' : 'POST',
-    headers: { 'x-operator-token': token, 'content-type': 'application/json', 'accept-language': 'ru' },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-
-/** A browser-like visit: the cookies it was given, sent back on /ops. */
-class Visitor {
-  cookies = new Map<string, string>();
-  async go(path: string, form?: Record<string, string>): Promise<{ status: number; html: string; headers: Headers }> {
-    const res = await fetch(server.baseUrl + path, {
-      method: form ? 'POST' : 'GET',
-      redirect: 'manual',
-      headers: {
-        cookie: [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; '),
-        ...(form ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
-      },
-      ...(form ? { body: new URLSearchParams(form).toString() } : {}),
-    });
-    for (const line of res.headers.getSetCookie()) {
-      const [pair] = line.split(';');
-      const [name, value] = (pair ?? '').split('=');
-      if (name) {
-        if (value) this.cookies.set(name, value);
-        else this.cookies.delete(name);
-      }
-    }
-    return { status: res.status, html: await res.text(), headers: res.headers };
-  }
-  /** The form token of the page just shown. */
-  static formToken(html: string): string {
-    return /name="_csrf" value="([^"]+)"/.exec(html)?.[1] ?? '';
-  }
-}
-
-const codeAt = (secret: string, offsetSteps = 0) => hotp(base32Decode(secret), totpStep(Date.now()) + offsetSteps);
-
-async function enrol(email: string, role: 'manager' | 'admin') {
-  const res = await operatorCall({ action: 'add', email, role });
-  expect(res.status).toBe(200);
-  const { data } = (await res.json()) as { data: { setup_url: string; otpauth: string; operator: { role: string; totp_confirmed: boolean } } };
-  return data;
-}
+const operatorCall = (body?: unknown, token?: string) => callOn(server, body, token);
+const enrol = (email: string, role: 'manager' | 'admin') => enrolOn(server, email, role);
 
 describe('operators', () => {
   it('are added only with the operator token, once per e-mail', async () => {
@@ -105,7 +59,7 @@ describe('operators', () => {
   it('set a password and confirm the authenticator once through the link, then sign in with a code each time once', async () => {
     const { setup_url: link, otpauth } = await enrol('boris@shop.ru', 'admin');
     const secret = new URL(otpauth).searchParams.get('secret') as string;
-    const visitor = new Visitor();
+    const visitor = new Visitor(server.baseUrl);
     const path = new URL(link).pathname + new URL(link).search;
     const page = await visitor.go(path);
     expect(page.status).toBe(200);
@@ -143,7 +97,7 @@ describe('operators', () => {
       const form = await who.go('/ops/login');
       return who.go('/ops/login', { _csrf: Visitor.formToken(form.html), email: 'Boris@shop.ru', password, code });
     };
-    const first = new Visitor();
+    const first = new Visitor(server.baseUrl);
     const replayed = await login(first, codeAt(secret));
     expect(replayed.status).toBe(401);
     expect(replayed.html).toContain('Неверный email, пароль или код');
@@ -157,11 +111,11 @@ describe('operators', () => {
     expect(home.status).toBe(200);
     expect(home.html).toContain('Вы вошли как boris@shop.ru (администратор)');
     // The same code again, from another browser: refused.
-    expect((await login(new Visitor(), codeAt(secret, 1))).status).toBe(401);
+    expect((await login(new Visitor(server.baseUrl), codeAt(secret, 1))).status).toBe(401);
     // A recovery code works once.
-    const second = new Visitor();
+    const second = new Visitor(server.baseUrl);
     expect((await login(second, codes[0] as string)).status).toBe(303);
-    expect((await login(new Visitor(), codes[0] as string)).status).toBe(401);
+    expect((await login(new Visitor(server.baseUrl), codes[0] as string)).status).toBe(401);
 
     // Signing out needs the session's own token: another session's is refused.
     const otherToken = Visitor.formToken((await second.go('/ops/orders')).html);
@@ -181,7 +135,7 @@ describe('operators', () => {
   });
 
   it('refuse NUL-laden and forged forms with 4xx, and throttle guessing per e-mail', async () => {
-    const visitor = new Visitor();
+    const visitor = new Visitor(server.baseUrl);
     const form = await visitor.go('/ops/login');
     const csrf = Visitor.formToken(form.html);
     const nul = await visitor.go('/ops/login', { _csrf: csrf, email: 'a\u0000@shop.ru', password: 'x', code: '123456' });
@@ -211,17 +165,7 @@ describe('operators', () => {
 describe('the list of orders', () => {
   let manager: Visitor;
   beforeAll(async () => {
-    const { setup_url: link, otpauth } = await enrol('lena@shop.ru', 'manager');
-    const secret = new URL(otpauth).searchParams.get('secret') as string;
-    manager = new Visitor();
-    const path = new URL(link).pathname + new URL(link).search;
-    const page = await manager.go(path);
-    const token = new URL(link).searchParams.get('token') as string;
-    const password = 'зимний вечер у моря';
-    await manager.go('/ops/setup', { _csrf: Visitor.formToken(page.html), token, password, password_confirmation: password, code: codeAt(secret) });
-    const form = await manager.go('/ops/login');
-    const signedIn = await manager.go('/ops/login', { _csrf: Visitor.formToken(form.html), email: 'lena@shop.ru', password, code: codeAt(secret, 1) });
-    expect(signedIn.status).toBe(303);
+    manager = (await signedInOperator(server, 'lena@shop.ru', 'manager')).visitor;
   });
   const codes = (html: string) => [...html.matchAll(/<a href="\/ops\/orders\/(BS-\d{8})">/g)].map((m) => m[1] as string);
   const tabCount = (html: string, status: string) => Number(new RegExp(`data-testid="ops-tab-${status}"[^>]*>[^<]*<span[^>]*>(\\d+)<`).exec(html)?.[1]);
@@ -339,7 +283,7 @@ describe('the list of orders', () => {
     expect(await ask('&status=cancelled')).toEqual({ count: 0 });
     expect(codes((await manager.go('/ops/orders')).html)[0]).toBe(placed.code);
     // Without a session, or with a cursor that does not parse: nothing to tell.
-    expect((await new Visitor().go(`/ops/orders/newer?since=${since}`)).status).toBe(401);
+    expect((await new Visitor(server.baseUrl).go(`/ops/orders/newer?since=${since}`)).status).toBe(401);
     expect((await manager.go('/ops/orders/newer?since=drop')).status).toBe(400);
   });
   it('prints a packing slip of what goes in the box, without prices, for a signed-in operator only', async () => {
@@ -353,7 +297,7 @@ describe('the list of orders', () => {
     expect(slip.html).toContain(`Упаковочный лист ${code}`);
     expect(slip.html).toMatch(/Всего предметов: [1-9]/);
     expect(slip.html).not.toContain('₽');
-    expect((await new Visitor().go(`/ops/orders/${code}/slip`)).headers.get('location')).toBe('/ops/login');
+    expect((await new Visitor(server.baseUrl).go(`/ops/orders/${code}/slip`)).headers.get('location')).toBe('/ops/login');
     expect((await manager.go('/ops/orders/BS-99999999/slip')).status).toBe(404);
   });
 });

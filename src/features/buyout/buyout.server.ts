@@ -37,12 +37,14 @@ export async function createBuyoutRequest(input: BuyoutRequest, meta: { ip: stri
     [l('buyout.mail.description'), input.description || '—'],
     [l('buyout.mail.promo'), input.agreementPromo ? l('ui.yes') : l('ui.no')],
   ];
+  // The request in the console's inbox (issue 24), where it is taken and tracked.
+  const inbox = new URL(`/ops/buyout/${id}`, env().SITE_URL).href;
   await sendMail({
     to: env().MANAGERS_EMAIL,
     subject: l('buyout.mail.subject', { id, name: input.name }),
-    text: lines.map(([k, v]) => `${k}: ${v}`).join('\n'),
+    text: `${lines.map(([k, v]) => `${k}: ${v}`).join('\n')}\n\n${l('buyout.mail.open')}: ${inbox}`,
     // What the visitor typed is escaped: the request may contain HTML or script.
-    html: `<h2>${l('buyout.mail.title', { id })}</h2><table>${lines.map(([k, v]) => `<tr><th align="left">${k}</th><td>${escapeHtml(v).replace(/\n/g, '<br>')}</td></tr>`).join('')}</table>`,
+    html: `<h2>${l('buyout.mail.title', { id })}</h2><table>${lines.map(([k, v]) => `<tr><th align="left">${k}</th><td>${escapeHtml(v).replace(/\n/g, '<br>')}</td></tr>`).join('')}</table><p><a href="${escapeHtml(inbox)}">${l('buyout.mail.open')}</a></p>`,
   });
   return id;
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { t } from '~/lib/i18n/index.ts';
-import { buyoutSchema, isCompletePhone, maskPhone, russianMobile } from './buyout.ts';
+import { buyoutSchema, isCompletePhone, maskPhone, messengerLink, russianMobile, safeProductLink } from './buyout.ts';
 
 describe('maskPhone (+7 (###) ###-##-##)', () => {
   it.each([
@@ -76,5 +76,20 @@ describe('names need two letters (spec §5)', () => {
     ['12', false],
   ])('%j passes: %s', (name, ok) => {
     expect(buyoutSchema.safeParse({ ...valid, name }).success).toBe(ok);
+  });
+});
+
+describe('the console’s links (issue 24)', () => {
+  it('open a chat with the phone in the chosen messenger', () => {
+    expect(messengerLink('telegram', '+7 (912) 345-67-89')).toBe('https://t.me/+79123456789');
+    expect(messengerLink('whatsApp', '+7 (912) 345-67-89')).toBe('https://wa.me/79123456789');
+    expect(messengerLink('viber', '+7 (912) 345-67-89')).toBe('viber://chat?number=%2B79123456789');
+    expect(messengerLink('telegram', '+7 (9')).toBeNull();
+  });
+
+  it('make a link of the visitor’s text only when a browser may open it safely', () => {
+    expect(safeProductLink(' https://www.farfetch.com/item-1.aspx ')).toBe('https://www.farfetch.com/item-1.aspx');
+    for (const text of ['javascript:alert(1)', 'data:text/html,<script>', 'vbscript:x', 'www.example.com', 'сумка гермес', 'file:///etc/passwd'])
+      expect(safeProductLink(text), text).toBeNull();
   });
 });

@@ -55,3 +55,39 @@ export const BUYOUT_DEFAULTS = {
   agreementPersonal: true,
   agreementPromo: true,
 } as const satisfies Partial<BuyoutInput>;
+
+// ---------------------------------------------------------------- the console's inbox (issue 24)
+
+export const BUYOUT_STATUSES = ['new', 'in_progress', 'offer_sent', 'bought', 'declined'] as const;
+export type BuyoutStatus = (typeof BUYOUT_STATUSES)[number];
+
+/** Where a request may go from each status: forward, back to work when the offer did not suit, or declined. */
+export const BUYOUT_MOVES: Record<BuyoutStatus, readonly BuyoutStatus[]> = {
+  new: ['in_progress', 'declined'],
+  in_progress: ['offer_sent', 'declined'],
+  offer_sent: ['bought', 'in_progress', 'declined'],
+  bought: [],
+  declined: [],
+};
+
+/**
+ * The link that opens a chat with this phone in the chosen messenger: Telegram and WhatsApp by their
+ * phone-number links, Viber by its app scheme. Null when the phone has no digits to dial.
+ */
+export function messengerLink(messenger: string, phone: string): string | null {
+  const digits = phone.replace(/\D/g, '');
+  if (digits.length < 10) return null;
+  if (messenger === 'whatsApp') return `https://wa.me/${digits}`;
+  if (messenger === 'viber') return `viber://chat?number=%2B${digits}`;
+  return `https://t.me/+${digits}`;
+}
+
+/** A link the visitor gave, when it is one a browser may open (http or https); otherwise null. */
+export function safeProductLink(text: string): string | null {
+  try {
+    const url = new URL(text.trim());
+    return url.protocol === 'https:' || url.protocol === 'http:' ? url.href : null;
+  } catch {
+    return null;
+  }
+}

@@ -12,6 +12,9 @@ import { env } from '~/lib/env.ts';
 import { HttpError, notFound } from '~/lib/http/errors.ts';
 import { hasControlCharacters } from '~/lib/http/text.ts';
 import { sameSecret } from '~/lib/same-secret.ts';
+import type { z } from '~/lib/zod.ts';
+import { fieldErrors } from '~/lib/http/endpoint.ts';
+import { t, type Locale } from '~/lib/i18n/index.ts';
 import { countFailure, refuseWhileBlocked, type Limit } from '~/lib/http/rate-limit.server.ts';
 import { roleAllows, type OperatorRole } from './ops.ts';
 import { audit, type Actor } from './ops.audit.server.ts';
@@ -324,4 +327,34 @@ export async function checkedForm(
   const given = fields['_csrf'];
   if (!expectedToken || !given || !sameSecret(expectedToken, given)) return { status: 403, message: 'ops.csrf' };
   return { fields };
+}
+
+/** What a console page does after a posted action: go to `redirect` (303), or show the page with `error`. */
+export type ActionOutcome = { redirect: string } | { status: number; error: string };
+
+/**
+ * A console page's posted action, whole: the form checked against the session's token, read by the page's
+ * schema, carried out as the signed-in operator; the refusal's message in the page's language (`label`
+ * translates the values a refused move names, such as statuses).
+ */
+export async function consoleAction<S extends z.ZodType>(
+  request: Request,
+  session: OpsSession,
+  ip: string,
+  locale: Locale,
+  schema: S,
+  run: (data: z.output<S>, actor: Actor) => Promise<string>,
+  label: (value: string) => string = (value) => value,
+): Promise<ActionOutcome> {
+  const checked = await checkedForm(request, session.csrf);
+  if (!('fields' in checked)) return { status: checked.status, error: t(locale, checked.message) };
+  const parsed = schema.safeParse(checked.fields);
+  if (!parsed.success) return { status: 422, error: Object.values(fieldErrors(parsed.error, locale)).flat()[0] ?? t(locale, 'error.validation') };
+  try {
+    return { redirect: await run(parsed.data, { operatorId: session.operator.id, name: session.operator.email, ip }) };
+  } catch (caught) {
+    if (!(caught instanceof HttpError)) throw caught;
+    const params = Object.fromEntries(Object.entries(caught.params ?? {}).map(([k, v]) => [k, typeof v === 'string' ? label(v) : v]));
+    return { status: caught.status, error: t(locale, caught.messageKey, params) };
+  }
 }

@@ -37,3 +37,11 @@ export const opsSetupSchema = z
 
 export const operatorEmailSchema = emailField();
 export const operatorRoleSchema = z.enum(OPERATOR_ROLES);
+
+/** A console list's address with some of its query changed (a tab, the next page); the page cursor goes unless given. */
+export function listLink(path: string, query: Record<string, unknown>, changes: Record<string, string | undefined>): string {
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries({ ...query, after: undefined, ...changes })) if (value) params.set(name, String(value));
+  const text = params.toString();
+  return text ? `${path}?${text}` : path;
+}

@@ -358,6 +358,9 @@ export const orders = pgTable(
     exchangedAt: timestamp('exchanged_at', { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
+    // What the console's search reads (issue 24): the name, e-mail and the phone's digits, stored so that a
+    // search matching thousands of orders rechecks a column, not the expression per row (migration 0015).
+    searchText: text('search_text').generatedAlwaysAs(sql`lower(contact_name || ' ' || contact_email || ' ' || regexp_replace(contact_phone, '\\D', '', 'g'))`),
   },
   (t) => [
     uniqueIndex('orders_code_uq').on(t.code),
@@ -520,10 +523,14 @@ export const buyoutRequests = pgTable(
     agreementPromo: boolean('agreement_promo').notNull(),
     customerId: integer('customer_id').references(() => customers.id),
     ip: text('ip').notNull().default(''),
+    // new | in_progress | offer_sent | bought | declined (issue 24: the console's inbox)
     status: text('status').notNull().default('new'),
+    // The operator working on it ("who took it").
+    takenBy: integer('taken_by').references(() => operators.id),
     createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('buyout_requests_created_idx').on(t.createdAt)],
+  (t) => [index('buyout_requests_created_idx').on(t.createdAt), index('buyout_requests_status_idx').on(t.status, t.id)],
 );
 
 export const newsletterSubscribers = pgTable(

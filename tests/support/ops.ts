@@ -1,0 +1,76 @@
+// The managers' console in tests (issue 24): a browser-like visitor of /ops pages, the operator token's
+// call, and an operator enrolled, set up and signed in with TOTP.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect } from 'vitest';
+import { base32Decode, hotp, totpStep } from '../../src/features/ops/totp.server.ts';
+import type { TestServer } from './server.ts';
+
+export const OPERATORS_API = '/api/v1/ecommerce-core/ops/operators';
+
+export const operatorToken = (server: TestServer) => readFileSync(join(server.database.env['DATA_DIR'] as string, 'operator-token'), 'utf8').trim();
+
+export const operatorCall = (server: TestServer, body?: unknown, token = operatorToken(server)) =>
+  fetch(server.baseUrl + OPERATORS_API, {
+    method: body === undefined ? 'GET' : 'POST',
+    headers: { 'x-operator-token': token, 'content-type': 'application/json', 'accept-language': 'ru' },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+
+/** A browser-like visit: the cookies it was given, sent back on /ops. */
+export class Visitor {
+  cookies = new Map<string, string>();
+  readonly baseUrl: string;
+  constructor(baseUrl: string) {
+    this.baseUrl = baseUrl;
+  }
+  async go(path: string, form?: Record<string, string>): Promise<{ status: number; html: string; headers: Headers }> {
+    const res = await fetch(this.baseUrl + path, {
+      method: form ? 'POST' : 'GET',
+      redirect: 'manual',
+      headers: {
+        cookie: [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; '),
+        ...(form ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
+      },
+      ...(form ? { body: new URLSearchParams(form).toString() } : {}),
+    });
+    for (const line of res.headers.getSetCookie()) {
+      const [pair] = line.split(';');
+      const [name, value] = (pair ?? '').split('=');
+      if (name) {
+        if (value) this.cookies.set(name, value);
+        else this.cookies.delete(name);
+      }
+    }
+    return { status: res.status, html: await res.text(), headers: res.headers };
+  }
+  /** The form token of the page just shown. */
+  static formToken(html: string): string {
+    return /name="_csrf" value="([^"]+)"/.exec(html)?.[1] ?? '';
+  }
+}
+
+export const codeAt = (secret: string, offsetSteps = 0) => hotp(base32Decode(secret), totpStep(Date.now()) + offsetSteps);
+
+export async function enrol(server: TestServer, email: string, role: 'manager' | 'admin') {
+  const res = await operatorCall(server, { action: 'add', email, role });
+  expect(res.status).toBe(200);
+  const { data } = (await res.json()) as { data: { setup_url: string; otpauth: string; operator: { role: string; totp_confirmed: boolean } } };
+  return data;
+}
+
+/** An operator added, set up through the link and signed in (the next step's code): their visitor and secret. */
+export async function signedInOperator(server: TestServer, email: string, role: 'manager' | 'admin') {
+  const { setup_url: link, otpauth } = await enrol(server, email, role);
+  const secret = new URL(otpauth).searchParams.get('secret') as string;
+  const visitor = new Visitor(server.baseUrl);
+  const path = new URL(link).pathname + new URL(link).search;
+  const page = await visitor.go(path);
+  const token = new URL(link).searchParams.get('token') as string;
+  const password = 'зимний вечер у моря';
+  await visitor.go('/ops/setup', { _csrf: Visitor.formToken(page.html), token, password, password_confirmation: password, code: codeAt(secret) });
+  const form = await visitor.go('/ops/login');
+  const signedIn = await visitor.go('/ops/login', { _csrf: Visitor.formToken(form.html), email, password, code: codeAt(secret, 1) });
+  expect(signedIn.status).toBe(303);
+  return { visitor, secret, password };
+}
