@@ -83,6 +83,7 @@ const REASONS: Record<string, MessageKey> = {
   welcome: 'account.reason.welcome',
   review: 'account.reason.review',
   manual: 'account.reason.manual',
+  correction: 'account.reason.correction',
 };
 
 export const LEDGER_PAGE_SIZE = 20;

@@ -328,6 +328,9 @@ export async function login(email: string, password: string, ip: string): Promis
   await refuseWhileBlocked(limits);
   const customer = await findCustomerByEmail(email);
   const ok = await verifyPassword(password, customer?.passwordHash ?? (await dummyPasswordHash()));
+  // A login an admin blocked (issue 24) is told so only after the right password: the answer says nothing
+  // about an address to someone who does not know its password.
+  if (customer && ok && customer.blockedAt) throw new HttpError(403, 'auth.blocked');
   if (customer && ok) return customer;
   await countFailure(limits);
   return null;

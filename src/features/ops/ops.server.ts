@@ -329,32 +329,46 @@ export async function checkedForm(
   return { fields };
 }
 
-/** What a console page does after a posted action: go to `redirect` (303), or show the page with `error`. */
-export type ActionOutcome = { redirect: string } | { status: number; error: string };
+/** The parts of a page's Astro context a posted action reads and sets. */
+interface PageContext {
+  request: Request;
+  clientAddress: string;
+  response: { status?: number };
+  locals: { locale: Locale };
+}
 
 /**
  * A console page's posted action, whole: the form checked against the session's token, read by the page's
- * schema, carried out as the signed-in operator; the refusal's message in the page's language (`label`
- * translates the values a refused move names, such as statuses).
+ * schema, carried out as the signed-in operator. Answers the page's 303 to `run`'s address, or the message
+ * to show (the response's status set to the refusal's); '' when the request is not a POST. `label`
+ * translates the values a refused move names, such as statuses.
  */
-export async function consoleAction<S extends z.ZodType>(
-  request: Request,
+export async function consolePost<S extends z.ZodType>(
+  page: PageContext,
   session: OpsSession,
-  ip: string,
-  locale: Locale,
   schema: S,
   run: (data: z.output<S>, actor: Actor) => Promise<string>,
   label: (value: string) => string = (value) => value,
-): Promise<ActionOutcome> {
-  const checked = await checkedForm(request, session.csrf);
-  if (!('fields' in checked)) return { status: checked.status, error: t(locale, checked.message) };
+): Promise<Response | string> {
+  if (page.request.method !== 'POST') return '';
+  const locale = page.locals.locale;
+  const refuse = (status: number, message: string) => {
+    page.response.status = status;
+    return message;
+  };
+  const checked = await checkedForm(page.request, session.csrf);
+  if (!('fields' in checked)) return refuse(checked.status, t(locale, checked.message));
   const parsed = schema.safeParse(checked.fields);
-  if (!parsed.success) return { status: 422, error: Object.values(fieldErrors(parsed.error, locale)).flat()[0] ?? t(locale, 'error.validation') };
+  if (!parsed.success) return refuse(422, Object.values(fieldErrors(parsed.error, locale)).flat()[0] ?? t(locale, 'error.validation'));
   try {
-    return { redirect: await run(parsed.data, { operatorId: session.operator.id, name: session.operator.email, ip }) };
+    const to = await run(parsed.data, { operatorId: session.operator.id, name: session.operator.email, ip: page.clientAddress });
+    return new Response(null, { status: 303, headers: { location: to, 'cache-control': 'private, no-store' } });
   } catch (caught) {
     if (!(caught instanceof HttpError)) throw caught;
     const params = Object.fromEntries(Object.entries(caught.params ?? {}).map(([k, v]) => [k, typeof v === 'string' ? label(v) : v]));
-    return { status: caught.status, error: t(locale, caught.messageKey, params) };
+    return refuse(caught.status, t(locale, caught.messageKey, params));
   }
 }
+
+/** A console address's numeric id (a buyout request's, a customer's, a product's), or null when it is not one. */
+export const pathId = (text: string | undefined): number | null => (text && /^\d{1,9}$/.test(text) ? Number(text) : null);

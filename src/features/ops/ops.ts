@@ -4,6 +4,7 @@ import { z } from '~/lib/zod.ts';
 import { emailField } from '~/lib/contact.schema.ts';
 import { newPasswordField } from '~/features/auth/auth.schema.ts';
 import { PASSWORD_MAX } from '~/features/auth/auth.ts';
+import { hasControlCharacters } from '~/lib/http/text.ts';
 
 export const OPERATOR_ROLES = ['manager', 'admin'] as const;
 export type OperatorRole = (typeof OPERATOR_ROLES)[number];
@@ -45,3 +46,16 @@ export function listLink(path: string, query: Record<string, unknown>, changes: 
   const text = params.toString();
   return text ? `${path}?${text}` : path;
 }
+
+/**
+ * A list's search text from its address. One that does not fit (too long, control characters such as NUL,
+ * which PostgreSQL's text refuses) is dropped, not refused: the list shows unsearched.
+ */
+export const listSearchField = () =>
+  z
+    .string()
+    .trim()
+    .max(100)
+    .refine((text) => !hasControlCharacters(text))
+    .optional()
+    .catch(undefined);

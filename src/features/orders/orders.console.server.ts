@@ -3,6 +3,7 @@
 // 0014). Changes to an order still go through orders.actions.server.ts: one rule wherever a move comes from.
 import { sql, type SQL } from 'drizzle-orm';
 import { z } from '~/lib/zod.ts';
+import { listSearchField } from '~/features/ops/ops.ts';
 import { selectRows } from '~/lib/db/client.ts';
 import { getDb } from '~/lib/db/index.ts';
 import { DELIVERY_METHODS } from '~/features/checkout/checkout.schema.ts';
@@ -35,7 +36,7 @@ export const consoleOrdersQuerySchema = z.object({
   delivery: z.enum(DELIVERY_METHODS).optional().catch(undefined),
   from: day.optional().catch(undefined),
   to: day.optional().catch(undefined),
-  q: z.string().trim().max(100).optional().catch(undefined),
+  q: listSearchField(),
   // The last row of the previous page: `<created_at in µs>.<id>`.
   after: cursorField.optional().catch(undefined),
 });

@@ -38,8 +38,14 @@ export const customers = pgTable(
     patronymic: text('patronymic').notNull().default(''),
     passwordHash: text('password_hash').notNull(),
     referredByPartnerId: integer('referred_by_partner_id'),
+    // Set by an admin in the console (issue 24): the login is refused and the sessions ended.
+    blockedAt: timestamp('blocked_at', { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
+    // What the console's customer search reads: the names, e-mail and the phone's digits (migration 0017).
+    searchText: text('search_text').generatedAlwaysAs(
+      sql`lower(name || ' ' || surname || ' ' || patronymic || ' ' || email || ' ' || regexp_replace(phone, '\\D', '', 'g'))`,
+    ),
   },
   (t) => [uniqueIndex('customers_email_lower_uq').on(sql`lower(${t.email})`)],
 );
@@ -482,6 +488,8 @@ export const balanceLedger = pgTable(
       .references(() => customers.id, { onDelete: 'cascade' }),
     amount: integer('amount').notNull(),
     reason: text('reason').notNull(),
+    // An admin's own words for a credit or debit from the console (reason 'manual' or 'correction').
+    note: text('note').notNull().default(''),
     orderId: integer('order_id').references(() => orders.id),
     createdAt: createdAt(),
   },
@@ -497,6 +505,8 @@ export const bonusLedger = pgTable(
       .references(() => customers.id, { onDelete: 'cascade' }),
     amount: integer('amount').notNull(),
     reason: text('reason').notNull(),
+    // An admin's own words for a credit or debit from the console (reason 'manual' or 'correction').
+    note: text('note').notNull().default(''),
     orderId: integer('order_id').references(() => orders.id),
     availableUntil: timestamp('available_until', { withTimezone: true }),
     createdAt: createdAt(),
