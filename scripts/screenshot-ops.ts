@@ -1,5 +1,6 @@
 // Screenshots of the managers' console (issue 24) at 1440 px and 390 px: the set-up page with its QR code,
-// the recovery codes, the sign-in page with an error, the list of orders, an order and its packing slip. An operator is added through
+// the recovery codes, the sign-in page with an error, the list of orders, an order and its packing slip, the
+// buyout inbox and a request, the customers and a customer. An operator is added through
 // the operator call (as `npm run operator -- add` does) and set up in the browser with codes computed here.
 // Usage: node scripts/screenshot-ops.ts http://127.0.0.1:4321 <operator token>
 import { mkdirSync } from 'node:fs';
@@ -66,6 +67,31 @@ for (const [label, viewport] of [
     await page.getByTestId('ops-slip-link').click();
     await page.waitForURL('**/slip');
     await shot('slip');
+  }
+  // Keyboard: from the first row's link, ↓ moves to the second row's.
+  await page.goto(`${base}/ops/orders`);
+  const rows = page.locator('[data-testid="ops-orders"] tbody tr');
+  if ((await rows.count()) > 1) {
+    await rows.nth(0).locator('a').first().focus();
+    await page.keyboard.press('ArrowDown');
+    const focused = await page.evaluate(() => document.activeElement?.textContent ?? '');
+    if (focused !== (await rows.nth(1).locator('a').first().textContent())) console.error(`[${label}] ↓ did not move to the next row`);
+  }
+  await page.goto(`${base}/ops/buyout`);
+  await shot('buyouts');
+  const request = page.locator('[data-testid="ops-buyouts"] tbody a').first();
+  if ((await request.count()) > 0) {
+    await request.click();
+    await page.waitForURL('**/ops/buyout/*');
+    await shot('buyout');
+  }
+  await page.goto(`${base}/ops/customers`);
+  await shot('customers');
+  const customer = page.locator('[data-testid="ops-customers"] tbody a').first();
+  if ((await customer.count()) > 0) {
+    await customer.click();
+    await page.waitForURL('**/ops/customers/*');
+    await shot('customer');
   }
   await page.close();
 }
