@@ -6,7 +6,7 @@ import { getDatabase } from '~/lib/db/index.ts';
 import { env } from '~/lib/env.ts';
 import { loggableError, logger } from '~/lib/log.ts';
 import { problemsCsv, type ImportSummary } from './import.ts';
-import { ImportInputError, importOptions, importYml, type ImportFlags } from './import.server.ts';
+import { ImportInputError, importOptions, importYml, type ImportFlags, type ImportResult } from './import.server.ts';
 
 export const runOptionsSchema = z.object({
   dry_run: z.boolean().default(false),
@@ -44,11 +44,14 @@ export class ImportBusy extends Error {
   }
 }
 
+/** What a run does: the YML import by default; the console gives the CommerceML reader for 1C's files. */
+export type ImportRunner = (path: string, onProgress: (done: number, total: number) => void) => Promise<ImportResult>;
+
 /** Starts importing the feed at `path` (on the shop's machine) in the background; its id. */
-export async function startImportRun(path: string, options: RunOptions): Promise<number> {
+export async function startImportRun(path: string, options: RunOptions, runner?: ImportRunner, input = path): Promise<number> {
   if (current !== undefined) throw new ImportBusy(current);
   const database = await getDatabase();
-  const row = (await database.query('INSERT INTO import_runs (input, options) VALUES ($1, $2::jsonb) RETURNING id', [path, JSON.stringify(options)]))
+  const row = (await database.query('INSERT INTO import_runs (input, options) VALUES ($1, $2::jsonb) RETURNING id', [input, JSON.stringify(options)]))
     .rows[0] as { id: number };
   const id = row.id;
   current = id;
@@ -61,11 +64,13 @@ export async function startImportRun(path: string, options: RunOptions): Promise
   };
   void (async () => {
     try {
-      const result = await importYml(
-        database,
-        path,
-        importOptions(options, { maxBytes: config.IMPORT_MAX_BYTES, dataDir: config.DATA_DIR, allowPrivate: config.IMPORT_ALLOW_PRIVATE }, progress),
-      );
+      const result = runner
+        ? await runner(path, progress)
+        : await importYml(
+            database,
+            path,
+            importOptions(options, { maxBytes: config.IMPORT_MAX_BYTES, dataDir: config.DATA_DIR, allowPrivate: config.IMPORT_ALLOW_PRIVATE }, progress),
+          );
       await database.query(
         `UPDATE import_runs SET status = 'done', done = $2, total = $2, summary = $3::jsonb, report = $4, message = $5, finished_at = now() WHERE id = $1`,
         [id, result.offers, JSON.stringify(result.summary), problemsCsv(result.problems), ''],
@@ -120,4 +125,22 @@ export async function importRun(id: number): Promise<{ view: RunView; report: st
     },
     report: row.report,
   };
+}
+
+export interface RunListed extends RunView {
+  input: string;
+  started: Date;
+}
+
+/** The latest runs, newest first: the console's history. */
+export async function importRuns(limit = 50): Promise<RunListed[]> {
+  const database = await getDatabase();
+  const { rows } = await database.query('SELECT id FROM import_runs ORDER BY id DESC LIMIT $1', [limit]);
+  const listed: RunListed[] = [];
+  for (const { id } of rows as { id: number }[]) {
+    const run = await importRun(id);
+    const [meta] = (await database.query('SELECT input, created_at FROM import_runs WHERE id = $1', [id])).rows as { input: string; created_at: Date }[];
+    if (run && meta) listed.push({ ...run.view, input: meta.input, started: new Date(meta.created_at) });
+  }
+  return listed;
 }

@@ -1,10 +1,10 @@
 // One catalogue import, whatever calls it (the CLI now; the running shop's operator call and the console
 // later): the input checked whole before anything is written, then read again and applied batch by
 // batch, then — for a whole feed — what it no longer lists hidden. docs/import.md.
-import { createReadStream, readdirSync, statSync } from 'node:fs';
+import { closeSync, createReadStream, openSync, readdirSync, readSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Database } from '../../lib/db/client.ts';
-import { checkXml, XmlReadError } from './xml.server.ts';
+import { checkXml, sniffEncoding, XmlReadError } from './xml.server.ts';
 import { isYmlOffer, readYml, YmlFormatError } from './yml.server.ts';
 import { CatalogueWriter } from './writer.server.ts';
 import type { ImportProblem, ImportSummary, SourceOffer } from './import.ts';
@@ -70,6 +70,31 @@ export class ImportInputError extends Error {
 export const DEFAULT_MAX_BYTES = 1024 ** 3;
 /** CommerceML's root element (1C, MoySklad), named in Russian by the format itself. */
 const COMMERCEML_ROOT = /^КоммерческаяИнформация$/;
+
+/**
+ * Whether a file is CommerceML (1C, MoySklad) rather than YML, from its first element: the console sends
+ * the one to the exchange's reader and the other to the import. Reads the first 64 KB only.
+ */
+export function isCommerceMlFile(path: string): boolean {
+  const head = Buffer.alloc(64 * 1024);
+  const fd = openSync(path, 'r');
+  let read: number;
+  try {
+    read = readSync(fd, head, 0, head.length, 0);
+  } finally {
+    closeSync(fd);
+  }
+  let text: string;
+  try {
+    const { encoding, bom } = sniffEncoding(head.subarray(0, read));
+    text = new TextDecoder(encoding).decode(head.subarray(bom, read));
+  } catch {
+    return false;
+  }
+  // The first element after the declaration, comments and a doctype.
+  const name = /<([^\s>/?!]+)/.exec(text.replace(/<\?[\s\S]*?\?>|<!--[\s\S]*?-->|<!DOCTYPE[^>]*>/g, ''))?.[1] ?? '';
+  return COMMERCEML_ROOT.test(name.replace(/^[^:]*:/, ''));
+}
 
 /** The feed file of an input path: the file itself, or the first YML/XML file in a folder (or in its subfolders, as archives hold them). */
 export function feedFile(path: string): string {

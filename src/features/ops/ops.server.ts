@@ -282,25 +282,54 @@ export function issueFormToken(cookies: AstroCookies, url: URL): string {
   return token;
 }
 
+/** A console form's bytes at most: text fields are small; a file (a photo, a feed) is allowed more by its page. */
+export const FORM_MAX_BYTES = 64 * 1024;
+
+/** The body's bytes, or null past `max` (whatever the request claims: a declared length, or the bytes as they come). */
+async function cappedBody(request: Request, max: number): Promise<Buffer | null> {
+  if (Number(request.headers.get('content-length') ?? '0') > max) return null;
+  if (!request.body) return Buffer.alloc(0);
+  const parts: Uint8Array[] = [];
+  let size = 0;
+  for await (const part of request.body as unknown as AsyncIterable<Uint8Array>) {
+    size += part.byteLength;
+    if (size > max) return null;
+    parts.push(part);
+  }
+  return Buffer.concat(parts);
+}
+
+export interface PostedForm {
+  fields: Record<string, string>;
+  /** Files, when the page takes them: by field name. */
+  files: Record<string, File>;
+}
+
 /**
- * A posted form's text fields, or null when it is not a form, holds a file, a field twice, or control
- * characters (NUL and the like): such a request is refused whole.
+ * A posted form's fields, or why not: 'large' past `maxBytes`; 'bad' when it is not a form, holds a file the
+ * page does not take, a field twice, or control characters (NUL and the like). Either is refused whole.
  */
-async function readForm(request: Request): Promise<Record<string, string> | null> {
+async function readForm(request: Request, maxBytes: number, takesFiles: boolean): Promise<PostedForm | 'bad' | 'large'> {
   const type = request.headers.get('content-type') ?? '';
-  if (!type.startsWith('application/x-www-form-urlencoded') && !type.startsWith('multipart/form-data')) return null;
+  if (!type.startsWith('application/x-www-form-urlencoded') && !type.startsWith('multipart/form-data')) return 'bad';
+  const bytes = await cappedBody(request, maxBytes);
+  if (!bytes) return 'large';
   let form: FormData;
   try {
-    form = await request.formData();
+    form = await new Response(new Blob([new Uint8Array(bytes)]), { headers: { 'content-type': type } }).formData();
   } catch {
-    return null;
+    return 'bad';
   }
-  const fields: Record<string, string> = {};
+  const posted: PostedForm = { fields: {}, files: {} };
   for (const [name, value] of form) {
-    if (typeof value !== 'string' || name in fields || hasControlCharacters(value) || hasControlCharacters(name)) return null;
-    fields[name] = value;
+    if (name in posted.fields || name in posted.files || hasControlCharacters(name)) return 'bad';
+    if (typeof value === 'string') {
+      if (hasControlCharacters(value)) return 'bad';
+      posted.fields[name] = value;
+    } else if (takesFiles) posted.files[name] = value;
+    else return 'bad';
   }
-  return fields;
+  return posted;
 }
 
 /**
@@ -321,12 +350,14 @@ export async function consoleSession(sessionCookie: string | undefined, needed: 
 export async function checkedForm(
   request: Request,
   expectedToken: string | undefined,
-): Promise<{ fields: Record<string, string> } | { status: 403; message: 'ops.csrf' | 'ops.badForm' }> {
-  const fields = await readForm(request);
-  if (!fields) return { status: 403, message: 'ops.badForm' };
-  const given = fields['_csrf'];
+  options: { maxBytes?: number; files?: boolean } = {},
+): Promise<PostedForm | { status: 403 | 413; message: 'ops.csrf' | 'ops.badForm' | 'ops.tooLarge' }> {
+  const form = await readForm(request, options.maxBytes ?? FORM_MAX_BYTES, options.files ?? false);
+  if (form === 'large') return { status: 413, message: 'ops.tooLarge' };
+  if (form === 'bad') return { status: 403, message: 'ops.badForm' };
+  const given = form.fields['_csrf'];
   if (!expectedToken || !given || !sameSecret(expectedToken, given)) return { status: 403, message: 'ops.csrf' };
-  return { fields };
+  return form;
 }
 
 /** The parts of a page's Astro context a posted action reads and sets. */
@@ -347,8 +378,9 @@ export async function consolePost<S extends z.ZodType>(
   page: PageContext,
   session: OpsSession,
   schema: S,
-  run: (data: z.output<S>, actor: Actor) => Promise<string>,
+  run: (data: z.output<S>, actor: Actor, files: Record<string, File>) => Promise<string>,
   label: (value: string) => string = (value) => value,
+  options: { maxBytes?: number; files?: boolean } = {},
 ): Promise<Response | string> {
   if (page.request.method !== 'POST') return '';
   const locale = page.locals.locale;
@@ -356,12 +388,12 @@ export async function consolePost<S extends z.ZodType>(
     page.response.status = status;
     return message;
   };
-  const checked = await checkedForm(page.request, session.csrf);
+  const checked = await checkedForm(page.request, session.csrf, options);
   if (!('fields' in checked)) return refuse(checked.status, t(locale, checked.message));
   const parsed = schema.safeParse(checked.fields);
   if (!parsed.success) return refuse(422, Object.values(fieldErrors(parsed.error, locale)).flat()[0] ?? t(locale, 'error.validation'));
   try {
-    const to = await run(parsed.data, { operatorId: session.operator.id, name: session.operator.email, ip: page.clientAddress });
+    const to = await run(parsed.data, { operatorId: session.operator.id, name: session.operator.email, ip: page.clientAddress }, checked.files);
     return new Response(null, { status: 303, headers: { location: to, 'cache-control': 'private, no-store' } });
   } catch (caught) {
     if (!(caught instanceof HttpError)) throw caught;

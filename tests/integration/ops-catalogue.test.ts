@@ -1,0 +1,265 @@
+// The console's catalogue and imports (issue 24, admins): a product found, its price, old price, stock and
+// visibility changed and shown by the storefront within seconds, photos added through the pipeline,
+// reordered and removed; imports of real YML and CommerceML files (read in place from
+// ../shared/fixtures/import) with their progress, summary and report; a manager refused everywhere — on
+// the built server, PGlite and PostgreSQL in CI.
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../support/server.ts';
+import { signedInOperator, Visitor } from '../support/ops.ts';
+
+const FIXTURES = resolve('../shared/fixtures/import');
+let server: TestServer;
+let admin: Visitor;
+let manager: Visitor;
+
+beforeAll(async () => {
+  server = await startTestServer({ seedProducts: 10, label: 'ops-catalogue' });
+  admin = (await signedInOperator(server, 'admin@shop.ru', 'admin')).visitor;
+  manager = (await signedInOperator(server, 'manager@shop.ru', 'manager')).visitor;
+}, 120_000);
+afterAll(() => server?.stop());
+
+interface ProductAnswer {
+  price: number;
+  price_old: number | null;
+  variants: { code: string; label: string; available: boolean; left: number }[];
+  images: { src: string }[];
+}
+const storefront = async (id: number) => {
+  const res = await fetch(`${server.baseUrl}/api/v1/ecommerce-core/product/${id}`);
+  return { status: res.status, data: ((await res.json()) as { data?: ProductAnswer }).data };
+};
+/** Asks the storefront until `check` holds (the catalogue index follows the version within seconds). */
+async function eventually<T>(ask: () => Promise<T>, check: (value: T) => boolean, timeoutMs = 15_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await ask();
+    if (check(value) || Date.now() > deadline) return value;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+/** A multipart post as a browser sends a form with a file. */
+async function upload(visitor: Visitor, path: string, fields: Record<string, string>, file?: { field: string; name: string; bytes: Uint8Array; type: string }) {
+  const form = new FormData();
+  for (const [k, v] of Object.entries(fields)) form.set(k, v);
+  if (file) form.set(file.field, new Blob([new Uint8Array(file.bytes)], { type: file.type }), file.name);
+  const res = await fetch(server.baseUrl + path, {
+    method: 'POST',
+    body: form,
+    redirect: 'manual',
+    headers: { cookie: [...visitor.cookies].map(([k, v]) => `${k}=${v}`).join('; ') },
+  });
+  return { status: res.status, html: await res.text(), location: res.headers.get('location') };
+}
+
+describe('the catalogue in the console', () => {
+  const id = 3;
+
+  it('is the admin’s: a manager gets 403 on every page and change', async () => {
+    for (const path of ['/ops/products', `/ops/products/${id}`, '/ops/imports', '/ops/imports/1', '/ops/imports/1/report'])
+      expect((await manager.go(path)).status, path).toBe(403);
+    const csrf = Visitor.formToken((await manager.go('/ops/orders')).html);
+    expect((await manager.go(`/ops/products/${id}`, { _csrf: csrf, action: 'save', price: '1', visible: 'on' })).status).toBe(403);
+    expect((await storefront(id)).data?.price).not.toBe(100);
+  });
+
+  it('finds a product by a word of its name, its brand and #id', async () => {
+    const product = (await storefront(id)).data as ProductAnswer & { name: string; brand: string };
+    const ids = (html: string) => [...html.matchAll(/<a href="\/ops\/products\/(\d+)"/g)].map((m) => Number(m[1]));
+    expect(ids((await admin.go(`/ops/products?q=${encodeURIComponent(product.name.split(' ')[1] as string)}`)).html)).toContain(id);
+    expect(ids((await admin.go(`/ops/products?q=${encodeURIComponent(product.brand)}`)).html)).toContain(id);
+    expect(ids((await admin.go(`/ops/products?q=%23${id}`)).html)).toEqual([id]);
+    expect(ids((await admin.go('/ops/products')).html)).toHaveLength(10);
+  });
+
+  it('changes price, old price, stock per size and visibility; the storefront shows it within seconds', async () => {
+    const page = await admin.go(`/ops/products/${id}`);
+    const csrf = Visitor.formToken(page.html);
+    const stockFields = Object.fromEntries([...page.html.matchAll(/name="(stock_\d+)" value="(\d+)"/g)].map((m) => [m[1] as string, m[2] as string]));
+    expect(Object.keys(stockFields).length).toBeGreaterThan(0);
+    const zeroed = Object.fromEntries(Object.keys(stockFields).map((k) => [k, '0']));
+    const saved = await admin.go(`/ops/products/${id}`, { _csrf: csrf, action: 'save', price: '12 345', price_old: '20000', visible: 'on', ...zeroed });
+    expect(saved.status).toBe(303);
+    expect((await admin.go(saved.headers.get('location') as string)).html).toContain('Сохранено');
+    const shown = await eventually(
+      () => storefront(id),
+      (r) => r.data?.price === 1_234_500,
+    );
+    expect(shown.data).toMatchObject({ price: 1_234_500, price_old: 2_000_000 });
+    expect(shown.data?.variants.every((v) => !v.available)).toBe(true);
+    // Hidden: the product page is gone from the storefront.
+    const hidden = await admin.go(`/ops/products/${id}`, { _csrf: csrf, action: 'save', price: '12345', price_old: '', ...stockFields });
+    expect(hidden.status).toBe(303);
+    expect(
+      (
+        await eventually(
+          () => storefront(id),
+          (r) => r.status === 404,
+        )
+      ).status,
+    ).toBe(404);
+    expect((await admin.go(`/ops/products/${id}`, { _csrf: csrf, action: 'save', price: '12345', price_old: '', visible: 'on', ...stockFields })).status).toBe(
+      303,
+    );
+    const back = await eventually(
+      () => storefront(id),
+      (r) => r.status === 200 && r.data?.price_old === null,
+    );
+    expect(back.data?.variants.some((v) => v.available)).toBe(true);
+    // The audit log says who changed what, before and after.
+    const log = (await admin.go(`/ops/products/${id}`)).html;
+    expect(log).toContain('product.save: price: ');
+    expect(log).toContain('→ price: 1234500');
+  });
+
+  it('refuses bad prices and stock with the reason, and nothing changes', async () => {
+    const page = await admin.go(`/ops/products/${id}`);
+    const csrf = Visitor.formToken(page.html);
+    const stock = [...page.html.matchAll(/name="(stock_\d+)"/g)].map((m) => m[1] as string);
+    for (const [fields, message] of [
+      [{ price: 'abc' }, 'Цена — число рублей от 1'],
+      [{ price: '0' }, 'Цена — число рублей от 1'],
+      [{ price: '100', price_old: '90' }, 'Старая цена должна быть больше новой'],
+      [{ [stock[0] as string]: '-1' }, 'Остаток — целое число'],
+      [{ [stock[0] as string]: '1e3' }, 'Остаток — целое число'],
+    ] as [Record<string, string>, string][]) {
+      const res = await admin.go(`/ops/products/${id}`, { _csrf: csrf, action: 'save', price: '12345', visible: 'on', ...fields });
+      expect(res.status, JSON.stringify(fields)).toBe(422);
+      expect(res.html).toContain(message);
+    }
+    expect((await storefront(id)).data?.price).toBe(1_234_500);
+  });
+
+  it('adds a photo through the pipeline, moves it first, removes it; another product’s photo is not found', async () => {
+    const jpeg = await sharp({ create: { width: 900, height: 1200, channels: 3, background: { r: 180, g: 40, b: 60 } } })
+      .jpeg()
+      .toBuffer();
+    const page = await admin.go(`/ops/products/${id}`);
+    const csrf = Visitor.formToken(page.html);
+    const before = (await storefront(id)).data?.images.length ?? 0;
+    const added = await upload(
+      admin,
+      `/ops/products/${id}`,
+      { _csrf: csrf, action: 'photo_add' },
+      { field: 'photo', name: 'red.jpg', bytes: jpeg, type: 'image/jpeg' },
+    );
+    expect(added.status).toBe(303);
+    const withPhoto = await eventually(
+      () => storefront(id),
+      (r) => (r.data?.images.length ?? 0) === before + 1,
+    );
+    const media = withPhoto.data?.images.at(-1)?.src ?? '';
+    expect(media).toMatch(/^\/media\/[0-9a-f]{24}-w\d+\.webp$/);
+    expect((await fetch(server.baseUrl + media)).status).toBe(200);
+    const notAPhoto = await upload(
+      admin,
+      `/ops/products/${id}`,
+      { _csrf: csrf, action: 'photo_add' },
+      { field: 'photo', name: 'x.jpg', bytes: new TextEncoder().encode('<svg/>'), type: 'image/jpeg' },
+    );
+    expect(notAPhoto.status).toBe(422);
+    expect(notAPhoto.html).toContain('Файл не подошёл');
+    const imageIds = [...(await admin.go(`/ops/products/${id}`)).html.matchAll(/name="image" value="(\d+)"/g)].map((m) => m[1] as string);
+    const newest = imageIds.at(-1) as string;
+    for (let i = 0; i < imageIds.length - 1; i++)
+      expect((await admin.go(`/ops/products/${id}`, { _csrf: csrf, action: 'photo_up', image: newest })).status).toBe(303);
+    const first = await eventually(
+      () => storefront(id),
+      (r) => r.data?.images[0]?.src === media,
+    );
+    expect(first.data?.images[0]?.src).toBe(media);
+    // Another product's photo through this product's page: not found, nothing moves.
+    const otherImage = /name="image" value="(\d+)"/.exec((await admin.go('/ops/products/4')).html)?.[1] as string;
+    const foreign = await admin.go(`/ops/products/${id}`, { _csrf: csrf, action: 'photo_delete', image: otherImage });
+    expect(foreign.status).toBe(404);
+    expect(foreign.html).toContain('Этого фото у товара уже нет');
+    expect((await admin.go(`/ops/products/${id}`, { _csrf: csrf, action: 'photo_delete', image: newest })).status).toBe(303);
+    expect(
+      (
+        await eventually(
+          () => storefront(id),
+          (r) => (r.data?.images.length ?? 0) === before,
+        )
+      ).data?.images.length,
+    ).toBe(before);
+  });
+});
+
+describe('imports in the console', () => {
+  const waitDone = async (path: string) => {
+    let html = '';
+    for (let i = 0; i < 120; i++) {
+      html = (await admin.go(path)).html;
+      if (!html.includes('data-testid="ops-import-status">идёт')) break;
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    return html;
+  };
+
+  it('runs an uploaded YML feed (partial) and shows its summary and report', async () => {
+    const csrf = Visitor.formToken((await admin.go('/ops/imports')).html);
+    const started = await upload(
+      admin,
+      '/ops/imports',
+      { _csrf: csrf, url: '', partial: 'on', skip_photos: 'on' },
+      { field: 'file', name: 'serkin feed.xml', bytes: readFileSync(resolve(FIXTURES, 'yml-serkin-ymlparser-valid_xml.xml')), type: 'text/xml' },
+    );
+    expect(started.status).toBe(303);
+    expect(started.location).toMatch(/^\/ops\/imports\/\d+\?done=started$/);
+    const html = await waitDone(started.location!.split('?')[0] as string);
+    expect(html).toContain('data-testid="ops-import-status">готово');
+    expect(html).toMatch(/новых 5, изменено 0, без изменений 0, скрыто 0, фото 0, ошибок 0/);
+    const report = await fetch(`${server.baseUrl}${started.location!.split('?')[0]}/report`, {
+      headers: { cookie: [...admin.cookies].map(([k, v]) => `${k}=${v}`).join('; ') },
+    });
+    expect(report.status).toBe(200);
+    expect(report.headers.get('content-type')).toContain('text/csv');
+    expect(await report.text()).toMatch(/^severity,offer_id,line,reason\r\n.*Без категории/s);
+    const history = (await admin.go('/ops/imports')).html;
+    expect(history).toContain('upload: serkin_feed.xml');
+  });
+
+  it('runs 1C’s CommerceML files through the exchange’s reader', async () => {
+    for (const name of ['cml-bigperson-exchange1c-import.xml', 'cml-bigperson-exchange1c-offers.xml']) {
+      const csrf = Visitor.formToken((await admin.go('/ops/imports')).html);
+      const started = await upload(
+        admin,
+        '/ops/imports',
+        { _csrf: csrf, url: '' },
+        { field: 'file', name, bytes: readFileSync(resolve(FIXTURES, name)), type: 'text/xml' },
+      );
+      expect(started.status, name).toBe(303);
+      const html = await waitDone(started.location!.split('?')[0] as string);
+      expect(html, name).toContain('data-testid="ops-import-status">готово');
+      expect(html, name).toMatch(/ошибок 0/);
+    }
+    // The offers file made the import file's two products saleable: both are new in its summary.
+    const history = (await admin.go('/ops/imports')).html;
+    expect(history).toContain('upload: cml-bigperson-exchange1c-offers.xml');
+    expect(history).toMatch(/новых 2/);
+  });
+
+  it('refuses a run without a file or address, a bad address, a broken file, and another session’s token', async () => {
+    const csrf = Visitor.formToken((await admin.go('/ops/imports')).html);
+    const nothing = await upload(admin, '/ops/imports', { _csrf: csrf, url: '' });
+    expect(nothing.status).toBe(422);
+    expect(nothing.html).toContain('Выберите файл или укажите адрес фида');
+    const ftp = await upload(admin, '/ops/imports', { _csrf: csrf, url: 'ftp://example.com/feed.xml' });
+    expect(ftp.status).toBe(422);
+    expect(ftp.html).toContain('Адрес должен начинаться с http:// или https://');
+    const broken = await upload(
+      admin,
+      '/ops/imports',
+      { _csrf: csrf, url: '' },
+      { field: 'file', name: 'cut.xml', bytes: new TextEncoder().encode('<?xml version="1.0"?><yml_catalog><shop><offers><offer id="1">'), type: 'text/xml' },
+    );
+    expect(broken.status).toBe(303);
+    const html = await waitDone(broken.location!.split('?')[0] as string);
+    expect(html).toContain('data-testid="ops-import-status">ошибка');
+    const managerCsrf = Visitor.formToken((await manager.go('/ops/orders')).html);
+    expect((await upload(admin, '/ops/imports', { _csrf: managerCsrf, url: 'https://example.com/feed.xml' })).status).toBe(403);
+  });
+});
