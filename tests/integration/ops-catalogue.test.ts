@@ -263,3 +263,23 @@ describe('imports in the console', () => {
     expect((await upload(admin, '/ops/imports', { _csrf: managerCsrf, url: 'https://example.com/feed.xml' })).status).toBe(403);
   });
 });
+
+describe('the audit log', () => {
+  it('lists every change with who, where from, before and after, for admins only', async () => {
+    expect((await manager.go('/ops/audit')).status).toBe(403);
+    const all = await admin.go('/ops/audit');
+    expect(all.status).toBe(200);
+    expect(all.html).toContain('operator.login');
+    expect(all.html).toContain('import.start');
+    const product = await admin.go('/ops/audit?object=product&id=3');
+    const actions = [...product.html.matchAll(/<span class="block font-600">([\w.]+)<\/span>/g)].map((m) => m[1]);
+    expect(new Set(actions)).toEqual(new Set(['product.save', 'product.photo_add', 'product.photos', 'product.photo_delete']));
+    expect(product.html).toContain('admin@shop.ru');
+    expect(product.html).toContain('href="/ops/products/3"');
+    expect(product.html).toMatch(/price: \d+.*→ price: 1234500/);
+    const byOther = await admin.go('/ops/audit?actor=MANAGER@shop.ru');
+    expect([...byOther.html.matchAll(/<span class="block font-600">([\w.]+)<\/span>/g)].map((m) => m[1])).toEqual(['operator.login', 'operator.setup']);
+    // Filters that do not parse are dropped: the whole log, never a 500.
+    expect((await admin.go('/ops/audit?object=bogus&id=%00&after=x')).status).toBe(200);
+  });
+});

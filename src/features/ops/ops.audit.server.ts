@@ -2,7 +2,8 @@
 // where, what, and the values before and after. Written where the action happens (an order's change in
 // orders.actions.server.ts, an operator's in ops.server.ts), whoever asked for it: the console, the
 // operator token's calls, 1C.
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
+import { z } from '~/lib/zod.ts';
 import { selectRows } from '~/lib/db/client.ts';
 import { getDb } from '~/lib/db/index.ts';
 
@@ -41,4 +42,43 @@ export async function auditOf(objectType: string, objectId: string): Promise<Aud
     db,
     sql`SELECT id, actor, ip, action, before, after, at FROM audit_log WHERE object_type = ${objectType} AND object_id = ${objectId} ORDER BY at, id LIMIT 500`,
   );
+}
+
+export const AUDIT_PAGE_SIZE = 100;
+export const AUDIT_OBJECTS = ['order', 'buyout', 'customer', 'product', 'import', 'operator'] as const;
+
+export const auditQuerySchema = z.object({
+  actor: z.string().trim().max(254).optional().catch(undefined),
+  object: z.enum(AUDIT_OBJECTS).optional().catch(undefined),
+  id: z
+    .string()
+    .trim()
+    .max(40)
+    .regex(/^[\w-]+$/)
+    .optional()
+    .catch(undefined),
+  after: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER).optional().catch(undefined),
+});
+export type AuditQuery = z.infer<typeof auditQuerySchema>;
+
+export interface AuditEntry extends AuditLine {
+  object_type: string;
+  object_id: string;
+}
+
+/** The audit log for admins, newest first, by who, what kind of object and which. */
+export async function auditLog(query: AuditQuery): Promise<{ rows: AuditEntry[]; next: number | null }> {
+  const where: SQL[] = [];
+  if (query.actor) where.push(sql`lower(actor) = ${query.actor.toLowerCase()}`);
+  if (query.object) where.push(sql`object_type = ${query.object}`);
+  if (query.id) where.push(sql`object_id = ${query.id}`);
+  if (query.after) where.push(sql`id < ${query.after}`);
+  const rows = await selectRows<AuditEntry>(
+    await getDb(),
+    sql`SELECT id, actor, ip, action, object_type, object_id, before, after, at FROM audit_log
+        WHERE ${where.length ? sql.join(where, sql` AND `) : sql`TRUE`} ORDER BY id DESC LIMIT ${AUDIT_PAGE_SIZE + 1}`,
+  );
+  const more = rows.length > AUDIT_PAGE_SIZE;
+  const page = rows.slice(0, AUDIT_PAGE_SIZE);
+  return { rows: page, next: more ? Number(page.at(-1)?.id ?? 0) || null : null };
 }
