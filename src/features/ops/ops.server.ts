@@ -333,13 +333,18 @@ async function readForm(request: Request, maxBytes: number, takesFiles: boolean)
 }
 
 /**
- * A console page's session: the page's answer instead when there is none (to the sign-in page) or when the
- * operator's role does not reach the page's (403, nothing shown).
+ * A console page's session: the page's answer instead when there is none — to the sign-in page for a page
+ * shown, 403 for a change asked (a POST without a session is no one's) — or when the operator's role does
+ * not reach the page's (403, nothing shown).
  */
-export async function consoleSession(sessionCookie: string | undefined, needed: OperatorRole = 'manager'): Promise<OpsSession | Response> {
-  const session = await opsSession(sessionCookie);
-  if (!session) return new Response(null, { status: 303, headers: { location: '/ops/login', 'cache-control': 'private, no-store' } });
-  if (!roleAllows(session.operator.role, needed)) return new Response(null, { status: 403, headers: { 'cache-control': 'private, no-store' } });
+export async function consoleSession(page: { cookies: AstroCookies; request: Request }, needed: OperatorRole = 'manager'): Promise<OpsSession | Response> {
+  const session = await opsSession(page.cookies.get(OPS_SESSION_COOKIE)?.value);
+  const headers = { 'cache-control': 'private, no-store' };
+  if (!session)
+    return page.request.method === 'GET' || page.request.method === 'HEAD'
+      ? new Response(null, { status: 303, headers: { ...headers, location: '/ops/login' } })
+      : new Response(null, { status: 403, headers });
+  if (!roleAllows(session.operator.role, needed)) return new Response(null, { status: 403, headers });
   return session;
 }
 

@@ -1,14 +1,14 @@
 // GET /ops/orders/newer?since=<cursor>&<the list's filters> (issue 24): how many orders came after the
 // newest one the list shows, for the notice that offers to show them (polled by the list's script).
 import type { APIRoute } from 'astro';
-import { consoleSession, OPS_SESSION_COOKIE } from '~/features/ops/ops.server.ts';
+import { consoleSession } from '~/features/ops/ops.server.ts';
 import { consoleOrdersQuerySchema, cursorField, newerOrders } from '~/features/orders/orders.console.server.ts';
 import { searchParamsToObject } from '~/lib/http/search-params.ts';
 
 const PRIVATE = { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'private, no-store' };
 
-export const GET: APIRoute = async ({ url, cookies }) => {
-  const session = await consoleSession(cookies.get(OPS_SESSION_COOKIE)?.value);
+export const GET: APIRoute = async ({ url, cookies, request }) => {
+  const session = await consoleSession({ cookies, request });
   if (session instanceof Response) return new Response(JSON.stringify({ count: 0 }), { status: 401, headers: PRIVATE });
   const since = cursorField.safeParse(url.searchParams.get('since'));
   if (!since.success) return new Response(JSON.stringify({ count: 0 }), { status: 400, headers: PRIVATE });

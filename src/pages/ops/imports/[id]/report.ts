@@ -1,10 +1,10 @@
 // /ops/imports/N/report (issue 24, admins): the run's per-offer report as a CSV download.
 import type { APIRoute } from 'astro';
-import { consoleSession, OPS_SESSION_COOKIE, pathId } from '~/features/ops/ops.server.ts';
+import { consoleSession, pathId } from '~/features/ops/ops.server.ts';
 import { importRun } from '~/features/import/import.runs.server.ts';
 
-export const GET: APIRoute = async ({ cookies, params }) => {
-  const session = await consoleSession(cookies.get(OPS_SESSION_COOKIE)?.value, 'admin');
+export const GET: APIRoute = async ({ cookies, params, request }) => {
+  const session = await consoleSession({ cookies, request }, 'admin');
   if (session instanceof Response) return session;
   const id = pathId(params['id']);
   const run = id === null ? null : await importRun(id);
