@@ -1,6 +1,7 @@
 // Screenshots of the managers' console (issue 24) at 1440 px and 390 px: the set-up page with its QR code,
 // the recovery codes, the sign-in page with an error, the list of orders, an order and its packing slip, the
-// buyout inbox and a request, the customers and a customer. An operator is added through
+// buyout inbox and a request, the customers and a customer, the catalogue and a product, imports and the
+// audit log. An operator is added through
 // the operator call (as `npm run operator -- add` does) and set up in the browser with codes computed here.
 // Usage: node scripts/screenshot-ops.ts http://127.0.0.1:4321 <operator token>
 import { mkdirSync } from 'node:fs';
@@ -93,6 +94,19 @@ for (const [label, viewport] of [
     await page.waitForURL('**/ops/customers/*');
     await shot('customer');
   }
+  // The admin's pages.
+  await page.goto(`${base}/ops/products`);
+  await shot('products');
+  const product = page.locator('[data-testid="ops-products"] tbody a').first();
+  if ((await product.count()) > 0) {
+    await product.click();
+    await page.waitForURL('**/ops/products/*');
+    await shot('product');
+  }
+  await page.goto(`${base}/ops/imports`);
+  await shot('imports');
+  await page.goto(`${base}/ops/audit`);
+  await shot('audit');
   await page.close();
 }
 await browser.close();
