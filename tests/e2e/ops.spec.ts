@@ -90,9 +90,15 @@ async function moveThrough(page: Page, statuses: string[]) {
 
 test('an operator signs in with TOTP and finds the order a guest placed a moment ago', async ({ page, baseURL }) => {
   const item = await inStock(baseURL!, 20);
+  await paidOrder(baseURL!, item);
   const { code, email } = await paidOrder(baseURL!, item);
   await operatorSignsIn(page, baseURL!, 'manager');
-  await expect(page.getByTestId('ops-orders').locator('tbody tr').first()).toContainText(code);
+  const rows = page.getByTestId('ops-orders').locator('tbody tr');
+  await expect(rows.first()).toContainText(code);
+  // From the keyboard: ↓ from the first row's link to the second's.
+  await rows.nth(0).getByRole('link').first().focus();
+  await page.keyboard.press('ArrowDown');
+  await expect(rows.nth(1).getByRole('link').first()).toBeFocused();
   await page.getByRole('searchbox', { name: 'Код заказа, email, телефон или фамилия' }).fill(email);
   await page.getByRole('button', { name: 'Показать' }).click();
   await expect(page.getByTestId('ops-orders').locator('tbody tr')).toHaveCount(1);
