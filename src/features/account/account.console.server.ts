@@ -10,7 +10,7 @@ import { HttpError } from '~/lib/http/errors.ts';
 import { formatPrice } from '~/lib/format.ts';
 import { dashboardContent } from '~/features/auth/auth.server.ts';
 import { audit, type Actor } from '~/features/ops/ops.audit.server.ts';
-import { listSearchField, roleAllows, type OperatorRole } from '~/features/ops/ops.ts';
+import { likePattern, listSearchField, roleAllows, roublesField, type OperatorRole } from '~/features/ops/ops.ts';
 import { BONUS_VALID_DAYS, type OrderStatus } from '~/features/orders/orders.ts';
 import { partnerProgramme, type PartnerProgramme } from '~/features/partners/partners.server.ts';
 import { listAddresses, type SavedAddress } from './account.server.ts';
@@ -34,16 +34,14 @@ export interface ConsoleCustomerRow extends Record<string, unknown> {
   orders: number;
 }
 
-const likeText = (text: string) => `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-
 function searchCondition(q: string | undefined): SQL | null {
   const text = q?.trim();
   if (!text) return null;
   const number = /^#\s*(\d{1,9})$/.exec(text);
   if (number) return sql`c.id = ${Number(number[1])}`;
   const digits = text.replace(/\D/g, '');
-  if (/^[\d\s()+-]+$/.test(text) && digits.length >= 4) return sql`c.search_text LIKE ${likeText(digits)}`;
-  return sql`c.search_text LIKE ${likeText(text)}`;
+  if (/^[\d\s()+-]+$/.test(text) && digits.length >= 4) return sql`c.search_text LIKE ${likePattern(digits)}`;
+  return sql`c.search_text LIKE ${likePattern(text)}`;
 }
 
 export async function consoleCustomers(query: ConsoleCustomersQuery) {
@@ -115,13 +113,7 @@ export async function consoleCustomer(id: number): Promise<ConsoleCustomer | nul
 }
 
 /** Roubles as a manager types them ("1500", "1 500,50"), in kopecks; at most a million roubles at once. */
-const roubles = z
-  .string()
-  .trim()
-  .transform((text) => text.replace(/[\s\u00a0]/g, '').replace(',', '.'))
-  .pipe(z.string().regex(/^\d{1,7}(\.\d{1,2})?$/, 'ops.customer.amountInvalid'))
-  .transform((text) => Math.round(Number(text) * 100))
-  .pipe(z.number().int().min(1, 'ops.customer.amountInvalid').max(100_000_000, 'ops.customer.amountInvalid'));
+const roubles = roublesField('ops.customer.amountInvalid', { digits: 7, min: 1, max: 100_000_000 });
 
 const reasonText = z.string().trim().min(3, 'ops.customer.reasonRequired').max(500, 'validation.tooLong');
 

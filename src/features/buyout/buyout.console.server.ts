@@ -3,7 +3,7 @@
 // conditional UPDATE (two managers pressing at once: one wins, the other is told) and a line of the audit log.
 import { sql, type SQL } from 'drizzle-orm';
 import { z } from '~/lib/zod.ts';
-import { listSearchField } from '~/features/ops/ops.ts';
+import { likePattern, listSearchField } from '~/features/ops/ops.ts';
 import { selectRows } from '~/lib/db/client.ts';
 import { getDb } from '~/lib/db/index.ts';
 import { HttpError } from '~/lib/http/errors.ts';
@@ -43,8 +43,6 @@ const SELECT = sql`SELECT b.id, b.name, b.phone, b.messenger, b.description, b.p
     o.email AS taken_by_email, b.customer_id, c.email AS customer_email, b.agreement_promo, b.created_at, b.updated_at
   FROM buyout_requests b LEFT JOIN operators o ON o.id = b.taken_by LEFT JOIN customers c ON c.id = b.customer_id`;
 
-const likeText = (text: string) => `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-
 function conditions(query: ConsoleBuyoutsQuery, operatorId: number): SQL[] {
   const where: SQL[] = [];
   if (query.mine) where.push(sql`b.taken_by = ${operatorId}`);
@@ -53,8 +51,8 @@ function conditions(query: ConsoleBuyoutsQuery, operatorId: number): SQL[] {
     const number = /^№?\s*(\d{1,9})$/.exec(q);
     const digits = q.replace(/\D/g, '');
     if (number) where.push(sql`b.id = ${Number(number[1])}`);
-    else if (/^[\d\s()+-]+$/.test(q) && digits.length >= 4) where.push(sql`regexp_replace(b.phone, '\\D', '', 'g') LIKE ${likeText(digits)}`);
-    else where.push(sql`lower(b.name || ' ' || b.description || ' ' || b.product_url) LIKE ${likeText(q)}`);
+    else if (/^[\d\s()+-]+$/.test(q) && digits.length >= 4) where.push(sql`regexp_replace(b.phone, '\\D', '', 'g') LIKE ${likePattern(digits)}`);
+    else where.push(sql`lower(b.name || ' ' || b.description || ' ' || b.product_url) LIKE ${likePattern(q)}`);
   }
   return where;
 }

@@ -10,7 +10,7 @@ import { selectRows } from '~/lib/db/client.ts';
 import { getDb } from '~/lib/db/index.ts';
 import { env } from '~/lib/env.ts';
 import { HttpError } from '~/lib/http/errors.ts';
-import { listSearchField } from '~/features/ops/ops.ts';
+import { likePattern, listSearchField, roublesField } from '~/features/ops/ops.ts';
 import { audit, type Actor } from '~/features/ops/ops.audit.server.ts';
 import { PhotoError, storePhoto } from '~/features/media/media.server.ts';
 
@@ -39,15 +39,13 @@ export interface ConsoleProductRow extends Record<string, unknown> {
   photo: string | null;
 }
 
-const likeText = (text: string) => `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-
 export async function consoleProducts(query: ConsoleProductsQuery) {
   const where: SQL[] = [];
   const q = query.q?.trim();
   if (q) {
     const id = /^#\s*(\d{1,9})$/.exec(q);
     // An article matches whole (case aside); the name, brand, category and colour in search_text by words.
-    where.push(id ? sql`p.id = ${Number(id[1])}` : sql`(lower(p.vendor_code) = ${q.toLowerCase()} OR lower(p.search_text) LIKE ${likeText(q)})`);
+    where.push(id ? sql`p.id = ${Number(id[1])}` : sql`(lower(p.vendor_code) = ${q.toLowerCase()} OR lower(p.search_text) LIKE ${likePattern(q)})`);
   }
   if (query.hidden) where.push(sql`NOT p.is_active`);
   if (query.after) where.push(sql`p.id < ${query.after}`);
@@ -91,13 +89,7 @@ export async function consoleProduct(id: number): Promise<ConsoleProduct | null>
 }
 
 /** Roubles as typed ("12 500", "12500,50"), in kopecks; '' is "none" for the old price. */
-const price = z
-  .string()
-  .trim()
-  .transform((text) => text.replace(/[\s\u00a0]/g, '').replace(',', '.'))
-  .pipe(z.string().regex(/^\d{1,8}(\.\d{1,2})?$/, 'ops.product.priceInvalid'))
-  .transform((text) => Math.round(Number(text) * 100))
-  .pipe(z.number().int().min(100, 'ops.product.priceInvalid').max(1_000_000_000, 'ops.product.priceInvalid'));
+const price = roublesField('ops.product.priceInvalid', { digits: 8, min: 100, max: 1_000_000_000 });
 
 const stockField = z
   .string()

@@ -5,6 +5,7 @@ import { emailField } from '~/lib/contact.schema.ts';
 import { newPasswordField } from '~/features/auth/auth.schema.ts';
 import { PASSWORD_MAX } from '~/features/auth/auth.ts';
 import { hasControlCharacters } from '~/lib/http/text.ts';
+import type { MessageKey } from '~/lib/i18n/index.ts';
 
 export const OPERATOR_ROLES = ['manager', 'admin'] as const;
 export type OperatorRole = (typeof OPERATOR_ROLES)[number];
@@ -59,3 +60,49 @@ export const listSearchField = () =>
     .refine((text) => !hasControlCharacters(text))
     .optional()
     .catch(undefined);
+
+/** A `LIKE` pattern that finds the text anywhere, lower-cased, with `\`, `%` and `_` taken literally. */
+export const likePattern = (text: string) => `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/**
+ * Roubles as a manager types them ("12 500", "1 500,50"), in kopecks: at most `digits` whole digits and
+ * two of kopecks, then within `min`…`max` kopecks; `message` for anything else.
+ */
+export const roublesField = (message: MessageKey, bounds: { digits: number; min: number; max: number }) =>
+  z
+    .string()
+    .trim()
+    .transform((text) => text.replace(/[\s\u00a0]/g, '').replace(',', '.'))
+    .pipe(z.string().regex(new RegExp(`^\\d{1,${bounds.digits}}(\\.\\d{1,2})?$`), message))
+    .transform((text) => Math.round(Number(text) * 100))
+    .pipe(z.number().int().min(bounds.min, message).max(bounds.max, message));
+
+/** The values of an audit line's side as "name: value, …" ('—' for none), as the console shows a change. */
+export function describeValues(record: Record<string, unknown> | null): string {
+  return record
+    ? Object.entries(record)
+        .map(([k, v]) => `${k}: ${typeof v === 'string' ? v : JSON.stringify(v)}`)
+        .join(', ')
+    : '—';
+}
+
+const consoleFormats = new Map<string, Intl.DateTimeFormat>();
+/**
+ * The console's dates, in the shop's time (Moscow): `moment` «26.11.2026, 05:10», `seconds` with seconds
+ * (the audit log), `day` «26.11.2026», `long` «26 ноября 2026 г.» (the packing slip).
+ */
+export function consoleDate(locale: string, style: 'moment' | 'seconds' | 'day' | 'long'): Intl.DateTimeFormat {
+  const key = `${locale}|${style}`;
+  let format = consoleFormats.get(key);
+  if (!format) {
+    const options: Intl.DateTimeFormatOptions = {
+      moment: { dateStyle: 'short', timeStyle: 'short' } as const,
+      seconds: { dateStyle: 'short', timeStyle: 'medium' } as const,
+      day: { dateStyle: 'short' } as const,
+      long: { dateStyle: 'long' } as const,
+    }[style];
+    format = new Intl.DateTimeFormat(locale === 'en' ? 'en-GB' : 'ru-RU', { ...options, timeZone: 'Europe/Moscow' });
+    consoleFormats.set(key, format);
+  }
+  return format;
+}

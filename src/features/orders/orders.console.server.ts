@@ -3,7 +3,7 @@
 // 0014). Changes to an order still go through orders.actions.server.ts: one rule wherever a move comes from.
 import { sql, type SQL } from 'drizzle-orm';
 import { z } from '~/lib/zod.ts';
-import { listSearchField } from '~/features/ops/ops.ts';
+import { likePattern, listSearchField } from '~/features/ops/ops.ts';
 import { selectRows } from '~/lib/db/client.ts';
 import { getDb } from '~/lib/db/index.ts';
 import { DELIVERY_METHODS } from '~/features/checkout/checkout.schema.ts';
@@ -65,8 +65,6 @@ export interface ConsoleOrdersPage {
   next: string | null;
 }
 
-const likeText = (text: string) => `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-
 /** The conditions of every filter but the status (the counts are per status). */
 function conditions(query: ConsoleOrdersQuery): SQL[] {
   const where: SQL[] = [];
@@ -80,9 +78,9 @@ function conditions(query: ConsoleOrdersQuery): SQL[] {
     const code = /^bs-?(\d{8})$/i.exec(q);
     const digits = q.replace(/\D/g, '');
     if (code) where.push(sql`o.code = ${`BS-${code[1]}`}`);
-    else if (/^[\d\s()+-]+$/.test(q) && digits.length >= 4) where.push(sql`${ORDER_SEARCH} LIKE ${likeText(digits)}`);
+    else if (/^[\d\s()+-]+$/.test(q) && digits.length >= 4) where.push(sql`${ORDER_SEARCH} LIKE ${likePattern(digits)}`);
     // The trigram index (migration 0014) serves words of three letters and more.
-    else where.push(sql`${ORDER_SEARCH} LIKE ${likeText(q)}`);
+    else where.push(sql`${ORDER_SEARCH} LIKE ${likePattern(q)}`);
   }
   return where;
 }
