@@ -98,33 +98,41 @@ interface RunRow {
   done: number;
   total: number;
   summary: ImportSummary | null;
-  report: string | null;
+  problems: number;
   message: string;
+  input: string;
   created_at: string | Date;
   finished_at: string | Date | null;
+}
+
+/**
+ * A run's columns but its report, with the report's lines counted where it is (each line ends in CRLF; the
+ * first is the header): a list of runs never moves their reports.
+ */
+const RUN_COLUMNS = `id, status, done, total, summary, message, input, created_at, finished_at,
+  CASE WHEN report IS NULL THEN 0 ELSE greatest(0, (length(report) - length(replace(report, E'\\r\\n', ''))) / 2 - 1) END::int AS problems`;
+
+function runView(row: RunRow): RunView {
+  const end = row.finished_at ? new Date(row.finished_at).getTime() : Date.now();
+  return {
+    id: row.id,
+    status: row.status,
+    done: row.done,
+    total: row.total,
+    summary: row.summary,
+    problems: Number(row.problems),
+    message: row.status === 'done' ? '' : row.message,
+    offers: row.status === 'done' ? row.total : row.done,
+    seconds: Math.round((end - new Date(row.created_at).getTime()) / 100) / 10,
+  };
 }
 
 /** A run as its caller sees it, and its report (CSV) once it is over. */
 export async function importRun(id: number): Promise<{ view: RunView; report: string | null } | null> {
   const database = await getDatabase();
-  const row = (await database.query('SELECT id, status, done, total, summary, report, message, created_at, finished_at FROM import_runs WHERE id = $1', [id]))
-    .rows[0] as RunRow | undefined;
-  if (!row) return null;
-  const end = row.finished_at ? new Date(row.finished_at).getTime() : Date.now();
-  return {
-    view: {
-      id: row.id,
-      status: row.status,
-      done: row.done,
-      total: row.total,
-      summary: row.summary,
-      problems: row.report ? Math.max(0, row.report.split('\r\n').length - 2) : 0,
-      message: row.status === 'done' ? '' : row.message,
-      offers: row.status === 'done' ? row.total : row.done,
-      seconds: Math.round((end - new Date(row.created_at).getTime()) / 100) / 10,
-    },
-    report: row.report,
-  };
+  const row = (await database.query(`SELECT ${RUN_COLUMNS}, report FROM import_runs WHERE id = $1`, [id])).rows[0] as
+    (RunRow & { report: string | null }) | undefined;
+  return row ? { view: runView(row), report: row.report } : null;
 }
 
 export interface RunListed extends RunView {
@@ -132,15 +140,9 @@ export interface RunListed extends RunView {
   started: Date;
 }
 
-/** The latest runs, newest first: the console's history. */
+/** The latest runs, newest first: the console's history, in one query. */
 export async function importRuns(limit = 50): Promise<RunListed[]> {
   const database = await getDatabase();
-  const { rows } = await database.query('SELECT id FROM import_runs ORDER BY id DESC LIMIT $1', [limit]);
-  const listed: RunListed[] = [];
-  for (const { id } of rows as { id: number }[]) {
-    const run = await importRun(id);
-    const [meta] = (await database.query('SELECT input, created_at FROM import_runs WHERE id = $1', [id])).rows as { input: string; created_at: Date }[];
-    if (run && meta) listed.push({ ...run.view, input: meta.input, started: new Date(meta.created_at) });
-  }
-  return listed;
+  const { rows } = await database.query(`SELECT ${RUN_COLUMNS} FROM import_runs ORDER BY id DESC LIMIT $1`, [limit]);
+  return (rows as unknown as RunRow[]).map((row) => ({ ...runView(row), input: row.input, started: new Date(row.created_at) }));
 }
