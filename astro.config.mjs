@@ -4,7 +4,7 @@ import node from '@astrojs/node';
 import preact from '@astrojs/preact';
 import UnoCSS from '@unocss/astro';
 import { env, loadDotEnv } from './src/lib/env.ts';
-import { MAX_BODY_BYTES } from './src/lib/http/limits.ts';
+import { ADAPTER_BODY_LIMIT } from './src/lib/http/limits.ts';
 import { PAGE_DIRECTIVES, cspHash } from './src/lib/http/csp.ts';
 import { COOKIE_CONSENT_BOOT } from './src/components/ui/cookie-consent.ts';
 import { REST_CSS_BOOT } from './src/lib/http/first-paint-css.ts';
@@ -20,10 +20,11 @@ const SERVER_BUNDLED = ['react', 'react-dom', 'nanostores', 'react-hook-form', '
 export default defineConfig({
   site: config.SITE_URL,
   output: 'server',
-  // Chunked bodies too: the adapter cuts a body off at the API's limit (src/lib/http/limits.ts).
+  // A backstop for chunked bodies: the adapter cuts any body off past the largest a route takes (the
+  // console's feed upload); each route reads within its own, smaller limit (src/lib/http/limits.ts).
   // staticHeaders: the CSP of each prerendered page is written to dist/_headers.json for the front to send
   // as a header (a <meta> policy cannot say frame-ancestors).
-  adapter: node({ mode: 'standalone', bodySizeLimit: MAX_BODY_BYTES, staticHeaders: true }),
+  adapter: node({ mode: 'standalone', bodySizeLimit: ADAPTER_BODY_LIMIT, staticHeaders: true }),
   integrations: [
     UnoCSS({ injectReset: false }),
     // The islands are written against React's API and run on Preact's compatibility layer (docs/decisions/015).

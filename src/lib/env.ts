@@ -64,7 +64,7 @@ const schema = z.object({
     .regex(/^\/[A-Za-z0-9._~/-]+$/)
     .default('/exchange/1c'),
   // The largest part of a file 1C sends in one request (it cuts larger files into parts of this size);
-  // no more than the server takes in any request body (src/lib/http/limits.ts).
+  // no more than the API's body limit (MAX_BODY_BYTES, src/lib/http/limits.ts).
   EXCHANGE_FILE_LIMIT: z.coerce
     .number()
     .int()

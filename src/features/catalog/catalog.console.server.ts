@@ -12,11 +12,11 @@ import { env } from '~/lib/env.ts';
 import { HttpError } from '~/lib/http/errors.ts';
 import { likePattern, listSearchField, roublesField } from '~/features/ops/ops.ts';
 import { audit, type Actor } from '~/features/ops/ops.audit.server.ts';
-import { PhotoError, storePhoto } from '~/features/media/media.server.ts';
+import { MAX_PHOTO_BYTES, PhotoError, storePhoto } from '~/features/media/media.server.ts';
 
 export const PRODUCTS_PAGE_SIZE = 50;
 /** A photo uploaded in the console: the pipeline's own limit. */
-export const PHOTO_UPLOAD_MAX_BYTES = 20 * 1024 * 1024;
+export const PHOTO_UPLOAD_MAX_BYTES = MAX_PHOTO_BYTES;
 /** The photos one product may have. */
 export const MAX_PHOTOS = 20;
 

@@ -123,7 +123,7 @@ async function receiveFile(request: Request, kind: Kind, filename: string): Prom
   if (before + Math.max(0, declared) > maxBytes) return failure(413, `the file would be over the limit of ${maxBytes} bytes (IMPORT_MAX_BYTES)`);
   if (!request.body) return answer(200, ['success']);
   // Read to its end even when over the limit (the excess is dropped): cancelling a request's body midway
-  // throws inside the server's HTTP layer. The server's own limit on any body ends it at 1 MB anyway.
+  // throws inside the server's HTTP layer. The adapter's backstop ends any body at ADAPTER_BODY_LIMIT.
   const out = createWriteStream(path, { flags: 'a' });
   let seen = 0;
   let over = false;

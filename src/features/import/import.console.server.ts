@@ -7,15 +7,10 @@ import { join } from 'node:path';
 import { z } from '~/lib/zod.ts';
 import { env } from '~/lib/env.ts';
 import { HttpError } from '~/lib/http/errors.ts';
+import { FEED_UPLOAD_MAX_BYTES } from '~/lib/http/limits.ts';
 import { audit, type Actor } from '~/features/ops/ops.audit.server.ts';
 import { isCommerceMlFile } from './import.server.ts';
 import { ImportBusy, runOptionsSchema, startImportRun, type ImportRunner } from './import.runs.server.ts';
-
-/**
- * The largest file the console takes: the form is read whole before it is written to disk. A larger feed
- * goes by its address (streamed to disk) or `npm run import`.
- */
-export const UPLOAD_MAX_BYTES = 50 * 1024 * 1024;
 
 const flag = z
   .literal('on')
@@ -43,7 +38,7 @@ export async function startConsoleImport(form: ConsoleImport, file: File | undef
   let input: string;
   let runner: ImportRunner | undefined;
   if (file && file.size > 0) {
-    if (file.size > UPLOAD_MAX_BYTES) throw new HttpError(413, 'ops.imports.fileTooLarge');
+    if (file.size > FEED_UPLOAD_MAX_BYTES) throw new HttpError(413, 'ops.imports.fileTooLarge');
     const dir = join(env().DATA_DIR, 'imports');
     mkdirSync(dir, { recursive: true });
     // The name as the admin's computer had it, made safe; the run keeps it to be recognised in the history.

@@ -11,6 +11,7 @@ import { getDb } from '~/lib/db/index.ts';
 import { env } from '~/lib/env.ts';
 import { HttpError, notFound } from '~/lib/http/errors.ts';
 import { hasControlCharacters } from '~/lib/http/text.ts';
+import { FORM_MAX_BYTES, readCapped } from '~/lib/http/limits.ts';
 import { sameSecret } from '~/lib/same-secret.ts';
 import type { z } from '~/lib/zod.ts';
 import { fieldErrors } from '~/lib/http/endpoint.ts';
@@ -282,23 +283,6 @@ export function issueFormToken(cookies: AstroCookies, url: URL): string {
   return token;
 }
 
-/** A console form's bytes at most: text fields are small; a file (a photo, a feed) is allowed more by its page. */
-export const FORM_MAX_BYTES = 64 * 1024;
-
-/** The body's bytes, or null past `max` (whatever the request claims: a declared length, or the bytes as they come). */
-async function cappedBody(request: Request, max: number): Promise<Buffer | null> {
-  if (Number(request.headers.get('content-length') ?? '0') > max) return null;
-  if (!request.body) return Buffer.alloc(0);
-  const parts: Uint8Array[] = [];
-  let size = 0;
-  for await (const part of request.body as unknown as AsyncIterable<Uint8Array>) {
-    size += part.byteLength;
-    if (size > max) return null;
-    parts.push(part);
-  }
-  return Buffer.concat(parts);
-}
-
 export interface PostedForm {
   fields: Record<string, string>;
   /** Files, when the page takes them: by field name. */
@@ -312,11 +296,17 @@ export interface PostedForm {
 async function readForm(request: Request, maxBytes: number, takesFiles: boolean): Promise<PostedForm | 'bad' | 'large'> {
   const type = request.headers.get('content-type') ?? '';
   if (!type.startsWith('application/x-www-form-urlencoded') && !type.startsWith('multipart/form-data')) return 'bad';
-  const bytes = await cappedBody(request, maxBytes);
-  if (!bytes) return 'large';
+  let parts: Uint8Array[] | null;
+  try {
+    parts = await readCapped(request, maxBytes);
+  } catch {
+    return 'bad';
+  }
+  if (!parts) return 'large';
   let form: FormData;
   try {
-    form = await new Response(new Blob([new Uint8Array(bytes)]), { headers: { 'content-type': type } }).formData();
+    // The parts as they came, without a copy into one buffer first.
+    form = await new Response(new Blob(parts as BlobPart[]), { headers: { 'content-type': type } }).formData();
   } catch {
     return 'bad';
   }

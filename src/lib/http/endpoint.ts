@@ -6,7 +6,7 @@ import { localeFromHeader, t, translateMessage, type Locale, type MessageKey } f
 import { fail, type FieldErrors } from './envelope.ts';
 import { logUnexpected } from '../log.ts';
 import { HttpError } from './errors.ts';
-import { MAX_BODY_BYTES } from './limits.ts';
+import { MAX_BODY_BYTES, readCapped } from './limits.ts';
 import { hasControlCharacters } from './text.ts';
 import { searchParamsToObject } from './search-params.ts';
 
@@ -89,24 +89,20 @@ export function fieldErrors(error: z.ZodError, locale: Locale = 'ru'): FieldErro
 const FORM_TYPES = ['multipart/form-data', 'application/x-www-form-urlencoded'];
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
-/**
- * The body's bytes, never more than MAX_BODY_BYTES whatever the request claims: a declared length too
- * large is refused before reading, and a chunked body is cut off by the adapter's limit (astro.config).
- */
-// The rest of the body is never read: the connection closes after the answer instead of being reused.
+// A body past the API's limit: the rest is never read, and the connection closes after the answer instead
+// of being reused.
 const tooLarge = () => new HttpError(413, 'error.payloadTooLarge', undefined, { connection: 'close' });
 
+/** The body's bytes, never more than MAX_BODY_BYTES whatever the request claims (declared or chunked). */
 async function readBytes(request: Request): Promise<Uint8Array> {
-  if (Number(request.headers.get('content-length') ?? '0') > MAX_BODY_BYTES) throw tooLarge();
+  let parts: Uint8Array[] | null;
   try {
-    const bytes = new Uint8Array(await request.arrayBuffer());
-    if (bytes.byteLength > MAX_BODY_BYTES) throw tooLarge();
-    return bytes;
-  } catch (error) {
-    if (error instanceof HttpError) throw error;
-    if (error instanceof Error && /body size limit/i.test(error.message)) throw tooLarge();
+    parts = await readCapped(request, MAX_BODY_BYTES);
+  } catch {
     throw new HttpError(400, 'error.badRequest');
   }
+  if (!parts) throw tooLarge();
+  return Buffer.concat(parts);
 }
 
 async function readBody(request: Request): Promise<unknown> {
