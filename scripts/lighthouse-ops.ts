@@ -8,7 +8,7 @@ import { chromium } from 'playwright-core';
 import { CHROMIUM_ARGS, chromiumPath } from '../tests/e2e/chromium.ts';
 import { startTestServer } from '../tests/support/server.ts';
 import { shopper } from '../tests/support/shopper.ts';
-import { enrol, signedInOperator, Visitor } from '../tests/support/ops.ts';
+import { enrol, sendBuyoutRequest, signedInOperator, Visitor } from '../tests/support/ops.ts';
 
 const server = await startTestServer({ label: 'lighthouse-ops', seedProducts: 50, env: { LOG_LEVEL: 'warn' } });
 let failed = false;
@@ -16,19 +16,7 @@ try {
   // Something on every page: a paid order of a customer, a buyout request, an import run.
   const buyer = shopper(() => server);
   const { code } = await buyer.paidOrder(await buyer.register());
-  await fetch(`${server.baseUrl}/api/v1/ecommerce-core/redemption-request/`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
-      name: 'Ольга Васнецова',
-      phone: '+7 (912) 345-67-89',
-      messenger: 'whatsApp',
-      description: 'Hermès Birkin 30',
-      product_url: 'https://example.com/birkin',
-      agreementPersonal: true,
-      agreementPromo: true,
-    }),
-  });
+  await sendBuyoutRequest(server.baseUrl, { messenger: 'whatsApp', description: 'Hermès Birkin 30', product_url: 'https://example.com/birkin' });
   const { visitor } = await signedInOperator(server, 'lighthouse@shop.ru', 'admin');
   // A second operator's one-time set-up link, for the set-up page (each run of it spends nothing: only the
   // form's post would).

@@ -4,18 +4,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { waitForMail } from '../support/mail.ts';
-import { signedInOperator, Visitor } from '../support/ops.ts';
+import { sendBuyoutRequest, signedInOperator, Visitor } from '../support/ops.ts';
 
 let server: TestServer;
 let anna: Visitor;
 let boris: Visitor;
 
-const send = (body: Record<string, unknown>) =>
-  fetch(server.baseUrl + '/api/v1/ecommerce-core/redemption-request/', {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'accept-language': 'ru' },
-    body: JSON.stringify({ agreementPersonal: true, agreementPromo: true, messenger: 'telegram', ...body }),
-  });
+const send = (body: Record<string, unknown>) => sendBuyoutRequest(server.baseUrl, body);
 
 async function request(body: Record<string, unknown>): Promise<number> {
   const res = await send(body);

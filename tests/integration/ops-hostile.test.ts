@@ -5,7 +5,7 @@
 // as they were — on the built server, PGlite and PostgreSQL in CI.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server.ts';
-import { codeAt, signedInOperator, Visitor } from '../support/ops.ts';
+import { codeAt, sendBuyoutRequest, signedInOperator, Visitor } from '../support/ops.ts';
 import { shopper } from '../support/shopper.ts';
 
 let server: TestServer;
@@ -38,11 +38,7 @@ beforeAll(async () => {
   });
   expect(login.status).toBe(401);
   customerCookie = `bs_session=${auth.authorization.replace('Bearer ', '')}`;
-  await fetch(`${server.baseUrl}/api/v1/ecommerce-core/redemption-request/`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ name: 'Ольга', phone: '+7 (912) 345-67-89', messenger: 'telegram', agreementPersonal: true, agreementPromo: true }),
-  });
+  expect((await sendBuyoutRequest(server.baseUrl, { name: 'Ольга' })).status).toBe(201);
 }, 120_000);
 afterAll(() => server?.stop());
 

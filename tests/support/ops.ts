@@ -74,3 +74,18 @@ export async function signedInOperator(server: TestServer, email: string, role: 
   expect(signedIn.status).toBe(303);
   return { visitor, secret, password };
 }
+
+/** A buyout request sent as the shop's form sends it (both agreements ticked; Olga on Telegram unless told). */
+export const sendBuyoutRequest = (baseUrl: string, fields: Record<string, unknown> = {}) =>
+  fetch(`${baseUrl}/api/v1/ecommerce-core/redemption-request/`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'accept-language': 'ru' },
+    body: JSON.stringify({
+      name: 'Ольга Васнецова',
+      phone: '+7 (912) 345-67-89',
+      messenger: 'telegram',
+      agreementPersonal: true,
+      agreementPromo: true,
+      ...fields,
+    }),
+  });
