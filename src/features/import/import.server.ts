@@ -151,7 +151,7 @@ export async function importYml(database: Database, path: string, options: Impor
     }
     if (root !== undefined && COMMERCEML_ROOT.test(root))
       throw new ImportInputError(
-        `${file}: a CommerceML file (1C, MoySklad); npm run import reads YML feeds; CommerceML comes in through the 1C exchange at EXCHANGE_PATH (docs/exchange-1c.md)`,
+        `${file}: a CommerceML file (1C, MoySklad); npm run import reads YML feeds; CommerceML comes in through the 1C exchange at EXCHANGE_PATH (docs/exchange-1c.md) or as an upload at /ops/imports`,
       );
     if (root !== 'yml_catalog') throw new ImportInputError(`${file}: not a YML feed (its root element is <${root ?? '?'}>, not <yml_catalog>)`);
   }
