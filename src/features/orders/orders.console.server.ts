@@ -18,8 +18,15 @@ export const CONSOLE_PAGE_SIZE = 50;
 /** Beyond this many orders a search's tabs are not counted. */
 export const SEARCH_COUNT_CAP = 1000;
 
-/** A row's place in the list: `<created_at in µs>.<id>`. */
-export const cursorField = z.string().regex(/^\d{1,20}\.\d{1,10}$/);
+/**
+ * A row's place in the list: `<created_at in µs>.<id>`, each within its column's range (a bigint of
+ * microseconds, an integer id): a cursor past them would fail in the database, not match nothing.
+ */
+export const cursorField = z.string().refine((text) => {
+  // One check, not a pattern then a refinement: zod runs a refinement on text its pattern refused.
+  const parts = /^(\d{1,19})\.(\d{1,10})$/.exec(text);
+  return parts !== null && BigInt(parts[1] as string) <= 9_223_372_036_854_775_807n && Number(parts[2]) <= 2_147_483_647;
+});
 
 const day = z
   .string()
