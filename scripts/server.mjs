@@ -8,7 +8,14 @@
 //   (src/lib/http/admission.ts), so cached pages, files and health checks keep answering;
 // - gives every request an id and every answer the security headers, and logs one JSON line per
 //   request (src/lib/log.ts);
-// - gives memory back to the system once traffic pauses (src/lib/memory-release.ts).
+// - gives memory back to the system once traffic pauses (src/lib/memory-release.ts);
+// - answers /metrics (src/lib/metrics.ts) and counts every request by its route's pattern;
+// - takes the visitor's address from X-Forwarded-For on connections from TRUST_PROXY only
+//   (src/lib/http/client-address.ts);
+// - stops gracefully (docs/operations.md "Stopping and restarting"): on SIGTERM or SIGINT, or when the
+//   process that started it asks or goes away, readiness turns 503, the port closes, requests in flight
+//   finish within SHUTDOWN_GRACE_SECONDS, then the jobs stop, the mail outbox is flushed and the database
+//   closed (src/lib/runtime.ts), and the process exits 0. A second signal exits at once.
 // Everything else — misses, the API, assets, personalised pages — goes to Astro. Run by `npm start`,
 // the tests and the benchmark.
 import http from 'node:http';
@@ -26,14 +33,18 @@ import { serveMedia } from '../src/lib/http/media-files.ts';
 import { compileBuiltSheets } from '../src/lib/http/first-paint-css-compile.ts';
 import { registerAssets } from '../src/lib/http/prepare-page.ts';
 import { sharedScripts } from '../src/lib/http/shared-scripts-files.ts';
-import { loggablePath, logger, requestIdFrom } from '../src/lib/log.ts';
+import { loggableError, loggablePath, logger, requestIdFrom } from '../src/lib/log.ts';
 import { releaseMemoryWhenIdle } from '../src/lib/memory-release.ts';
 import { operatorToken } from '../src/lib/operator-token.ts';
+import { markDraining, markReady, phase, runStopHooks } from '../src/lib/runtime.ts';
+import { exposition, metrics, withRouteSlot } from '../src/lib/metrics.ts';
+import { clientAddress } from '../src/lib/http/client-address.ts';
+import { sameSecret } from '../src/lib/same-secret.ts';
 
 loadDotEnv();
 // Made (or read) before the first request, so `npm run order` on this machine finds the key.
 operatorToken();
-const { HOST, PORT, DATABASE_URL, DATA_DIR, EXCHANGE_PATH } = env();
+const { HOST, PORT, DATABASE_URL, DATA_DIR, EXCHANGE_PATH, SHUTDOWN_GRACE_SECONDS, SHUTDOWN_DELAY_SECONDS, METRICS_TOKEN, TRUST_PROXY = [] } = env();
 // Imported photos (src/features/media).
 const mediaDir = join(DATA_DIR, 'media');
 process.env.ASTRO_NODE_AUTOSTART = 'disabled';
@@ -50,6 +61,12 @@ registerAssets({ sheets: compileBuiltSheets(clientDir), ...(existsSync(join(clie
 let methods;
 const admission = new Admission(ADMISSION_LIMITS[DATABASE_URL ? 'postgres' : 'pglite']);
 const memory = releaseMemoryWhenIdle();
+const { httpRequests, httpDuration } = metrics();
+// The answers being written, so that a stopping process can wait for them.
+/** @type {Set<import('node:http').ServerResponse>} */
+const inFlight = new Set();
+let stopping = false;
+const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
 
 const server = http.createServer((req, res) => {
   const started = performance.now();
@@ -59,28 +76,75 @@ const server = http.createServer((req, res) => {
   req.headers['x-request-id'] = requestId;
   res.setHeader('x-request-id', requestId);
   for (const [name, value] of Object.entries(securityHeaders())) res.setHeader(name, value);
-  res.once('finish', () => {
-    logger.info(
-      { requestId, method: req.method, path: loggablePath(req.url ?? ''), status: res.statusCode, ms: Math.round((performance.now() - started) * 10) / 10 },
-      'request',
-    );
+  /** @type {import('../src/lib/metrics.ts').RouteSlot} */
+  const slot = {};
+  inFlight.add(res);
+  // A stopping process answers what it still receives on open connections, and closes each after.
+  if (stopping) res.setHeader('connection', 'close');
+  res.once('close', () => {
+    inFlight.delete(res);
+    if (stopping) server.closeIdleConnections();
   });
+  res.once('finish', () => {
+    const seconds = (performance.now() - started) / 1000;
+    logger.info({ requestId, method: req.method, path: loggablePath(req.url ?? ''), status: res.statusCode, ms: Math.round(seconds * 10_000) / 10 }, 'request');
+    // Labels from fixed sets only: the route's pattern (never the path), a known method, the status.
+    const method = METHODS.has(req.method ?? '') ? /** @type {string} */ (req.method) : 'other';
+    const route = slot.route ?? 'other';
+    httpRequests.inc({ route, method, status: String(res.statusCode) });
+    httpDuration.observe({ route, method }, seconds);
+  });
+  // Behind nginx the connection is nginx's: the visitor is named in X-Forwarded-For, believed from
+  // TRUST_PROXY only. Astro then reads the visitor's address as the connection's (its own reading of
+  // the header, the first entry, is anyone's to write: the header never reaches it).
+  if (TRUST_PROXY.length > 0) {
+    const visitor = clientAddress(req.socket.remoteAddress, req.headers['x-forwarded-for'], TRUST_PROXY);
+    Object.defineProperty(req.socket, 'remoteAddress', { value: visitor, configurable: true });
+  }
+  delete req.headers['x-forwarded-for'];
 
   // 1C calls the exchange where the shop owner said (EXCHANGE_PATH); Astro answers it at one route.
   req.url = exchangeUrl(req.url ?? '/', EXCHANGE_PATH);
   const early = preflight(req.method ?? '', req.url ?? '/') ?? apiMethodRefusal(methods, req.method ?? '', req.url ?? '/');
   if (early) {
+    slot.route = 'refused';
     res.writeHead(early.status, early.headers);
     res.end(req.method === 'HEAD' ? undefined : early.body);
     return;
   }
-  if (serveStatic(assets, req, res)) return;
-  if (serveMedia(mediaDir, req, res)) return;
+  if (serveStatic(assets, req, res)) return void (slot.route = 'static');
+  if (serveMedia(mediaDir, req, res)) return void (slot.route = 'media');
+  const path = (req.url ?? '/').split('?')[0] ?? '/';
+  if (path === '/metrics' && METRICS_TOKEN) return void answerMetrics(req, res, slot);
+  // A stopping process is not ready, whatever else is true: the balancer takes it out at once.
+  if (path === '/api/ready' && phase() !== 'ready') return void notReady(req, res, slot);
   const key = cache && pageCacheKey(req.method ?? '', req.url ?? '', req.headers.cookie);
   const page = key ? cache.get(key, { countMiss: false, whileLoading: true }) : undefined;
-  if (!page) return admitted(req, res, key);
+  if (!page) return withRouteSlot(slot, () => admitted(req, res, key));
+  slot.route = page.route ?? 'page-cache';
   sendPage(req, res, page);
 });
+
+/** /metrics for Prometheus, with METRICS_TOKEN as its bearer token (docs/operations.md "Metrics"). */
+async function answerMetrics(req, res, slot) {
+  slot.route = '/metrics';
+  const given = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
+  if (!given || !sameSecret(/** @type {string} */ (METRICS_TOKEN), given)) {
+    res.writeHead(401, { 'content-type': 'text/plain; charset=utf-8', 'www-authenticate': 'Bearer', 'cache-control': 'no-store' });
+    return res.end('401 Unauthorized\n');
+  }
+  const { body, contentType } = await exposition();
+  res.writeHead(200, { 'content-type': contentType, 'cache-control': 'no-store' });
+  res.end(req.method === 'HEAD' ? undefined : body);
+}
+
+/** /api/ready while starting or stopping: 503 straight from the front, in the API's envelope. */
+function notReady(req, res, slot) {
+  slot.route = '/api/ready';
+  const body = JSON.stringify({ success: false, message: t('ru', 'error.unavailable'), errors: { ready: [phase()] } });
+  res.writeHead(503, { ...securityHeaders(), 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', 'retry-after': '1' });
+  res.end(req.method === 'HEAD' ? undefined : body);
+}
 
 /** @param {import('../src/lib/http/page-cache.ts').CachedPage} page */
 function sendPage(req, res, page) {
@@ -93,8 +157,8 @@ function sendPage(req, res, page) {
 /** Astro's answer, once the request is let in; a refusal when the renderer is saturated. */
 function admitted(req, res, key) {
   const path = (req.url ?? '/').split('?')[0] ?? '/';
-  // The load balancer's question must be answered even, and especially, under a flood.
-  if (path === '/api/health') return handler(req, res);
+  // The load balancer's questions must be answered even, and especially, under a flood.
+  if (path === '/api/health' || path === '/api/ready') return handler(req, res);
   const enter = (ok) => {
     if (!ok) {
       // Saturated: a page's previous copy (within the cache's grace) is better than no page.
@@ -139,9 +203,23 @@ server.listen(PORT, HOST, () => {
   // On the embedded database this process owns the data folder: commands that would open it (npm run
   // import) find the shop here and hand it their work instead (docs/import.md "A running shop").
   if (!DATABASE_URL) announceOwner(origin);
-  fetch(`${origin}/api/v1/ecommerce-core/products?per_page=1`, { headers: { 'x-request-id': 'warm-up-at-start' } })
-    .then((res) => logger.info({ status: res.status, ms: Math.round(performance.now() - started) }, 'warmed up'))
-    .catch((error) => logger.warn({ code: error?.cause?.code }, 'warm-up failed'));
+  // The process is ready (/api/ready, the housekeeping jobs) once the warm-up has answered; until then,
+  // and while the database does not answer, it tries again every two seconds.
+  const warmUp = () => {
+    if (stopping) return;
+    fetch(`${origin}/api/v1/ecommerce-core/products?per_page=1`, { headers: { 'x-request-id': 'warm-up-at-start' } })
+      .then(async (res) => {
+        await res.arrayBuffer();
+        if (!res.ok) throw Object.assign(new Error('warm-up answered an error'), { status: res.status });
+        logger.info({ status: res.status, ms: Math.round(performance.now() - started) }, 'warmed up');
+        if (!stopping) markReady();
+      })
+      .catch((error) => {
+        logger.warn({ code: error?.cause?.code, status: error?.status }, 'warm-up failed: trying again in 2 s');
+        setTimeout(warmUp, 2_000).unref();
+      });
+  };
+  warmUp();
   // The API's methods per path, from its own contract: wrong methods are refused before Astro.
   fetch(`${origin}/api/openapi.json`)
     .then((res) => res.json())
@@ -166,4 +244,60 @@ function announceOwner(origin) {
   }
 }
 
-for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.close(() => process.exit(0)).closeAllConnections());
+// ---------------------------------------------------------------- stopping
+/** @type {ReturnType<typeof setTimeout> | undefined} */
+let graceTimer;
+
+/** The graceful stop, once, whoever asks first: a signal, the parent process, or the parent's end. */
+function stop(reason) {
+  if (stopping) return;
+  stopping = true;
+  markDraining();
+  // Readiness is 503 from now on. A balancer that asks it (not nginx: it only sees refused connections)
+  // takes the process out within SHUTDOWN_DELAY_SECONDS, while the process still serves everything.
+  logger.info({ reason, delaySeconds: SHUTDOWN_DELAY_SECONDS }, 'stopping: readiness 503');
+  for (const res of inFlight) if (!res.headersSent) res.setHeader('connection', 'close');
+  server.closeIdleConnections();
+  if (SHUTDOWN_DELAY_SECONDS > 0) setTimeout(closePort, SHUTDOWN_DELAY_SECONDS * 1000);
+  else closePort();
+}
+
+function closePort() {
+  logger.info({ inFlight: inFlight.size, graceSeconds: SHUTDOWN_GRACE_SECONDS }, 'stopping: no new connections, finishing requests');
+  // The port closes now; the callback runs once the last connection has closed.
+  server.close(() => void finish());
+  server.closeIdleConnections();
+  graceTimer = setTimeout(() => {
+    logger.warn({ inFlight: inFlight.size }, 'stopping: grace period over, closing the remaining connections');
+    server.closeAllConnections();
+  }, SHUTDOWN_GRACE_SECONDS * 1000);
+}
+
+async function finish() {
+  clearTimeout(graceTimer);
+  // The jobs, the mail outbox, the database — each given a few seconds, so nothing can hold the exit.
+  await runStopHooks(5_000, (name, outcome, error) =>
+    logger.error({ step: name, outcome, err: error ? loggableError(error) : undefined }, 'stopping: a step did not finish'),
+  );
+  logger.info('stopped');
+  logger.flush?.();
+  process.exit(0);
+}
+
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.on(signal, () => {
+    if (!stopping) return stop(signal);
+    // Asked again: whoever sent it wants the process gone now. The database is left as after a crash,
+    // which it survives (docs/operations.md).
+    logger.warn({ signal }, 'stopping: second signal, exiting at once');
+    logger.flush?.();
+    process.exit(signal === 'SIGINT' ? 130 : 143);
+  });
+}
+// Started by npm start or npm run serve (scripts/serve.mjs): that process forwards a stop as a message,
+// so a signal it received too (a terminal's Ctrl-C reaches both) is not counted twice, and when it
+// goes away without a word (killed), this process stops rather than live on as an orphan.
+process.on('message', (message) => {
+  if (message && typeof message === 'object' && message.type === 'stop') stop(String(message.reason ?? 'asked'));
+});
+process.on('disconnect', () => stop('parent process gone'));

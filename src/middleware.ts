@@ -3,6 +3,8 @@ import { defineMiddleware } from 'astro:middleware';
 import { withCacheTimings } from '~/lib/cache.ts';
 import { securityHeaders } from '~/lib/http/security-headers.ts';
 import { logUnexpected } from '~/lib/log.ts';
+import { noteRoute } from '~/lib/metrics.ts';
+import '~/features/housekeeping/housekeeping.server.ts';
 import { apiMethodRefusal } from '~/lib/http/edge.ts';
 import { routeMethods } from '~/pages/api/_routes.ts';
 import { fail } from '~/lib/http/envelope.ts';
@@ -22,6 +24,8 @@ export const onRequest = defineMiddleware(async (context, next) => {
   }
   const requestId = context.request.headers.get('x-request-id') ?? 'none';
   context.locals.requestId = requestId;
+  // For the front's request metrics: the route's pattern, never the path (src/lib/metrics.ts).
+  noteRoute(context.routePattern);
   const { result: response, serverTiming } = await withCacheTimings(async () => {
     const isApi = context.url.pathname.startsWith('/api/');
     try {
@@ -72,7 +76,7 @@ export const onRequest = defineMiddleware(async (context, next) => {
       const rendered = finish(new Response(await own.arrayBuffer(), own), isApi, context.locals.locale, context.url.pathname);
       const headers = new Headers(rendered.headers);
       const body = preparePage(headers, new Uint8Array(await rendered.arrayBuffer()));
-      return cachedPage(rendered.status, headers, body, { previous: cache.peek(key) });
+      return cachedPage(rendered.status, headers, body, { previous: cache.peek(key), route: context.routePattern });
     });
     if (page) {
       const { status, headers, body } = pageAnswer(page, acceptEncoding);

@@ -5,6 +5,7 @@
 // Relative imports only: scripts/server.mjs loads this file through Node's type stripping.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { loggableError, logger } from './log.ts';
+import { readAtScrape } from './metrics.ts';
 
 export interface CacheOptions<V> {
   /** Short and unique: it names the cache in Server-Timing and in the stats. */
@@ -214,3 +215,17 @@ function serverTimingOf(store: RequestTimings): string {
     .map(([name, c]) => `cache-${name};desc="hit ${c.hits} miss ${c.misses}"${c.loadMs > 0 ? `;dur=${c.loadMs.toFixed(1)}` : ''}`)
     .join(', ');
 }
+
+// Every cache in the metrics (the page cache among them): hits, misses, what it holds.
+readAtScrape('counter', 'shop_cache_hits_total', 'Cache hits since the process started, by cache (page: whole pages)', ['cache'], () =>
+  cacheStats().map((c) => ({ labels: { cache: c.name }, value: c.hits })),
+);
+readAtScrape('counter', 'shop_cache_misses_total', 'Cache misses since the process started, by cache', ['cache'], () =>
+  cacheStats().map((c) => ({ labels: { cache: c.name }, value: c.misses })),
+);
+readAtScrape('gauge', 'shop_cache_bytes', 'Bytes a cache holds (caches bounded by size), by cache', ['cache'], () =>
+  cacheStats().map((c) => ({ labels: { cache: c.name }, value: c.bytes })),
+);
+readAtScrape('gauge', 'shop_cache_entries', 'Entries a cache holds, by cache', ['cache'], () =>
+  cacheStats().map((c) => ({ labels: { cache: c.name }, value: c.entries })),
+);

@@ -77,6 +77,27 @@ const schema = z.object({
   EXCHANGE_PRICE_TYPE: z.string().min(1).optional(),
   // A price type shown struck through above the price, when 1C keeps one.
   EXCHANGE_OLD_PRICE_TYPE: z.string().min(1).optional(),
+  // How long a stopping process lets the requests it is answering finish before it closes them (docs/operations.md).
+  SHUTDOWN_GRACE_SECONDS: z.coerce.number().min(0).max(600).default(10),
+  // Runs every housekeeping job this often instead of at its own pace (tests; docs/operations.md "Housekeeping jobs").
+  JOBS_EVERY_SECONDS: z.coerce.number().min(0.1).max(86_400).optional(),
+  // How long a stopping process keeps serving with readiness 503 before it closes its port: for balancers
+  // that ask /api/ready (0 behind nginx, which only notices refused connections).
+  SHUTDOWN_DELAY_SECONDS: z.coerce.number().min(0).max(60).default(0),
+  // The bearer token Prometheus sends for /metrics; unset, /metrics does not exist (404).
+  METRICS_TOKEN: z.string().min(16).optional(),
+  // The proxies in front of the shop (nginx), by address: only from them is X-Forwarded-For believed, for
+  // the client's address that throttles and the audit log use. Comma-separated IPv4 or IPv6 addresses.
+  TRUST_PROXY: z
+    .string()
+    .transform((v) =>
+      v
+        .split(',')
+        .map((a) => a.trim())
+        .filter(Boolean),
+    )
+    .pipe(z.array(z.union([z.ipv4(), z.ipv6()])))
+    .optional(),
   // pino's levels; 'silent' turns the request log off.
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });

@@ -2,13 +2,16 @@
 // is set, or written as an .eml file to DATA_DIR/outbox/ so it can be read without a mail server.
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { eq } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import nodemailer, { type Transporter } from 'nodemailer';
+import { selectRows } from './db/client.ts';
 import { getDb } from './db/index.ts';
 import { mailOutbox } from './db/schema.ts';
 import { env } from './env.ts';
 import { escapeHtml } from './html.ts';
 import { loggableError, logger } from './log.ts';
+import { readAtScrape, metrics } from './metrics.ts';
+import { beforeExit, STOP_ORDER } from './runtime.ts';
 
 export interface Mail {
   to: string;
@@ -41,23 +44,94 @@ async function deliver(id: number, mail: Mail): Promise<void> {
   }
 }
 
-/** Records the mail and delivers it; a delivery failure is logged on the row, never thrown at the caller. */
+// Deliveries under way in this process: a stopping process waits for them (src/lib/runtime.ts).
+const delivering = new Set<Promise<unknown>>();
+beforeExit('outbox', STOP_ORDER.outbox, () => Promise.allSettled([...delivering]));
+
+/** Minutes before a failed delivery's next try: 1, 2, 4 … up to 6 hours; after MAX_ATTEMPTS it stays failed. */
+export const MAX_ATTEMPTS = 10;
+export function retryDelayMinutes(attempts: number): number {
+  return Math.min(2 ** Math.max(0, attempts - 1), 360);
+}
+
+/** One try of one recorded mail; the row says how it went. */
+async function attempt(id: number, mail: Mail, attempts: number): Promise<boolean> {
+  const db = await getDb();
+  const run = (async () => {
+    try {
+      await deliver(id, mail);
+      await db.execute(sql`UPDATE mail_outbox SET sent_at = now(), error = NULL, attempts = ${attempts}, next_attempt_at = NULL WHERE id = ${id}`);
+      metrics().mail.inc({ outcome: 'sent' });
+      return true;
+    } catch (error) {
+      metrics().mail.inc({ outcome: 'failed' });
+      logger.error({ mail: id, attempts, err: loggableError(error) }, 'mail delivery failed');
+      await db.execute(
+        sql`UPDATE mail_outbox SET error = ${String(error).slice(0, 1000)}, attempts = ${attempts},
+              next_attempt_at = now() + make_interval(mins => ${retryDelayMinutes(attempts)}) WHERE id = ${id}`,
+      );
+      return false;
+    }
+  })();
+  delivering.add(run);
+  try {
+    return await run;
+  } finally {
+    delivering.delete(run);
+  }
+}
+
+/** Records the mail and delivers it; a delivery failure is logged on the row (and retried later), never thrown at the caller. */
 export async function sendMail(mail: Mail): Promise<number> {
   const db = await getDb();
   const [row] = await db.insert(mailOutbox).values(mail).returning({ id: mailOutbox.id });
   const id = row?.id ?? 0;
-  try {
-    await deliver(id, mail);
-    await db.update(mailOutbox).set({ sentAt: new Date() }).where(eq(mailOutbox.id, id));
-  } catch (error) {
-    logger.error({ err: loggableError(error) }, 'mail delivery failed');
-    await db
-      .update(mailOutbox)
-      .set({ error: String(error).slice(0, 1000) })
-      .where(eq(mailOutbox.id, id));
-  }
+  await attempt(id, mail, 1);
   return id;
 }
+
+/**
+ * Housekeeping: mail whose delivery failed, once its back-off has passed, and mail recorded but never
+ * tried (the process ended between the two) a quarter of an hour on — past any delivery still under way. Each row is claimed for ten minutes first, so two
+ * runs never send one mail twice. Answers how many went out.
+ */
+export async function retryOutbox(limit = 50): Promise<number> {
+  const db = await getDb();
+  const due = await selectRows<{ id: number; to: string; subject: string; text: string; html: string | null; attempts: number }>(
+    db,
+    sql`UPDATE mail_outbox SET next_attempt_at = now() + interval '10 minutes'
+          WHERE id IN (SELECT id FROM mail_outbox
+                        WHERE sent_at IS NULL AND attempts < ${MAX_ATTEMPTS}
+                          AND (CASE WHEN attempts = 0 THEN created_at < now() - interval '15 minutes' ELSE coalesce(next_attempt_at, now()) <= now() END)
+                        ORDER BY id LIMIT ${limit} FOR UPDATE SKIP LOCKED)
+          RETURNING id, "to", subject, text, html, attempts`,
+  );
+  let sent = 0;
+  for (const row of due) {
+    const ok = await attempt(row.id, { to: row.to, subject: row.subject, text: row.text, ...(row.html ? { html: row.html } : {}) }, row.attempts + 1);
+    if (ok) sent++;
+  }
+  return sent;
+}
+
+// What waits in the outbox, for the metrics: not yet sent, and given up on.
+readAtScrape(
+  'gauge',
+  'shop_mail_outbox_depth',
+  'Mail recorded and not yet sent, by state: waiting (for a try) or failed (tried MAX_ATTEMPTS times)',
+  ['state'],
+  async () => {
+    const [row] = await selectRows<{ waiting: number; failed: number }>(
+      await getDb(),
+      sql`SELECT count(*) FILTER (WHERE attempts < ${MAX_ATTEMPTS})::int AS waiting, count(*) FILTER (WHERE attempts >= ${MAX_ATTEMPTS})::int AS failed
+          FROM mail_outbox WHERE sent_at IS NULL`,
+    );
+    return [
+      { labels: { state: 'waiting' }, value: row?.waiting ?? 0 },
+      { labels: { state: 'failed' }, value: row?.failed ?? 0 },
+    ];
+  },
+);
 
 /** The shop's one mail look: a title, paragraphs and an optional button, as text and HTML. */
 export function mailLayout(title: string, paragraphs: string[], action?: { label: string; url: string }): { text: string; html: string } {

@@ -26,3 +26,22 @@ export async function inStock(baseUrl: string, count: number, category = 3): Pro
 export function guestLines(items: readonly InStock[]): { uid: string; id: number; quantity: number; variant_code: string }[] {
   return items.map((item, k) => ({ uid: String(1_700_000_000_000 + k), id: item.id, quantity: 1, variant_code: item.variant_code }));
 }
+
+/** A guest's order of one item (card payment, courier): the API's answer. */
+export async function placeGuestOrder(
+  baseUrl: string,
+  item: { id: number; variant_code: string },
+  idempotencyKey: string = crypto.randomUUID(),
+): Promise<{ status: number; body: { success: boolean; data?: { code: string; payment_url: string | null; total: number } } }> {
+  const res = await fetch(new URL(`${API}/checkout/place-order`, baseUrl), {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'idempotency-key': idempotencyKey, 'accept-language': 'ru' },
+    body: JSON.stringify({
+      items: [{ id: item.id, quantity: 1, variant_code: item.variant_code }],
+      contact: { name: 'Ольга Смирнова', email: 'olga@example.ru', phone: '+7 (999) 111-22-33' },
+      delivery: { method: 'courier', city: 'Казань', address: 'Баумана, 1' },
+      payment: 'card',
+    }),
+  });
+  return { status: res.status, body: (await res.json()) as { success: boolean; data?: { code: string; payment_url: string | null; total: number } } };
+}

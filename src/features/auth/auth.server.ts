@@ -444,3 +444,22 @@ export async function resetPassword(token: string, password: string, ip: string)
   });
   if (customerId === null) throw new HttpError(422, 'auth.resetInvalid', { token: ['auth.resetInvalid'] });
 }
+
+/**
+ * Housekeeping: logins that ended (expired, revoked, out of their family's time, or rotated out past
+ * their grace) and reset links used or expired, over a day ago — the day keeps them for a question
+ * about a login that just ended.
+ */
+export async function deleteSpentCredentials(): Promise<number> {
+  const db = await getDb();
+  const sessionsGone = await selectRows(
+    db,
+    sql`DELETE FROM sessions WHERE expires_at < now() - interval '1 day' OR revoked_at < now() - interval '1 day'
+          OR family_expires_at < now() - interval '1 day' OR grace_until < now() - interval '1 day' RETURNING id`,
+  );
+  const resetsGone = await selectRows(
+    db,
+    sql`DELETE FROM password_resets WHERE used_at < now() - interval '1 day' OR expires_at < now() - interval '1 day' RETURNING id`,
+  );
+  return sessionsGone.length + resetsGone.length;
+}

@@ -9,6 +9,7 @@ import { and, asc, eq, gt, sql } from 'drizzle-orm';
 import { Cache } from '~/lib/cache.ts';
 import { selectRows, type Database, type Db } from '~/lib/db/client.ts';
 import { getDatabase } from '~/lib/db/index.ts';
+import { readAtScrape } from '~/lib/metrics.ts';
 import { brands, categories, colors, products, productVariants, searchWords } from '~/lib/db/schema.ts';
 import {
   buildIndexYielding,
@@ -143,6 +144,21 @@ export async function getCatalogIndex(): Promise<CatalogIndex> {
   if (!index) throw new Error('the catalogue index did not build');
   return index;
 }
+
+/** The index this process answers from: its catalogue version and when it was built; undefined before the first build. */
+export function catalogueIndexState(): { version: number; builtAt: number } | undefined {
+  const index = indexCache.peek('index');
+  return index ? { version: Number(index.version.split('/')[0]), builtAt: lastBuild.at } : undefined;
+}
+
+readAtScrape('gauge', 'shop_catalogue_version', 'The catalogue version the index was built from', [], () => {
+  const state = catalogueIndexState();
+  return state ? [{ value: state.version }] : [];
+});
+readAtScrape('gauge', 'shop_catalogue_index_age_seconds', 'Seconds since this process last built its catalogue index', [], () => {
+  const state = catalogueIndexState();
+  return state ? [{ value: (Date.now() - state.builtAt) / 1000 }] : [];
+});
 
 // ---------------------------------------------------------------- text matching
 // PostgreSQL does the linguistics — the russian text-search configuration stems each query word

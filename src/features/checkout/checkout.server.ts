@@ -7,6 +7,7 @@ import { sql } from 'drizzle-orm';
 import { isUniqueViolation, selectRows, type Db } from '~/lib/db/client.ts';
 import { getDb } from '~/lib/db/index.ts';
 import { env } from '~/lib/env.ts';
+import { metrics } from '~/lib/metrics.ts';
 import { HttpError } from '~/lib/http/errors.ts';
 import { dashboardContent } from '~/features/auth/auth.server.ts';
 import { getDeliveryOptions } from '~/features/content/content.server.ts';
@@ -259,6 +260,8 @@ export async function placeOrder(input: PlaceOrderInput, owner: Owner, idempoten
     }
     throw error;
   }
+  metrics().orders.inc({ event: 'placed' });
+  if (placed.paymentStatus === 'paid') metrics().orders.inc({ event: 'paid' });
   return {
     code,
     hash: await orderHash(code),

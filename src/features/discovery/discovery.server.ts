@@ -311,3 +311,14 @@ export function siteOrigin(): string {
 export function listingFilters(): string[] {
   return Object.keys(listingQuerySchema.shape).filter((name) => name !== 'page');
 }
+
+/**
+ * Housekeeping: the product feed written again once it is older than FEED_REFRESH_MINUTES (or missing),
+ * so a marketplace's next fetch finds it fresh without waiting for a visit. True when it was written.
+ */
+export async function refreshFeedIfDue(): Promise<boolean> {
+  const info = await stat(join(feedDir(), FEED_FILE)).catch(() => undefined);
+  if (info && Date.now() - info.mtimeMs < env().FEED_REFRESH_MINUTES * 60_000) return false;
+  await renew(siteOrigin());
+  return true;
+}

@@ -12,6 +12,7 @@ import { getDatabase } from '~/lib/db/index.ts';
 import { env } from '~/lib/env.ts';
 import { blockedFor, countFailure, type Limit } from '~/lib/http/rate-limit.server.ts';
 import { loggableError, logger } from '~/lib/log.ts';
+import { metrics } from '~/lib/metrics.ts';
 import { unzip } from '~/features/import/import.parts.server.ts';
 import type { ImportProblem } from '~/features/import/import.ts';
 import { ImportInputError } from '~/features/import/import.server.ts';
@@ -186,10 +187,12 @@ function startJob(key: string, run: (progress: (done: number, total: number) => 
       const message = await run(progress);
       await saving;
       await saveJob(key, { status: 'done', done: 1, total: 1, message, heartbeat: Date.now() });
+      metrics().importRuns.inc({ kind: 'exchange', outcome: 'done' });
     } catch (error) {
       await saving;
       const known = error instanceof ExchangeFileError;
       if (!known) logger.error({ err: loggableError(error) }, 'exchange run failed');
+      metrics().importRuns.inc({ kind: 'exchange', outcome: 'failed' });
       await saveJob(key, {
         status: 'failed',
         done: 0,

@@ -5,6 +5,8 @@ import { z } from '~/lib/zod.ts';
 import { getDatabase } from '~/lib/db/index.ts';
 import { env } from '~/lib/env.ts';
 import { loggableError, logger } from '~/lib/log.ts';
+import { metrics } from '~/lib/metrics.ts';
+import { beforeExit, STOP_ORDER } from '~/lib/runtime.ts';
 import { problemsCsv, type ImportSummary } from './import.ts';
 import { ImportInputError, importOptions, importYml, type ImportFlags, type ImportResult } from './import.server.ts';
 
@@ -47,6 +49,17 @@ export class ImportBusy extends Error {
 /** What a run does: the YML import by default; the console gives the CommerceML reader for 1C's files. */
 export type ImportRunner = (path: string, onProgress: (done: number, total: number) => void) => Promise<ImportResult>;
 
+// A run the process stops under is ended in its row, not left "running" for ever; its batches are whole
+// (one transaction each), and running the same file again finishes it.
+beforeExit('import', STOP_ORDER.jobs, async () => {
+  if (current === undefined) return;
+  const database = await getDatabase();
+  await database.query(`UPDATE import_runs SET status = 'failed', message = $2, finished_at = now() WHERE id = $1 AND status = 'running'`, [
+    current,
+    'the shop stopped during the run; run the same file again to finish it',
+  ]);
+});
+
 /** Starts importing the feed at `path` (on the shop's machine) in the background; its id. */
 export async function startImportRun(path: string, options: RunOptions, runner?: ImportRunner, input = path): Promise<number> {
   if (current !== undefined) throw new ImportBusy(current);
@@ -76,9 +89,11 @@ export async function startImportRun(path: string, options: RunOptions, runner?:
         [id, result.offers, JSON.stringify(result.summary), problemsCsv(result.problems), ''],
       );
       logger.info({ run: id, ...result.summary }, 'import run done');
+      metrics().importRuns.inc({ kind: runner ? 'commerceml' : 'yml', outcome: 'done' });
     } catch (error) {
       const known = error instanceof ImportInputError;
       if (!known) logger.error({ run: id, err: loggableError(error) }, 'import run failed');
+      metrics().importRuns.inc({ kind: runner ? 'commerceml' : 'yml', outcome: 'failed' });
       await database
         .query(`UPDATE import_runs SET status = 'failed', message = $2, finished_at = now() WHERE id = $1`, [
           id,

@@ -399,3 +399,19 @@ export async function consolePost<S extends z.ZodType>(
 
 /** A console address's numeric id (a buyout request's, a customer's, a product's), or null when it is not one. */
 export const pathId = (text: string | undefined): number | null => (text && /^\d{1,9}$/.test(text) ? Number(text) : null);
+
+/** Housekeeping: operators' sessions and setup links that ended (or could no longer be used) over a day ago. */
+export async function deleteEndedOperatorSessions(): Promise<number> {
+  const db = await getDb();
+  const sessionsGone = await selectRows(
+    db,
+    sql`DELETE FROM operator_sessions WHERE ended_at < now() - interval '1 day'
+          OR created_at < now() - make_interval(secs => ${OPS_SESSION_ABSOLUTE_SECONDS + 86_400})
+          OR last_seen_at < now() - make_interval(secs => ${OPS_SESSION_IDLE_SECONDS + 86_400}) RETURNING token_hash`,
+  );
+  const linksGone = await selectRows(
+    db,
+    sql`DELETE FROM operator_setup_tokens WHERE used_at < now() - interval '1 day' OR expires_at < now() - interval '1 day' RETURNING token_hash`,
+  );
+  return sessionsGone.length + linksGone.length;
+}

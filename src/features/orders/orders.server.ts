@@ -7,6 +7,7 @@ import { sql } from 'drizzle-orm';
 import { selectRows, type Db } from '~/lib/db/client.ts';
 import { getDb } from '~/lib/db/index.ts';
 import { env } from '~/lib/env.ts';
+import { metrics } from '~/lib/metrics.ts';
 import { CURRENCY_SYMBOL, formatPrice } from '~/lib/format.ts';
 import { t, type Locale, type MessageKey } from '~/lib/i18n/index.ts';
 import { loggableError, logger } from '~/lib/log.ts';
@@ -92,6 +93,8 @@ export async function recordStatus(tx: Tx, orderId: number, status: string, note
  * payment's to refund, not this function's.
  */
 export async function cancelOrder(tx: Tx, order: OrderRow, note: string): Promise<void> {
+  // Counted as the cancellation is made: a transaction that then fails (rare) is counted all the same.
+  metrics().orders.inc({ event: note === 'payment_declined' ? 'failed' : 'cancelled' });
   await tx.execute(sql`UPDATE product_variants v SET stock = v.stock + l.quantity FROM order_lines l WHERE l.order_id = ${order.id} AND l.variant_id = v.id`);
   await recordStatus(tx, order.id, 'cancelled', note);
   await tx.execute(

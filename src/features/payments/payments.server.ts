@@ -8,8 +8,9 @@ import { getDb } from '~/lib/db/index.ts';
 import { env } from '~/lib/env.ts';
 import { t } from '~/lib/i18n/index.ts';
 import { logger } from '~/lib/log.ts';
+import { metrics } from '~/lib/metrics.ts';
 import { cancelOrder, lockOrder, markPaid, orderByCode, recordNote, resultPath, sendOrderMail, type OrderView } from '~/features/orders/orders.server.ts';
-import type { PaymentProvider, ProviderPayment } from './provider.server.ts';
+import { ProviderUnavailable, type PaymentProvider, type ProviderPayment } from './provider.server.ts';
 
 export { ProviderUnavailable } from './provider.server.ts';
 import { receiptLines } from './receipt.ts';
@@ -137,7 +138,10 @@ async function settle(payment: Pick<PaymentRow, 'id' | 'order_id'>, state: Provi
     if (order.status === 'pending' && order.payment_status === 'unpaid') await cancelOrder(tx, order, 'payment_declined');
     return { status: 'canceled', mail: null };
   });
-  if (outcome.mail) void sendOrderMail(outcome.mail, 'paid');
+  if (outcome.mail) {
+    metrics().orders.inc({ event: 'paid' });
+    void sendOrderMail(outcome.mail, 'paid');
+  }
   return outcome.status;
 }
 
@@ -164,4 +168,61 @@ export async function refreshOrderPayment(orderId: number): Promise<string | nul
   const db = await getDb();
   const [row] = await selectRows<PaymentRow>(db, sql`SELECT ${COLUMNS} FROM payments WHERE order_id = ${orderId} ORDER BY id DESC LIMIT 1`);
   return row ? sync(row) : null;
+}
+
+/**
+ * Housekeeping: payments still pending two minutes after they were made (or half the order's reservation,
+ * when that is shorter) — the shopper never came back and the provider's notification did not arrive or
+ * was lost — are read back from the provider and applied as a notification would be. Payments older than
+ * a week are left alone: the provider cancels unconfirmed payments long before. Answers how many moved.
+ */
+export async function pollPendingPayments(limit = 100): Promise<number> {
+  const db = await getDb();
+  const after = Math.min(120, (env().PAYMENT_TIMEOUT_MINUTES * 60) / 2);
+  const rows = await selectRows<PaymentRow>(
+    db,
+    sql`SELECT ${COLUMNS} FROM payments WHERE status = 'pending' AND provider_ref IS NOT NULL
+          AND created_at < now() - make_interval(secs => ${after}) AND created_at > now() - interval '7 days' ORDER BY updated_at LIMIT ${limit}`,
+  );
+  let moved = 0;
+  for (const row of rows) {
+    try {
+      if ((await sync(row)) !== 'pending') moved++;
+      else await db.execute(sql`UPDATE payments SET updated_at = now() WHERE id = ${row.id} AND status = 'pending'`);
+    } catch (error) {
+      // One provider failure does not stop the others; the next run asks again.
+      if (!(error instanceof ProviderUnavailable)) throw error;
+    }
+  }
+  return moved;
+}
+
+/**
+ * Housekeeping: orders paid after they were cancelled (their time ran out first) get their money back
+ * through the provider. One the provider refuses stays `refund_due`, listed for a manager in the console
+ * (Orders, payment "Нужен возврат"), who refunds it by hand and marks it. Answers how many were refunded.
+ */
+export async function refundDuePayments(limit = 50): Promise<number> {
+  const db = await getDb();
+  const due = await selectRows<{ code: string }>(db, sql`SELECT code FROM orders WHERE payment_status = 'refund_due' ORDER BY id LIMIT ${limit}`);
+  let refunded = 0;
+  for (const { code } of due) {
+    const order = await orderByCode(code);
+    if (!order || order.payment_status !== 'refund_due') continue;
+    try {
+      if (!(await refundOrderPayment(order))) continue;
+    } catch (error) {
+      if (!(error instanceof ProviderUnavailable)) throw error;
+      logger.warn({ order: code }, 'refund refused by the provider: left for a manager');
+      continue;
+    }
+    await db.transaction(async (tx) => {
+      const locked = await lockOrder(tx, order.id);
+      if (locked?.payment_status !== 'refund_due') return;
+      await tx.execute(sql`UPDATE orders SET payment_status = 'refunded', updated_at = now() WHERE id = ${order.id}`);
+      await recordNote(tx, order.id, locked.status, 'refunded_automatically');
+    });
+    refunded++;
+  }
+  return refunded;
 }

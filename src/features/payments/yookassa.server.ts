@@ -5,6 +5,7 @@
 import { z } from '~/lib/zod.ts';
 import { env } from '~/lib/env.ts';
 import { logger } from '~/lib/log.ts';
+import { metrics } from '~/lib/metrics.ts';
 import type { CreatePayment, PaymentProvider, ProviderPayment } from './provider.server.ts';
 import type { ReceiptLine } from './receipt.ts';
 import { ProviderUnavailable } from './provider.server.ts';
@@ -65,7 +66,10 @@ async function call(path: string, init: { method: 'GET' | 'POST'; body?: unknown
   const auth = Buffer.from(`${config.YOOKASSA_SHOP_ID ?? ''}:${config.YOOKASSA_SECRET_KEY ?? ''}`).toString('base64');
   const url = `${config.YOOKASSA_API_URL.replace(/\/+$/, '')}${path}`;
   let last = 'no answer';
+  // The metrics' operation: the path's kind, never an id (payments, payment, refunds).
+  const operation = path === '/payments' ? 'create' : path === '/refunds' ? 'refund' : 'fetch';
   for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
+    if (attempt > 1) metrics().paymentRetries.inc({ provider: 'yookassa', operation });
     try {
       const res = await fetch(url, {
         method: init.method,
@@ -88,6 +92,7 @@ async function call(path: string, init: { method: 'GET' | 'POST'; body?: unknown
     if (attempt < ATTEMPTS) await new Promise((r) => setTimeout(r, 200 * attempt));
   }
   logger.warn({ provider: 'yookassa', path: path.replace(/^(\/\w+)\/[\w-]+$/, '$1/{id}'), reason: last }, 'payment provider call failed');
+  metrics().paymentErrors.inc({ provider: 'yookassa', operation });
   throw new ProviderUnavailable(last);
 }
 

@@ -22,8 +22,17 @@ export interface Database {
   rawTransaction<T>(fn: (query: RawQuery) => Promise<T>): Promise<T>;
   /** Serialises fn across every process sharing the database (an advisory lock on PostgreSQL). */
   exclusive<T>(fn: () => Promise<T>): Promise<T>;
+  /**
+   * Runs fn unless another process sharing the database is running work of the same name (a try of an
+   * advisory lock on PostgreSQL): false when it was not run. The housekeeping jobs (src/lib/jobs.ts).
+   */
+  ifFree(name: string, fn: () => Promise<void>): Promise<boolean>;
+  /** Connections in use, idle and awaited (PostgreSQL's pool), or calls queued (the embedded database). */
+  load(): { kind: 'pool'; total: number; idle: number; waiting: number } | { kind: 'queue'; pending: number };
   /** Applies pending SQL migrations from the migrations folder (under an advisory lock on PostgreSQL). */
   migrate(): Promise<void>;
+  /** The embedded database's files as one gzipped tar, taken while no query runs (src/lib/backup.ts). */
+  snapshot?: () => Promise<Blob>;
   close(): Promise<void>;
 }
 
@@ -34,6 +43,8 @@ export interface DatabaseOptions {
   migrationsDir?: string;
   /** Pool size for PostgreSQL. */
   maxConnections?: number;
+  /** A new embedded database made from a snapshot (a backup being restored). */
+  loadDataDir?: Blob;
 }
 
 // Any fixed number: every instance that starts together waits on the same lock.
@@ -74,6 +85,22 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
           lockClient.release();
         }
       },
+      async ifFree(name, fn) {
+        const lockClient = await pool.connect();
+        try {
+          const { rows } = await lockClient.query<{ locked: boolean }>(`SELECT pg_try_advisory_lock(hashtext('brandshop:' || $1)) AS locked`, [name]);
+          if (!rows[0]?.locked) return false;
+          try {
+            await fn();
+          } finally {
+            await lockClient.query(`SELECT pg_advisory_unlock(hashtext('brandshop:' || $1))`, [name]).catch(() => {});
+          }
+          return true;
+        } finally {
+          lockClient.release();
+        }
+      },
+      load: () => ({ kind: 'pool', total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
       async rawTransaction(fn) {
         const client = await pool.connect();
         try {
@@ -107,11 +134,34 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   const client = await PGlite.create(dataDir, {
     extensions: { pg_trgm },
     startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${PGLITE_SHARED_BUFFERS}`],
+    ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
   });
+  // PGlite answers one call at a time: how many wait (or run) is the embedded database's load.
+  let pending = 0;
+  for (const method of ['query', 'exec', 'transaction'] as const) {
+    const original = client[method].bind(client) as (...args: unknown[]) => Promise<unknown>;
+    Object.defineProperty(client, method, {
+      value: async (...args: unknown[]) => {
+        pending++;
+        try {
+          return await original(...args);
+        } finally {
+          pending--;
+        }
+      },
+    });
+  }
   const db = drizzle(client, { schema }) as unknown as Db;
   return {
     db,
     kind: 'pglite',
+    // One process owns the embedded database: nobody else could be running the work.
+    ifFree: async (_name, fn) => {
+      await fn();
+      return true;
+    },
+    load: () => ({ kind: 'queue', pending }),
+    snapshot: () => client.dumpDataDir('gzip'),
     query: (text, params) => client.query<Record<string, unknown>>(text, params),
     async migrate() {
       await migrate(drizzle(client, { schema }), { migrationsFolder });

@@ -1,5 +1,8 @@
-// The server's one database handle, opened and prepared on first use and shared by every request.
+// The server's one database handle, opened and prepared on first use and shared by every request,
+// closed last when the process stops (src/lib/runtime.ts).
 import { env } from '../env.ts';
+import { readAtScrape } from '../metrics.ts';
+import { beforeExit, STOP_ORDER } from '../runtime.ts';
 import { openDatabase, type Database, type Db } from './client.ts';
 import { prepareDatabase } from './prepare.ts';
 
@@ -9,7 +12,13 @@ export function getDatabase(): Promise<Database> {
   ready ??= (async () => {
     const config = env();
     const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
-    await prepareDatabase(database, { migrate: config.AUTO_MIGRATE, seedProducts: config.SEED_PRODUCTS, seed: config.SEED });
+    try {
+      await prepareDatabase(database, { migrate: config.AUTO_MIGRATE, seedProducts: config.SEED_PRODUCTS, seed: config.SEED });
+    } catch (error) {
+      // The next try opens it again: an embedded database must never be open twice in one process.
+      await database.close().catch(() => undefined);
+      throw error;
+    }
     return database;
   })().catch((error: unknown) => {
     // Let the next request try again instead of caching the failure forever.
@@ -22,3 +31,24 @@ export function getDatabase(): Promise<Database> {
 export async function getDb(): Promise<Db> {
   return (await getDatabase()).db;
 }
+
+beforeExit('database', STOP_ORDER.database, async () => {
+  const open = ready;
+  if (!open) return;
+  const database = await open.catch(() => undefined);
+  await database?.close();
+});
+
+readAtScrape('gauge', 'shop_db_connections', "PostgreSQL's pool: connections by state (in use, idle) and requests waiting for one", ['state'], async () => {
+  const load = ready ? (await ready).load() : undefined;
+  if (load?.kind !== 'pool') return [];
+  return [
+    { labels: { state: 'in_use' }, value: load.total - load.idle },
+    { labels: { state: 'idle' }, value: load.idle },
+    { labels: { state: 'waiting' }, value: load.waiting },
+  ];
+});
+readAtScrape('gauge', 'shop_db_queue', 'The embedded database: calls waiting or running (it answers one at a time)', [], async () => {
+  const load = ready ? (await ready).load() : undefined;
+  return load?.kind === 'queue' ? [{ value: load.pending }] : [];
+});

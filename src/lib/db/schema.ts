@@ -622,6 +622,10 @@ export const mailOutbox = pgTable(
     createdAt: createdAt(),
     sentAt: timestamp('sent_at', { withTimezone: true }),
     error: text('error'),
+    // Deliveries tried; a failed one is tried again by the housekeeping job after next_attempt_at, with a
+    // back-off (src/lib/mail.server.ts).
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }),
   },
   (t) => [
     index('mail_outbox_unsent_idx')

@@ -26,6 +26,8 @@ export interface CachedPage {
   forms: Partial<Record<Encoding | 'identity', Uint8Array>>;
   /** The plain body's SHA-256: a render that changed nothing keeps the forms already made. */
   digest: string;
+  /** The pattern of the route that rendered it ('/product/[slug]'): hits are counted under it. */
+  route?: string;
 }
 
 /**
@@ -37,17 +39,19 @@ export async function cachedPage(
   status: number,
   headers: Headers,
   body: Uint8Array,
-  { now = Date.now(), previous }: { now?: number; previous?: CachedPage | undefined } = {},
+  { now = Date.now(), previous, route }: { now?: number; previous?: CachedPage | undefined; route?: string } = {},
 ): Promise<CachedPage> {
   const shared: Record<string, string> = {};
   for (const [name, value] of headers) if (name !== 'content-length' && name !== 'content-encoding') shared[name] = value;
   const digest = createHash('sha256').update(body).digest('base64');
-  if (!isCompressible(headers.get('content-type'), body.byteLength)) return { at: now, status, headers: shared, forms: { identity: exact(body) }, digest };
+  const named = route ? { route } : {};
+  if (!isCompressible(headers.get('content-type'), body.byteLength))
+    return { at: now, status, headers: shared, forms: { identity: exact(body) }, digest, ...named };
   shared['vary'] = shared['vary'] ? `${shared['vary']}, accept-encoding` : 'accept-encoding';
   if (previous?.digest === digest && previous.status === status && JSON.stringify(previous.headers) === JSON.stringify(shared))
-    return { at: now, status, headers: previous.headers, forms: previous.forms, digest };
+    return { at: now, status, headers: previous.headers, forms: previous.forms, digest, ...named };
   const [br, gzip] = await Promise.all([compressAsync(body, 'br', 'best'), compressAsync(body, 'gzip', 'best')]);
-  const page: CachedPage = { at: now, status, headers: shared, forms: { br: exact(br), gzip: exact(gzip) }, digest };
+  const page: CachedPage = { at: now, status, headers: shared, forms: { br: exact(br), gzip: exact(gzip) }, digest, ...named };
   refineLater(page, body);
   return page;
 }

@@ -66,3 +66,10 @@ export async function refuseWhileBlocked(limits: Limit[]): Promise<void> {
 export async function countFailure(limits: Limit[]): Promise<void> {
   for (const limit of limits) await hit(limit);
 }
+
+/** Housekeeping: counters whose window and block have both ended (a new hit starts afresh anyway). */
+export async function deleteLapsedThrottles(): Promise<number> {
+  const db = await getDb();
+  const gone = await selectRows(db, sql`DELETE FROM throttles WHERE reset_at < now() AND (blocked_until IS NULL OR blocked_until < now()) RETURNING key`);
+  return gone.length;
+}

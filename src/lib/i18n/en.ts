@@ -233,6 +233,7 @@ export const en: Partial<Messages> = {
   'import.noBrand': 'No brand',
   'import.article': 'Article',
   'import.busy': 'Import {id} is still running: wait for it to finish',
+  'backup.refused': 'No snapshot taken: the file exists, its folder does not, or the database is not the embedded one',
   'import.category': 'Category {id}',
   'feed.child': 'Children',
   'feed.adult': 'Adult',

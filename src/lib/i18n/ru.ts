@@ -233,6 +233,7 @@ export const ru = {
   'import.noBrand': 'Без бренда',
   'import.article': 'Артикул',
   'import.busy': 'Импорт {id} ещё идёт: дождитесь его окончания',
+  'backup.refused': 'Снимок базы не сделан: файл уже есть, его папки нет или база не встроенная',
   'import.category': 'Категория {id}',
   'feed.child': 'Детский',
   'feed.adult': 'Взрослый',

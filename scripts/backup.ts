@@ -1,0 +1,47 @@
+// `npm run backup [-- --out FILE]`: a consistent copy of the shop's database and data folder (photos,
+// outbox, feeds, the operator token) in one .tar.gz, taken while the shop serves and takes orders
+// (docs/operations.md "Backups"). The embedded database is copied by the shop that has it open (through
+// its operator call) or, when none runs, by this command; PostgreSQL by pg_dump of the server's version.
+// Exit code 0 with the file's path on the last line; 2 when refused (the reason on stderr).
+import { statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { BackupRefused, createBackup } from '../src/lib/backup.ts';
+import { env, loadDotEnv } from '../src/lib/env.ts';
+import { runningShop } from '../src/lib/running-shop.ts';
+
+loadDotEnv();
+const { values } = parseArgs({ options: { out: { type: 'string' } } });
+const config = env();
+const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+const out = resolve(values.out ?? join(config.DATA_DIR, 'backups', `brandshop-${stamp}.tar.gz`));
+const shop = runningShop();
+
+try {
+  const started = performance.now();
+  const manifest = await createBackup({
+    config,
+    out,
+    askRunningShop: shop
+      ? async (path) => {
+          if (!shop.token) throw new BackupRefused('a shop runs on this data folder, and neither OPERATOR_TOKEN nor its operator-token file is here');
+          const res = await fetch(new URL('/api/v1/ecommerce-core/ops/backup', shop.url), {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', 'x-operator-token': shop.token },
+            body: JSON.stringify({ path }),
+          });
+          if (!res.ok) throw new BackupRefused(`the running shop refused the snapshot (${res.status})`);
+        }
+      : undefined,
+    log: (line) => console.log(line),
+  });
+  const megabytes = (statSync(out).size / 1024 / 1024).toFixed(1);
+  console.log(
+    `Backup of the ${manifest.database === 'pglite' ? 'embedded' : 'PostgreSQL'} database and ${resolve(config.DATA_DIR)}: ${megabytes} MB in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+  );
+  console.log(out);
+} catch (error) {
+  if (!(error instanceof BackupRefused)) throw error;
+  console.error(`Backup refused: ${error.message}`);
+  process.exit(2);
+}

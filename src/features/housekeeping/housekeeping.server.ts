@@ -1,0 +1,40 @@
+// The shop's housekeeping (docs/operations.md "Housekeeping jobs"): what must happen whether or not
+// anyone visits, run by the one scheduler (src/lib/jobs.ts) in every server process — on PostgreSQL one
+// process at a time per job. Loaded with the middleware; the jobs start when the process is ready and
+// stop first when it stops (src/lib/runtime.ts).
+import { getDatabase } from '~/lib/db/index.ts';
+import { env } from '~/lib/env.ts';
+import { deleteLapsedThrottles } from '~/lib/http/rate-limit.server.ts';
+import { Scheduler, type Job } from '~/lib/jobs.ts';
+import { retryOutbox } from '~/lib/mail.server.ts';
+import { beforeExit, STOP_ORDER, whenReady } from '~/lib/runtime.ts';
+import { deleteSpentCredentials } from '~/features/auth/auth.server.ts';
+import { releaseExpiredOrders } from '~/features/checkout/checkout.server.ts';
+import { refreshFeedIfDue } from '~/features/discovery/discovery.server.ts';
+import { deleteEndedOperatorSessions } from '~/features/ops/ops.server.ts';
+import { pollPendingPayments, refundDuePayments } from '~/features/payments/payments.server.ts';
+
+const SECOND = 1_000;
+const MINUTE = 60 * SECOND;
+
+/** The jobs and how often each runs; JOBS_EVERY_SECONDS runs them all that often instead (tests). */
+export function housekeepingJobs(everySeconds = env().JOBS_EVERY_SECONDS): Job[] {
+  const every = (ms: number) => (everySeconds ? everySeconds * SECOND : ms);
+  return [
+    // Unpaid orders past PAYMENT_TIMEOUT_MINUTES give their stock back within a minute.
+    { name: 'release-unpaid-orders', everyMs: every(30 * SECOND), run: releaseExpiredOrders },
+    { name: 'retry-mail', everyMs: every(MINUTE), run: () => retryOutbox() },
+    { name: 'poll-pending-payments', everyMs: every(MINUTE), run: () => pollPendingPayments() },
+    { name: 'refund-due-payments', everyMs: every(5 * MINUTE), run: () => refundDuePayments() },
+    { name: 'refresh-product-feed', everyMs: every(5 * MINUTE), run: async () => Number(await refreshFeedIfDue()) },
+    {
+      name: 'delete-spent-rows',
+      everyMs: every(60 * MINUTE),
+      run: async () => (await deleteSpentCredentials()) + (await deleteEndedOperatorSessions()) + (await deleteLapsedThrottles()),
+    },
+  ];
+}
+
+const scheduler = new Scheduler(housekeepingJobs(), getDatabase);
+whenReady('housekeeping', () => scheduler.start());
+beforeExit('housekeeping', STOP_ORDER.jobs, () => scheduler.stop());

@@ -1,0 +1,171 @@
+// The metrics every part of the shop reports to (DESIGN §2 lib/metrics), in Prometheus's text format at
+// /metrics through prom-client (docs/operations.md "Metrics"). The front (scripts/server.mjs, loaded from
+// src/) counts requests; the server's bundle (dist/) counts orders, payments, mail, imports and jobs. Both
+// copies of this module must report into one registry: it lives on a global. Labels are only ever from
+// fixed sets — a route's pattern, never its path; no visitor's words, addresses or ids.
+// Relative imports only.
+import { AsyncLocalStorage } from 'node:async_hooks';
+import client from 'prom-client';
+
+const KEY = Symbol.for('brandshop.metrics');
+const ROUTE = Symbol.for('brandshop.requestRoute');
+
+function create() {
+  const registry = new client.Registry();
+  const registers = [registry];
+  // Event-loop delay, resident memory, heap, handles, GC: prom-client's own process metrics.
+  client.collectDefaultMetrics({ register: registry, eventLoopMonitoringPrecision: 20 });
+  return {
+    registry,
+    httpRequests: new client.Counter({
+      name: 'shop_http_requests_total',
+      help: 'HTTP requests answered, by route pattern, method and status',
+      labelNames: ['route', 'method', 'status'] as const,
+      registers,
+    }),
+    httpDuration: new client.Histogram({
+      name: 'shop_http_request_duration_seconds',
+      help: 'Time from the request to the end of its answer, by route pattern and method',
+      labelNames: ['route', 'method'] as const,
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+      registers,
+    }),
+    orders: new client.Counter({
+      name: 'shop_orders_total',
+      help: 'Orders by event: placed, paid, failed (payment declined), cancelled (by the shopper, a manager or the payment timeout)',
+      labelNames: ['event'] as const,
+      registers,
+    }),
+    paymentErrors: new client.Counter({
+      name: 'shop_payment_provider_errors_total',
+      help: 'Calls to the payment provider that failed (after their retries), by provider and operation',
+      labelNames: ['provider', 'operation'] as const,
+      registers,
+    }),
+    paymentRetries: new client.Counter({
+      name: 'shop_payment_provider_retries_total',
+      help: 'Calls to the payment provider made again after a failure, by provider and operation',
+      labelNames: ['provider', 'operation'] as const,
+      registers,
+    }),
+    mail: new client.Counter({
+      name: 'shop_mail_total',
+      help: 'Mail deliveries by outcome: sent, failed (kept in the outbox for a retry)',
+      labelNames: ['outcome'] as const,
+      registers,
+    }),
+    importRuns: new client.Counter({
+      name: 'shop_import_runs_total',
+      help: 'Catalogue import runs the shop made, by kind (yml, commerceml, exchange: a 1C exchange) and outcome (done, failed)',
+      labelNames: ['kind', 'outcome'] as const,
+      registers,
+    }),
+    jobRuns: new client.Counter({
+      name: 'shop_job_runs_total',
+      help: 'Housekeeping job runs by job and outcome (ok, failed)',
+      labelNames: ['job', 'outcome'] as const,
+      registers,
+    }),
+    jobDuration: new client.Histogram({
+      name: 'shop_job_duration_seconds',
+      help: 'Housekeeping job run time',
+      labelNames: ['job'] as const,
+      buckets: [0.01, 0.05, 0.1, 0.5, 1, 5, 15, 60, 300],
+      registers,
+    }),
+    jobItems: new client.Counter({
+      name: 'shop_job_items_total',
+      help: 'What housekeeping jobs did: orders released, rows deleted, mails retried, payments polled or refunded',
+      labelNames: ['job'] as const,
+      registers,
+    }),
+    jobLastSuccess: new client.Gauge({
+      name: 'shop_job_last_success_timestamp_seconds',
+      help: 'When each housekeeping job last ran without error (Unix time)',
+      labelNames: ['job'] as const,
+      registers,
+    }),
+  };
+}
+
+type Metrics = ReturnType<typeof create>;
+const holder = globalThis as { [KEY]?: Metrics };
+
+/** This process's metrics (made on first use, shared by the front and the bundle). */
+export function metrics(): Metrics {
+  return (holder[KEY] ??= create());
+}
+
+type Reading<L extends string> = { labels?: Partial<Record<L, string>>; value: number };
+
+/**
+ * A metric whose values are read when Prometheus scrapes: the caches' counters, the catalogue index, the
+ * database pool, the outbox. A counter's reading is its running total (a cache's hits since the process
+ * started). An error leaves the metric empty for that scrape (the database is closing, say).
+ */
+export function readAtScrape<L extends string>(
+  kind: 'counter' | 'gauge',
+  name: string,
+  help: string,
+  labelNames: readonly L[],
+  read: () => Promise<Reading<L>[]> | Reading<L>[],
+): void {
+  const { registry } = metrics();
+  // The bundle may be loaded again (tests): the newest reader wins.
+  if (registry.getSingleMetric(name)) registry.removeSingleMetric(name);
+  const fill = async (put: (reading: Reading<L>) => void) => {
+    try {
+      for (const reading of await read()) put(reading);
+    } catch {
+      // Not known this time; the next scrape asks again.
+    }
+  };
+  if (kind === 'gauge') {
+    new client.Gauge({
+      name,
+      help,
+      labelNames,
+      registers: [registry],
+      async collect() {
+        this.reset();
+        await fill(({ labels, value }) => (labels ? this.set(labels, value) : this.set(value)));
+      },
+    });
+  } else {
+    new client.Counter({
+      name,
+      help,
+      labelNames,
+      registers: [registry],
+      async collect() {
+        this.reset();
+        await fill(({ labels, value }) => (labels ? this.inc(labels, value) : this.inc(value)));
+      },
+    });
+  }
+}
+
+/** The text Prometheus reads, and its content type. */
+export async function exposition(): Promise<{ body: string; contentType: string }> {
+  const { registry } = metrics();
+  return { body: await registry.metrics(), contentType: registry.contentType };
+}
+
+/** What the front learns of a request from Astro: the pattern of the route that answered it. */
+export interface RouteSlot {
+  route?: string;
+}
+
+const shared = globalThis as { [ROUTE]?: AsyncLocalStorage<RouteSlot> };
+const routeSlots = (shared[ROUTE] ??= new AsyncLocalStorage<RouteSlot>());
+
+/** Runs Astro's handler with a slot the middleware writes the route's pattern into. */
+export function withRouteSlot<T>(slot: RouteSlot, run: () => T): T {
+  return routeSlots.run(slot, run);
+}
+
+/** The middleware's part: the route's pattern ('/product/[slug]'), never the path a visitor asked for. */
+export function noteRoute(pattern: string): void {
+  const slot = routeSlots.getStore();
+  if (slot) slot.route = pattern;
+}
