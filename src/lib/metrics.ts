@@ -15,14 +15,10 @@ function create() {
   const registers = [registry];
   // Event-loop delay, resident memory, heap, handles, GC: prom-client's own process metrics.
   client.collectDefaultMetrics({ register: registry, eventLoopMonitoringPrecision: 20 });
+  const counter = <const L extends string>(name: string, help: string, labelNames: readonly L[]) => new client.Counter({ name, help, labelNames, registers });
   return {
     registry,
-    httpRequests: new client.Counter({
-      name: 'shop_http_requests_total',
-      help: 'HTTP requests answered, by route pattern, method and status',
-      labelNames: ['route', 'method', 'status'] as const,
-      registers,
-    }),
+    httpRequests: counter('shop_http_requests_total', 'HTTP requests answered, by route pattern, method and status', ['route', 'method', 'status']),
     httpDuration: new client.Histogram({
       name: 'shop_http_request_duration_seconds',
       help: 'Time from the request to the end of its answer, by route pattern and method',
@@ -30,42 +26,26 @@ function create() {
       buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
       registers,
     }),
-    orders: new client.Counter({
-      name: 'shop_orders_total',
-      help: 'Orders by event: placed, paid, failed (payment declined), cancelled (by the shopper, a manager or the payment timeout)',
-      labelNames: ['event'] as const,
-      registers,
-    }),
-    paymentErrors: new client.Counter({
-      name: 'shop_payment_provider_errors_total',
-      help: 'Calls to the payment provider that failed (after their retries), by provider and operation',
-      labelNames: ['provider', 'operation'] as const,
-      registers,
-    }),
-    paymentRetries: new client.Counter({
-      name: 'shop_payment_provider_retries_total',
-      help: 'Calls to the payment provider made again after a failure, by provider and operation',
-      labelNames: ['provider', 'operation'] as const,
-      registers,
-    }),
-    mail: new client.Counter({
-      name: 'shop_mail_total',
-      help: 'Mail deliveries by outcome: sent, failed (kept in the outbox for a retry)',
-      labelNames: ['outcome'] as const,
-      registers,
-    }),
-    importRuns: new client.Counter({
-      name: 'shop_import_runs_total',
-      help: 'Catalogue import runs the shop made, by kind (yml, commerceml, exchange: a 1C exchange) and outcome (done, failed)',
-      labelNames: ['kind', 'outcome'] as const,
-      registers,
-    }),
-    jobRuns: new client.Counter({
-      name: 'shop_job_runs_total',
-      help: 'Housekeeping job runs by job and outcome (ok, failed)',
-      labelNames: ['job', 'outcome'] as const,
-      registers,
-    }),
+    orders: counter(
+      'shop_orders_total',
+      'Orders by event: placed, paid, failed (payment declined), cancelled (by the shopper, a manager or the payment timeout)',
+      ['event'],
+    ),
+    paymentErrors: counter('shop_payment_provider_errors_total', 'Calls to the payment provider that failed (after their retries), by provider and operation', [
+      'provider',
+      'operation',
+    ]),
+    paymentRetries: counter('shop_payment_provider_retries_total', 'Calls to the payment provider made again after a failure, by provider and operation', [
+      'provider',
+      'operation',
+    ]),
+    mail: counter('shop_mail_total', 'Mail deliveries by outcome: sent, failed (kept in the outbox for a retry)', ['outcome']),
+    importRuns: counter(
+      'shop_import_runs_total',
+      'Catalogue import runs the shop made, by kind (yml, commerceml, exchange: a 1C exchange) and outcome (done, failed)',
+      ['kind', 'outcome'],
+    ),
+    jobRuns: counter('shop_job_runs_total', 'Housekeeping job runs by job and outcome (ok, failed)', ['job', 'outcome']),
     jobDuration: new client.Histogram({
       name: 'shop_job_duration_seconds',
       help: 'Housekeeping job run time',
@@ -73,12 +53,7 @@ function create() {
       buckets: [0.01, 0.05, 0.1, 0.5, 1, 5, 15, 60, 300],
       registers,
     }),
-    jobItems: new client.Counter({
-      name: 'shop_job_items_total',
-      help: 'What housekeeping jobs did: orders released, rows deleted, mails retried, payments polled or refunded',
-      labelNames: ['job'] as const,
-      registers,
-    }),
+    jobItems: counter('shop_job_items_total', 'What housekeeping jobs did: orders released, rows deleted, mails retried, payments polled or refunded', ['job']),
     jobLastSuccess: new client.Gauge({
       name: 'shop_job_last_success_timestamp_seconds',
       help: 'When each housekeeping job last ran without error (Unix time)',

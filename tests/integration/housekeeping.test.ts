@@ -14,22 +14,11 @@ import { env } from '../../src/lib/env.ts';
 import { retryDelayMinutes } from '../../src/lib/mail.server.ts';
 import { createFreshDatabase } from '../support/fresh-database.ts';
 import { inStock, placeGuestOrder } from '../support/in-stock.ts';
-import { startShop, waitUntilReady, type ShopProcess } from '../support/shop-process.ts';
+import { startShop, until, waitUntilReady, type ShopProcess } from '../support/shop-process.ts';
 import { startYookassaStandin, type Standin } from '../support/yookassa-standin.ts';
 
 let shop: ShopProcess;
 let standin: Standin;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function until<T>(read: () => T | Promise<T>, done: (value: T) => boolean, what: string, timeoutMs = 50_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`${what}: still ${JSON.stringify(value)}`);
-    await sleep(250);
-  }
-}
 
 const ago = (days: number) => `now() - interval '${days} days'`;
 const jobLines = (job: string) => shop.logLines().filter((l) => l['msg'] === 'job ran' && l['job'] === job);
@@ -39,7 +28,7 @@ beforeAll(async () => {
   standin = await startYookassaStandin('123456', 'test_secret_key_42');
   const fresh = await createFreshDatabase('jobs');
   const db = await openDatabase({ databaseUrl: fresh.databaseUrl, dataDir: fresh.dataDir });
-  await prepareDatabase(db, { migrate: true, seedProducts: 400, seed: env().SEED, log: () => {} });
+  await prepareDatabase(db, { migrate: true, seedProducts: 150, seed: env().SEED, log: () => {} });
   // What the jobs must clear, and what they must leave: one customer's logins and reset links, an
   // operator's sessions and setup links, throttle counters, and mail that failed to go out.
   for (const statement of [
@@ -113,8 +102,17 @@ describe('housekeeping jobs', () => {
       (n) => n >= 2,
       'orders released',
     );
-    // A payment completed after its order was released: applied by the poll, then refunded.
+    // A payment completed after its order was released: applied by the poll, then refunded — once the
+    // provider allows it; until then the order is left (refund_due) for a manager.
+    standin.refuseRefunds(true);
     standin.settle(paymentOf(late.url).id, 'succeeded');
+    await until(
+      () => shop.logLines().some((l) => l['msg'] === 'refund refused by the provider: left for a manager' && l['order'] === late.code),
+      Boolean,
+      'refund refused',
+    );
+    expect(standin.refunds).toEqual([]);
+    standin.refuseRefunds(false);
     await until(
       () => standin.refunds.map((r) => r.body.payment_id),
       (ids) => ids.includes(paymentOf(late.url).id),

@@ -3,7 +3,12 @@
 // processes, a request held open half-sent, a connection kept alive.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { connect, type Socket } from 'node:net';
-import { delimiter, resolve } from 'node:path';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { delimiter, join, resolve } from 'node:path';
+import { openDatabase } from '../../src/lib/db/client.ts';
+import { prepareDatabase } from '../../src/lib/db/prepare.ts';
+import { env as shopEnv } from '../../src/lib/env.ts';
 import { buildIsStale } from '../../scripts/build-state.mjs';
 import { serverProcess } from '../../scripts/server-flags.mjs';
 import { createFreshDatabase, type FreshDatabase } from './fresh-database.ts';
@@ -54,10 +59,32 @@ export const alive = (pid: number): boolean => {
   }
 };
 
+const TEMPLATE_PRODUCTS = 30;
+let template: Promise<string> | undefined;
+
+/**
+ * A fresh database for a shop of the default size: on PGlite a copy of one folder made, migrated and seeded
+ * once per test file (its creation is most of a start's time); on PostgreSQL a new database.
+ */
+async function copyOfTemplate(): Promise<FreshDatabase> {
+  const fresh = await createFreshDatabase('life');
+  if (fresh.databaseUrl) return fresh;
+  template ??= (async () => {
+    const made = mkdtempSync(join(tmpdir(), 'shop-life-template-'));
+    const database = await openDatabase({ dataDir: made });
+    await prepareDatabase(database, { migrate: true, seedProducts: TEMPLATE_PRODUCTS, seed: shopEnv().SEED, log: () => {} });
+    await database.close();
+    process.once('exit', () => rmSync(made, { recursive: true, force: true }));
+    return made;
+  })();
+  cpSync(join(await template, 'pglite'), join(fresh.dataDir, 'pglite'), { recursive: true });
+  return fresh;
+}
+
 export async function startShop(by: StartedBy, env: Record<string, string> = {}, database?: FreshDatabase): Promise<ShopProcess> {
   // npm start would build first, under the other tests' running server: the build must be current.
   if (by === 'npm start' && buildIsStale()) throw new Error('The build is older than the sources: run `npm run build` first (npm test does).');
-  const fresh = database ?? (await createFreshDatabase('life'));
+  const fresh = database ?? (env['SEED_PRODUCTS'] === undefined ? await copyOfTemplate() : await createFreshDatabase('life'));
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   const shopEnv = {
@@ -66,7 +93,7 @@ export async function startShop(by: StartedBy, env: Record<string, string> = {},
     HOST: '127.0.0.1',
     PORT: String(port),
     SITE_URL: baseUrl,
-    SEED_PRODUCTS: '30',
+    SEED_PRODUCTS: String(TEMPLATE_PRODUCTS),
     NODE_ENV: 'test',
     LOG_LEVEL: 'info',
     ...env,
@@ -113,6 +140,25 @@ export async function startShop(by: StartedBy, env: Record<string, string> = {},
   };
   return shop;
 }
+
+/** Reads `read()` every 100 ms until `done` says yes; throws with the last value after `timeoutMs`. */
+export async function until<T>(read: () => T | Promise<T>, done: (value: T) => boolean, what: string, timeoutMs = 50_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (done(value)) return value;
+    if (Date.now() > deadline) throw new Error(`${what}: still ${JSON.stringify(value)}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** Waits until none of these processes is left. */
+export const allGone = (pids: number[]) =>
+  until(
+    () => pids.filter(alive),
+    (left) => left.length === 0,
+    'processes left',
+  );
 
 /** Waits until /api/ready answers 200 (the shop has warmed up); throws when the process ends first. */
 export async function waitUntilReady(shop: ShopProcess, timeoutMs = 120_000): Promise<void> {

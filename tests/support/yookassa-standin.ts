@@ -54,6 +54,8 @@ export interface Standin {
   settle(id: string, status: 'succeeded' | 'canceled', reason?: string): void;
   /** The next `n` calls of any kind answer 500, as the API may. */
   failNext(n: number): void;
+  /** While on, refunds are refused with 403 forbidden, as for a shop whose refunds are not allowed. */
+  refuseRefunds(on: boolean): void;
   close(): Promise<void>;
 }
 
@@ -66,6 +68,7 @@ export async function startYookassaStandin(shopId: string, secretKey: string): P
   const refunds: RefundRequest[] = [];
   const refundByKey = new Map<string, unknown>();
   let failures = 0;
+  let refusingRefunds = false;
   const expectedAuth = `Basic ${Buffer.from(`${shopId}:${secretKey}`).toString('base64')}`;
 
   const send = (res: ServerResponse, status: number, body: unknown) => {
@@ -127,6 +130,7 @@ export async function startYookassaStandin(shopId: string, secretKey: string): P
         if (typeof key !== 'string' || key.length === 0) return error(res, 400, 'invalid_request', 'Idempotence key is missing', 'Idempotence-Key');
         const known = refundByKey.get(key);
         if (known) return send(res, 200, known);
+        if (refusingRefunds) return error(res, 403, 'forbidden', 'Refunds are not allowed for this shop');
         const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as RefundRequest['body'];
         const payment = payments.get(body.payment_id);
         if (!payment) return error(res, 404, 'not_found', 'Payment not found', 'payment_id');
@@ -166,6 +170,9 @@ export async function startYookassaStandin(shopId: string, secretKey: string): P
     },
     failNext(n) {
       failures = n;
+    },
+    refuseRefunds(on) {
+      refusingRefunds = on;
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
