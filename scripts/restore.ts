@@ -7,8 +7,6 @@ import { parseArgs } from 'node:util';
 import { BackupRefused, restoreBackup } from '../src/lib/backup.ts';
 import { env, loadDotEnv } from '../src/lib/env.ts';
 import { runningShop } from '../src/lib/running-shop.ts';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 
 loadDotEnv();
 const { values, positionals } = parseArgs({ allowPositionals: true, options: { force: { type: 'boolean', default: false } } });
@@ -18,9 +16,8 @@ if (!file) {
   process.exit(2);
 }
 const config = env();
-const owner = runningShop() ? (JSON.parse(readFileSync(join(config.DATA_DIR, 'shop.json'), 'utf8')) as { pid: number }).pid : undefined;
 try {
-  await restoreBackup({ config, file, force: values.force, runningShopPid: owner, log: (line) => console.log(line) });
+  await restoreBackup({ config, file, force: values.force, runningShopPid: runningShop()?.pid, log: (line) => console.log(line) });
 } catch (error) {
   if (!(error instanceof BackupRefused)) throw error;
   console.error(`Restore refused: ${error.message}`);

@@ -36,7 +36,7 @@ import { sharedScripts } from '../src/lib/http/shared-scripts-files.ts';
 import { loggableError, loggablePath, logger, requestIdFrom } from '../src/lib/log.ts';
 import { releaseMemoryWhenIdle } from '../src/lib/memory-release.ts';
 import { operatorToken } from '../src/lib/operator-token.ts';
-import { markDraining, markReady, phase, runStopHooks } from '../src/lib/runtime.ts';
+import { markDraining, markReady, runStopHooks } from '../src/lib/runtime.ts';
 import { exposition, metrics, withRouteSlot } from '../src/lib/metrics.ts';
 import { clientAddress } from '../src/lib/http/client-address.ts';
 import { sameSecret } from '../src/lib/same-secret.ts';
@@ -116,11 +116,9 @@ const server = http.createServer((req, res) => {
   if (serveMedia(mediaDir, req, res)) return void (slot.route = 'media');
   const path = (req.url ?? '/').split('?')[0] ?? '/';
   if (path === '/metrics' && METRICS_TOKEN) return void answerMetrics(req, res, slot);
-  // A stopping process is not ready, whatever else is true: the balancer takes it out at once.
-  if (path === '/api/ready' && phase() !== 'ready') return void notReady(req, res, slot);
   const key = cache && pageCacheKey(req.method ?? '', req.url ?? '', req.headers.cookie);
   const page = key ? cache.get(key, { countMiss: false, whileLoading: true }) : undefined;
-  if (!page) return withRouteSlot(slot, () => admitted(req, res, key));
+  if (!page) return withRouteSlot(slot, () => admitted(req, res, path, key));
   slot.route = page.route ?? 'page-cache';
   sendPage(req, res, page);
 });
@@ -138,14 +136,6 @@ async function answerMetrics(req, res, slot) {
   res.end(req.method === 'HEAD' ? undefined : body);
 }
 
-/** /api/ready while starting or stopping: 503 straight from the front, in the API's envelope. */
-function notReady(req, res, slot) {
-  slot.route = '/api/ready';
-  const body = JSON.stringify({ success: false, message: t('ru', 'error.unavailable'), errors: { ready: [phase()] } });
-  res.writeHead(503, { ...securityHeaders(), 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', 'retry-after': '1' });
-  res.end(req.method === 'HEAD' ? undefined : body);
-}
-
 /** @param {import('../src/lib/http/page-cache.ts').CachedPage} page */
 function sendPage(req, res, page) {
   const answer = pageAnswer(page, req.headers['accept-encoding']);
@@ -155,8 +145,7 @@ function sendPage(req, res, page) {
 }
 
 /** Astro's answer, once the request is let in; a refusal when the renderer is saturated. */
-function admitted(req, res, key) {
-  const path = (req.url ?? '/').split('?')[0] ?? '/';
+function admitted(req, res, path, key) {
   // The load balancer's questions must be answered even, and especially, under a flood.
   if (path === '/api/health' || path === '/api/ready') return handler(req, res);
   const enter = (ok) => {

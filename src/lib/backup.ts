@@ -51,14 +51,10 @@ export function postgresTool(tool: 'pg_dump' | 'pg_restore', major: number): str
   );
 }
 
-async function postgresMajor(databaseUrl: string): Promise<number> {
-  const database = await openDatabase({ databaseUrl, dataDir: tmpdir(), maxConnections: 1 });
-  try {
-    const { rows } = await database.query('SHOW server_version_num');
-    return Math.floor(Number(rows[0]?.['server_version_num']) / 10_000);
-  } finally {
-    await database.close();
-  }
+/** The server's major version (15 for 15.19). */
+async function postgresMajor(database: Database): Promise<number> {
+  const { rows } = await database.query('SHOW server_version_num');
+  return Math.floor(Number(rows[0]?.['server_version_num']) / 10_000);
 }
 
 export interface BackupOptions {
@@ -78,7 +74,8 @@ export async function createBackup({ config, out, askRunningShop, log = () => {}
   try {
     let manifest: Manifest;
     if (config.DATABASE_URL) {
-      const major = await postgresMajor(config.DATABASE_URL);
+      const server = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: tmpdir(), maxConnections: 1 });
+      const major = await postgresMajor(server).finally(() => server.close());
       const pgDump = postgresTool('pg_dump', major);
       log(`PostgreSQL ${major}: ${pgDump}`);
       const dump = spawnSync(
@@ -173,7 +170,7 @@ export async function restoreBackup({ config, file, force, runningShopPid, log =
         tables = Number(
           (await database.query(`SELECT count(*) AS n FROM information_schema.tables WHERE table_schema IN ('public', 'drizzle')`)).rows[0]?.['n'],
         );
-        major = Math.floor(Number((await database.query('SHOW server_version_num')).rows[0]?.['server_version_num']) / 10_000);
+        major = await postgresMajor(database);
       } finally {
         await database.close();
       }

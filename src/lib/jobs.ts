@@ -69,6 +69,12 @@ export class Scheduler {
   private async runOnce(job: Job): Promise<'ran' | 'skipped'> {
     const { jobRuns, jobDuration, jobItems, jobLastSuccess } = metrics();
     const started = performance.now();
+    const ended = (outcome: 'ok' | 'failed') => {
+      const seconds = (performance.now() - started) / 1000;
+      jobRuns.inc({ job: job.name, outcome });
+      jobDuration.observe({ job: job.name }, seconds);
+      return Math.round(seconds * 1000);
+    };
     let items = 0;
     try {
       const database = await this.database();
@@ -77,18 +83,13 @@ export class Scheduler {
       });
       if (!ran) return 'skipped';
     } catch (error) {
-      const seconds = (performance.now() - started) / 1000;
-      jobRuns.inc({ job: job.name, outcome: 'failed' });
-      jobDuration.observe({ job: job.name }, seconds);
-      logger.error({ job: job.name, ms: Math.round(seconds * 1000), err: loggableError(error) }, 'job failed');
+      logger.error({ job: job.name, ms: ended('failed'), err: loggableError(error) }, 'job failed');
       throw error;
     }
-    const seconds = (performance.now() - started) / 1000;
-    jobRuns.inc({ job: job.name, outcome: 'ok' });
-    jobDuration.observe({ job: job.name }, seconds);
+    const ms = ended('ok');
     jobItems.inc({ job: job.name }, items);
     jobLastSuccess.set({ job: job.name }, Date.now() / 1000);
-    logger.info({ job: job.name, items, ms: Math.round(seconds * 1000) }, 'job ran');
+    logger.info({ job: job.name, items, ms }, 'job ran');
     return 'ran';
   }
 }

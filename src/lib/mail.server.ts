@@ -92,8 +92,8 @@ export async function sendMail(mail: Mail): Promise<number> {
 
 /**
  * Housekeeping: mail whose delivery failed, once its back-off has passed, and mail recorded but never
- * tried (the process ended between the two) a quarter of an hour on — past any delivery still under way. Each row is claimed for ten minutes first, so two
- * runs never send one mail twice. Answers how many went out.
+ * tried (the process ended between the two) a quarter of an hour on — past any delivery still under way.
+ * Each row is claimed for ten minutes first, so two runs never send one mail twice. Answers how many went out.
  */
 export async function retryOutbox(limit = 50): Promise<number> {
   const db = await getDb();

@@ -88,36 +88,21 @@ export function readAtScrape<L extends string>(
   const { registry } = metrics();
   // The bundle may be loaded again (tests): the newest reader wins.
   if (registry.getSingleMetric(name)) registry.removeSingleMetric(name);
-  const fill = async (put: (reading: Reading<L>) => void) => {
+  // Both kinds are emptied and filled the same way: after reset(), inc() of a reading sets it.
+  async function collect(this: { reset(): void; inc(labels: Partial<Record<L, string>>, value: number): void; inc(value: number): void }) {
+    this.reset();
     try {
-      for (const reading of await read()) put(reading);
+      for (const { labels, value } of await read()) {
+        if (labels) this.inc(labels, value);
+        else this.inc(value);
+      }
     } catch {
       // Not known this time; the next scrape asks again.
     }
-  };
-  if (kind === 'gauge') {
-    new client.Gauge({
-      name,
-      help,
-      labelNames,
-      registers: [registry],
-      async collect() {
-        this.reset();
-        await fill(({ labels, value }) => (labels ? this.set(labels, value) : this.set(value)));
-      },
-    });
-  } else {
-    new client.Counter({
-      name,
-      help,
-      labelNames,
-      registers: [registry],
-      async collect() {
-        this.reset();
-        await fill(({ labels, value }) => (labels ? this.inc(labels, value) : this.inc(value)));
-      },
-    });
   }
+  const options = { name, help, labelNames, registers: [registry], collect };
+  if (kind === 'gauge') new client.Gauge(options);
+  else new client.Counter(options);
 }
 
 /** The text Prometheus reads, and its content type. */

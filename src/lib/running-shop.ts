@@ -8,6 +8,8 @@ import { env } from './env.ts';
 import { knownOperatorToken } from './operator-token.ts';
 
 export interface RunningShop {
+  /** The shop's process (the one that has the database open). */
+  pid: number;
   url: string;
   /** The operator key the command presents; undefined when neither OPERATOR_TOKEN nor the shop's file is there. */
   token: string | undefined;
@@ -24,5 +26,5 @@ export function runningShop(): RunningShop | undefined {
   } catch {
     return undefined;
   }
-  return { url: owner.url, token: knownOperatorToken() };
+  return { pid: owner.pid, url: owner.url, token: knownOperatorToken() };
 }

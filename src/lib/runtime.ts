@@ -15,14 +15,13 @@ interface Hook {
 
 interface Runtime {
   phase: Phase;
-  readyHooks: Hook[];
+  readyHooks: Pick<Hook, 'name' | 'run'>[];
   stopHooks: Hook[];
-  readyRan: boolean;
 }
 
 const KEY = Symbol.for('brandshop.runtime');
 const holder = globalThis as { [KEY]?: Runtime };
-const state: Runtime = (holder[KEY] ??= { phase: 'starting', readyHooks: [], stopHooks: [], readyRan: false });
+const state: Runtime = (holder[KEY] ??= { phase: 'starting', readyHooks: [], stopHooks: [] });
 
 export const STOP_ORDER = { jobs: 10, outbox: 20, database: 90 } as const;
 
@@ -33,9 +32,8 @@ export function phase(): Phase {
 /** Work to start once the process serves (the scheduler): at once when it already does. */
 export function whenReady(name: string, run: () => unknown): void {
   if (state.readyHooks.some((h) => h.name === name)) return;
-  const hook = { name, order: 0, run };
-  state.readyHooks.push(hook);
-  if (state.readyRan && state.phase === 'ready') void Promise.resolve().then(run);
+  state.readyHooks.push({ name, run });
+  if (state.phase === 'ready') void Promise.resolve().then(run);
 }
 
 /** Work to finish before the process exits; one hook per name (a module loaded twice registers once). */
@@ -43,12 +41,10 @@ export function beforeExit(name: string, order: number, run: () => unknown): voi
   state.stopHooks = [...state.stopHooks.filter((h) => h.name !== name), { name, order, run }];
 }
 
-/** The process answers: readiness turns 200 and the ready hooks run (once). */
+/** The process answers: readiness turns 200 and the ready hooks run (once: the phase never returns to starting). */
 export function markReady(): void {
   if (state.phase !== 'starting') return;
   state.phase = 'ready';
-  if (state.readyRan) return;
-  state.readyRan = true;
   for (const hook of state.readyHooks) void Promise.resolve().then(hook.run);
 }
 

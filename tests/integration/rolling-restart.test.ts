@@ -16,6 +16,7 @@ import { openDatabase, type Database } from '../../src/lib/db/client.ts';
 import { documentedFile, nginxBinary, parseEnvFile, parseUnit, type Unit } from '../support/deploy.ts';
 import { createFreshDatabase, type FreshDatabase } from '../support/fresh-database.ts';
 import { freePort } from '../support/server.ts';
+import { until } from '../support/shop-process.ts';
 
 const API = '/api/v1/ecommerce-core';
 const onPostgres = Boolean(process.env['DATABASE_URL']);
@@ -74,11 +75,14 @@ describe.skipIf(Boolean(skipWhy))('a rolling restart behind nginx', () => {
   }
 
   async function ready(port: number): Promise<void> {
-    for (let k = 0; k < 600; k++) {
-      if ((await fetch(`http://127.0.0.1:${port}/api/ready`).catch(() => undefined))?.status === 200) return;
-      await sleep(200);
-    }
-    throw new Error(`process on ${port} never ready:\n${instances.get(port)?.output.join('').slice(-3000)}`);
+    const status = () =>
+      fetch(`http://127.0.0.1:${port}/api/ready`).then(
+        (r) => r.status,
+        () => 0,
+      );
+    await until(status, (s) => s === 200, `process on ${port} not ready`, 120_000).catch((error: Error) => {
+      throw new Error(`${error.message}:\n${instances.get(port)?.output.join('').slice(-3000)}`);
+    });
   }
 
   /** `systemctl restart brandshop@port`: KillSignal to the main process (KillMode=mixed), wait, start again. */

@@ -1,5 +1,5 @@
 import { getDatabase } from '~/lib/db/index.ts';
-import { ping } from '~/lib/db/client.ts';
+import { ping, type Database } from '~/lib/db/client.ts';
 import { migrationsApplied } from '~/lib/db/prepare.ts';
 import { endpoint } from '~/lib/http/endpoint.ts';
 import { fail, ok } from '~/lib/http/envelope.ts';
@@ -23,8 +23,9 @@ export const GET = endpoint({
     const notReady = (reason: string) =>
       fail(503, t('error.unavailable'), { errors: { ready: [reason] } }, { 'retry-after': '1', 'cache-control': 'no-store' });
     if (phase() !== 'ready') return notReady(phase());
+    let database: Database;
     try {
-      const database = await getDatabase();
+      database = await getDatabase();
       await ping(database.db);
       migrated ||= await migrationsApplied(database);
       if (!migrated) return notReady('migrations pending');
@@ -37,7 +38,7 @@ export const GET = endpoint({
     return ok(
       {
         status: 'ready',
-        database: (await getDatabase()).kind,
+        database: database.kind,
         catalogue_version: index.version,
         index_age_seconds: Math.round((Date.now() - index.builtAt) / 1000),
       },
