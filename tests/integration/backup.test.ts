@@ -3,7 +3,7 @@
 // data folder (the outbox's mail, the operator token) came along. Restore refuses a folder whose
 // database a running shop has open, and a database that is there unless told (--force).
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -126,6 +126,25 @@ describe('backup and restore', () => {
     const exists = await command('backup', ['--out', file], shop.database);
     expect(exists.status).toBe(2);
     expect(exists.err).toContain('exists already');
+  });
+
+  it.skipIf(Boolean(process.env['DATABASE_URL']))('the running shop writes its snapshot only as a new file in the temporary folder', async () => {
+    const token = readFileSync(join(shop.database.dataDir, 'operator-token'), 'utf8').trim();
+    const ask = (path: unknown, key = token) =>
+      fetch(`${shop.baseUrl}/api/v1/ecommerce-core/ops/backup`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-operator-token': key },
+        body: JSON.stringify({ path }),
+      });
+    expect((await ask(join(folder, 'snap.tar.gz'), 'not-the-token')).status).toBe(403);
+    for (const path of ['/etc/shop-snapshot.tar.gz', join(folder, '..', '..', 'etc', 'snap.tar.gz'), 'snap.tar.gz', join(folder, 'snap.zip'), 5])
+      expect((await ask(path)).status, String(path)).toBe(422);
+    expect(existsSync('/etc/shop-snapshot.tar.gz')).toBe(false);
+    expect((await ask(file)).status).toBe(409);
+    expect((await ask(join(folder, 'no-such-folder', 'snap.tar.gz'))).status).toBe(409);
+    const made = await ask(join(folder, 'snap.tar.gz'));
+    expect(made.status).toBe(200);
+    expect(((await made.json()) as { data: { bytes: number } }).data.bytes).toBeGreaterThan(0);
   });
 
   it('the restored shop starts and serves its orders', async () => {

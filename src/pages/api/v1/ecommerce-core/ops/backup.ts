@@ -1,7 +1,10 @@
 // Beyond the spec (docs/operations.md "Backups"): `npm run backup` asks the shop that owns the embedded
 // database for a snapshot of it, written to a path on the shop's machine (the command's own staging
 // folder), with the operator token. On PostgreSQL the command runs pg_dump itself and never calls this.
-import { isAbsolute } from 'node:path';
+// The file goes only into the machine's temporary folder, where the command stages its backup: the
+// operator token does not make the shop write into any folder it can reach.
+import { tmpdir } from 'node:os';
+import { isAbsolute, resolve, sep } from 'node:path';
 import { getDatabase } from '~/lib/db/index.ts';
 import { writeEmbeddedSnapshot } from '~/lib/backup.ts';
 import { endpoint } from '~/lib/http/endpoint.ts';
@@ -19,7 +22,10 @@ export const POST = endpoint({
     path: z
       .string()
       .max(4096)
-      .refine((path) => isAbsolute(path) && path.endsWith('.tar.gz'), 'an absolute path ending in .tar.gz'),
+      .refine(
+        (path) => isAbsolute(path) && path.endsWith('.tar.gz') && resolve(path).startsWith(resolve(tmpdir()) + sep),
+        'an absolute path in the temporary folder, ending in .tar.gz',
+      ),
   }),
   async handler({ request, body }) {
     if (!isOperator(request.headers.get('x-operator-token'))) throw forbidden();
