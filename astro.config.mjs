@@ -1,7 +1,7 @@
 // @ts-check
 import { defineConfig } from 'astro/config';
 import node from '@astrojs/node';
-import preact from '@astrojs/preact';
+import react from '@astrojs/react';
 import UnoCSS from '@unocss/astro';
 import { env, loadDotEnv } from './src/lib/env.ts';
 import { ADAPTER_BODY_LIMIT } from './src/lib/http/limits.ts';
@@ -15,7 +15,7 @@ import { frameLabelsChunks } from './src/features/layout/labels-chunk.ts';
 // `npm run build` alone reads ./.env too, like `npm start` does before it builds.
 loadDotEnv();
 const config = env();
-const SERVER_BUNDLED = ['react', 'react-dom', 'nanostores', 'react-hook-form', '@hookform/resolvers'];
+const SERVER_BUNDLED = ['react', 'react-dom', 'scheduler', '@nanostores/react', 'nanostores', 'react-hook-form', '@hookform/resolvers'];
 
 export default defineConfig({
   site: config.SITE_URL,
@@ -27,8 +27,8 @@ export default defineConfig({
   adapter: node({ mode: 'standalone', bodySizeLimit: ADAPTER_BODY_LIMIT, staticHeaders: true }),
   integrations: [
     UnoCSS({ injectReset: false }),
-    // The islands are written against React's API and run on Preact's compatibility layer (docs/decisions/015).
-    preact({ compat: true }),
+    // React 19 islands (docs/decisions/021).
+    react(),
     // client:eager — the first screen's islands: loaded with the page, taps before hydration held and replayed.
     {
       name: 'shop:eager-islands',
@@ -66,15 +66,12 @@ export default defineConfig({
     // are cached once for all pages, and run after parsing either way (module scripts).
     build: { assetsInlineLimit: (file) => (file.endsWith('.js') ? false : undefined) },
     define: { 'process.env.NODE_ENV': JSON.stringify('production'), 'import.meta.env.BUILD_DATE': JSON.stringify(new Date().toISOString()) },
-    // The islands' `react` imports, their libraries' too, are Preact's compatibility layer on both sides
-    // (docs/decisions/015); said here as well as by the integration, whose alias the prerender build missed.
-    resolve: {
-      alias: { 'react-dom/test-utils': 'preact/test-utils', 'react-dom': 'preact/compat', 'react/jsx-runtime': 'preact/jsx-runtime', react: 'preact/compat' },
-    },
     ssr: {
       // PGlite loads its WASM and data files relative to its own module URL, so it must stay in node_modules.
       external: ['@electric-sql/pglite', 'pg', 'sharp'],
-      // Bundled so that their `react` imports resolve to Preact's compatibility layer (docs/decisions/015).
+      // Bundled so the server build carries React's production code whatever NODE_ENV the shop runs
+      // with: loaded from node_modules under NODE_ENV=development/test, React's development build made
+      // every page render about three times slower (measured with --cpu-prof, docs/performance.md).
       noExternal: SERVER_BUNDLED,
     },
     // The prerendered pages' build reads its own list, not ssr's.

@@ -44,11 +44,7 @@ export default defineConfig(
         'error',
         {
           paths: [
-            {
-              name: 'react',
-              importNames: ['useSyncExternalStore'],
-              message: 'Read stores with useClientStore from ~/lib/client-store.ts (Preact ignores a server snapshot).',
-            },
+            { name: '@nanostores/react', message: 'Use useClientStore from ~/lib/client-store.ts.' },
             { name: 'zod', message: 'Import z from ~/lib/zod.ts (jitless in the browser: the CSP refuses its eval probe).' },
           ],
         },

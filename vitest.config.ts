@@ -5,15 +5,7 @@ import { frameLabelsChunks } from './src/features/layout/labels-chunk.ts';
 export default defineConfig({
   // The frame islands' strings per language (layout.labels.client.ts), as the build makes them.
   plugins: [frameLabelsChunks()],
-  // Islands import `react`, which the build points at Preact's compatibility layer (docs/decisions/015).
-  resolve: {
-    alias: {
-      '~': fileURLToPath(new URL('./src', import.meta.url)),
-      'react/jsx-runtime': 'preact/jsx-runtime',
-      'react-dom': 'preact/compat',
-      react: 'preact/compat',
-    },
-  },
+  resolve: { alias: { '~': fileURLToPath(new URL('./src', import.meta.url)) } },
   test: {
     projects: [
       {

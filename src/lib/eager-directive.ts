@@ -97,7 +97,7 @@ const eager: ClientDirective = (load, _options, island) => {
     }
     const taps = held.get(island) ?? [];
     held.delete(island);
-    // Hydration is synchronous: the island's handlers answer the replayed clicks.
+    // React hydrates the part a replayed click lands on at once, before it handles the click.
     for (const target of taps) if (target.isConnected) target.click();
   };
   if (tapped) void start();

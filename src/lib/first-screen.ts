@@ -1,4 +1,4 @@
-// The shared module files the first screen's islands import (the Preact runtime, the `frame` file and what they
+// The shared module files the first screen's islands import (React, the `frame` file and what they
 // import), listed by the build (src/lib/island-chunks.ts writes dist/first-screen.json), and the frame's
 // strings in the page's language. The layout names
 // them on `<html data-island-modules>` and client:eager preloads them beside the islands' own entries once

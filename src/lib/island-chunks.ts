@@ -3,7 +3,7 @@
 // a round trip, six connections) the header hydrated 1.2 s after the first paint, most of it spent
 // waiting for the next level of small files (docs/performance.md, "First taps"). Now there are two
 // shared files besides each island's own entry:
-// - `runtime`: Preact with its React compatibility layer (docs/decisions/015), the same for every island;
+// - `runtime`: React and React DOM (docs/decisions/021), the same for every island;
 // - `frame`: every module the first screen's islands import without waiting (stores, the API client,
 //   icons, the header's panels) — one file, one round trip.
 // What an island loads only when asked (the modals' forms, their schemas and zod) keeps its own files.
@@ -20,14 +20,15 @@ const FIRST_SCREEN = /[\\/]src[\\/](features[\\/]layout[\\/](Header|BottomNav|Mo
  * It gets a file of its own (left to the bundler, it went back into `frame`).
  */
 const PAGE_SCRIPTS_SHARE = /^\0vite\/preload-helper/;
-const REACT = /[\\/]node_modules[\\/](react|react-dom|scheduler)[\\/]/;
-// Left outside the bundle, a library that imports `react` loads React itself at run time.
-const REACT_IMPORT = /^(react|react-dom|scheduler|react-hook-form|@hookform\/resolvers)(\/|$)/;
-const RUNTIME = /[\\/]node_modules[\\/](preact|@astrojs[\\/]preact)[\\/]/;
+const RUNTIME = /[\\/]node_modules[\\/](react|react-dom|scheduler|@astrojs[\\/]react)[\\/]/;
+// The islands run on React (DESIGN §1, the shop's brief); Preact once replaced it (docs/decisions/015, reversed
+// by 021). An alias or a dependency that brought it back would pass every test while the brief was broken.
+const PREACT = /[\\/]node_modules[\\/](preact|@preact[\\/][^\\/]+|@astrojs[\\/]preact)[\\/]/;
+const PREACT_IMPORT = /^(preact|@preact\/[^/]+|@astrojs\/preact)(\/|$)/;
 
-/** The module of React that a chunk bundles or imports, if any. */
-export function takesReact(chunk: { moduleIds: readonly string[]; imports: readonly string[] }): string | undefined {
-  return chunk.moduleIds.find((id) => REACT.test(id)) ?? chunk.imports.find((id) => REACT_IMPORT.test(id));
+/** The module of Preact that a chunk bundles or imports, if any. */
+export function takesPreact(chunk: { moduleIds: readonly string[]; imports: readonly string[] }): string | undefined {
+  return chunk.moduleIds.find((id) => PREACT.test(id)) ?? chunk.imports.find((id) => PREACT_IMPORT.test(id));
 }
 
 interface Graph {
@@ -52,12 +53,9 @@ export function islandChunks(): Plugin {
     // The files a first-screen island needs, for the layout's modulepreload links (src/lib/first-screen.ts).
     generateBundle(_options, bundle) {
       const chunks = Object.values(bundle).filter((c) => c.type === 'chunk');
-      // React itself is in node_modules only as its libraries' peer: a build that bundles or imports it has
-      // lost the alias to Preact's layer (the prerender build once did, and failed on React's hooks).
       for (const chunk of chunks) {
-        const react = takesReact(chunk);
-        if (react)
-          this.error(`${chunk.fileName} (${this.environment.name}) takes React itself (${react}), not Preact's compatibility layer: see docs/decisions/015`);
+        const preact = takesPreact(chunk);
+        if (preact) this.error(`${chunk.fileName} (${this.environment.name}) takes Preact (${preact}); the islands run on React: see docs/decisions/021`);
       }
       if (this.environment.name !== 'client') return;
       // The shared files an island's entry and the renderer import: asked for beside the entries, not after them.

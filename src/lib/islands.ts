@@ -1,4 +1,4 @@
-// What islands share about their own start. An island marks the moment its first layout effect runs — Preact
+// What islands share about their own start. An island marks the moment its first layout effect runs — React
 // has hydrated it and its handlers answer taps — as the `island:<name>` performance mark, which
 // `npm run interactions` measures from the first paint (docs/performance.md, "First taps").
 import { useLayoutEffect } from 'react';

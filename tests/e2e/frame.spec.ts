@@ -96,6 +96,32 @@ test.describe('header panels', () => {
     await expect(dialog.getByRole('tab', { name: 'Вход' })).toHaveAttribute('aria-selected', 'true');
     await expect(page).toHaveURL(/\/$/);
   });
+  test('the buyout modal from the keyboard alone: named, focus inside and kept there, Escape closes it, focus back on the opener', async ({ page }) => {
+    await open(page, '/');
+    const opener = page.getByRole('banner').getByRole('button', { name: isMobile(page) ? 'Выкуп' : 'Заявка на выкуп' });
+    await opener.focus();
+    await page.keyboard.press('Enter');
+    // Its heading names it: what a screen reader announces on opening.
+    const dialog = page.getByRole('dialog', { name: 'Заявка на поиск и выкуп товара' });
+    await expect(dialog).toBeVisible();
+    await expect(dialog.getByRole('button', { name: 'К созданию заявки' })).toBeVisible();
+    const focusInDialog = () => page.evaluate(() => document.querySelector('dialog[open]')?.contains(document.activeElement) ?? false);
+    expect(await focusInDialog()).toBe(true);
+    // The page behind is inert: Tab never lands on it (past the last control the browser's own UI may take
+    // the focus, which leaves the page's active element the body).
+    for (let i = 0; i < 12; i++) {
+      await page.keyboard.press('Tab');
+      const where = await page.evaluate(() => {
+        const active = document.activeElement;
+        if (!active || active === document.body) return 'browser';
+        return document.querySelector('dialog[open]')?.contains(active) ? 'dialog' : `page: ${active.outerHTML.slice(0, 80)}`;
+      });
+      expect(where).not.toMatch(/^page/);
+    }
+    await page.keyboard.press('Escape');
+    await expect(dialog).toBeHidden();
+    await expect(opener).toBeFocused();
+  });
 });
 
 test.describe('pages and navigation', () => {

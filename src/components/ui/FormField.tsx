@@ -1,6 +1,6 @@
 // A labelled input with its first error and a success style once validated (spec §5). Forms pass what
 // react-hook-form registers; messages arrive already in the page's language.
-import { forwardRef, useId, useState, type InputHTMLAttributes, type ReactNode } from 'react';
+import { useId, useState, type InputHTMLAttributes, type ReactNode, type Ref } from 'react';
 
 export interface FormFieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'id'> {
   label: string;
@@ -11,10 +11,11 @@ export interface FormFieldProps extends Omit<InputHTMLAttributes<HTMLInputElemen
   /** Show/hide labels for a password field. */
   reveal?: { show: string; hide: string } | undefined;
   children?: ReactNode;
+  /** React 19 passes refs as props: react-hook-form's register() gives one. */
+  ref?: Ref<HTMLInputElement>;
 }
 
-/** forwardRef, not a `ref` prop: Preact passes a ref to a function component only this way (react-hook-form's register() gives one). */
-export const FormField = forwardRef<HTMLInputElement, FormFieldProps>(function FormField({ label, error, valid, hint, reveal, type, children, ...input }, ref) {
+export function FormField({ label, error, valid, hint, reveal, type, children, ref, ...input }: FormFieldProps) {
   const id = useId();
   const [shown, setShown] = useState(false);
   const tone = error ? 'border-danger' : valid ? 'border-success' : 'border-line';
@@ -58,7 +59,7 @@ export const FormField = forwardRef<HTMLInputElement, FormFieldProps>(function F
       {children}
     </div>
   );
-});
+}
 
 /** A form's own message, not a field's (spec §8: the login's HTTP error in red under the form). */
 export function FormError({ message }: { message: string | undefined }) {

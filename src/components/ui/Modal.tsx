@@ -16,8 +16,8 @@ export function Modal({ open, onClose, title, children, closeLabel }: ModalProps
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
 
-  // A layout effect: the dialog opens in the frame that answers the tap. Preact runs plain effects after
-  // that frame is painted (React ran them before it after a click), a frame late (docs/decisions/015).
+  // A layout effect: the dialog opens in the frame that answers the tap, whatever update opened it (React
+  // flushes a click's plain effects before the paint, but not those of an update a store or a timer made).
   useLayoutEffect(() => {
     const dialog = ref.current;
     if (!dialog) return;

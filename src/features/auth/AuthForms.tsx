@@ -1,7 +1,7 @@
 // The login/registration modal's content (spec §2, §4, §5, §8): two tabs, login first unless the opener
 // asks for registration; the login form toggles to a forgot-password view with a back button. Loaded
 // only when the modal opens, so the form library and the schemas never weigh on the first page load.
-import { forwardRef, useState } from 'react';
+import { useState } from 'react';
 import { FormError, FormField } from '~/components/ui/FormField.tsx';
 import { fieldProps, shownIn, useSchemaForm } from '~/components/ui/schema-form.ts';
 import { PhoneField } from '~/components/ui/PhoneField.tsx';
@@ -18,11 +18,9 @@ import { startSession } from './auth.store.ts';
 type Tab = 'login' | 'register';
 
 /** The e-mail field all three forms open with. */
-const EmailField = forwardRef<HTMLInputElement, { m: ModalMessages; autoComplete: 'username' | 'email' } & Omit<ReturnType<typeof fieldProps>, 'ref'>>(
-  function EmailField({ m, autoComplete, ...field }, ref) {
-    return <FormField ref={ref} label={m['auth.email']} type="email" autoComplete={autoComplete} inputMode="email" {...field} />;
-  },
-);
+function EmailField({ m, autoComplete, ...field }: { m: ModalMessages; autoComplete: 'username' | 'email' } & ReturnType<typeof fieldProps>) {
+  return <FormField label={m['auth.email']} type="email" autoComplete={autoComplete} inputMode="email" {...field} />;
+}
 
 function LoginForm({ m, onForgot }: { m: ModalMessages; onForgot: () => void }) {
   const form = useSchemaForm(loginSchema);

@@ -3,7 +3,7 @@
 // address (six with Russian Post's postcode) — and may create an account afterwards; a customer's
 // contact and saved addresses are filled in. The page is reachable only with selected, available lines.
 import { useClientStore } from '~/lib/client-store.ts';
-import { forwardRef, useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import type { z } from '~/lib/zod.ts';
 import { FormError, FormField } from '~/components/ui/FormField.tsx';
 import { PhoneField } from '~/components/ui/PhoneField.tsx';
@@ -73,17 +73,18 @@ function Section({ n, title, children }: { n: number; title: string; children: R
   );
 }
 
-const Choice = forwardRef<HTMLInputElement, React.InputHTMLAttributes<HTMLInputElement> & { children: React.ReactNode }>(function Choice(
-  { checked, children, ...input },
-  ref,
-) {
+function Choice({
+  checked,
+  children,
+  ...input
+}: React.InputHTMLAttributes<HTMLInputElement> & { children: React.ReactNode; ref?: React.Ref<HTMLInputElement> }) {
   return (
     <label className={`flex cursor-pointer gap-3 border p-4 text-sm ${checked ? 'border-ink' : 'border-line hover:border-ink-soft'}`}>
-      <input ref={ref} type="radio" checked={checked} className="mt-0.5 h-4 w-4 shrink-0 accent-ink" {...input} />
+      <input type="radio" checked={checked} className="mt-0.5 h-4 w-4 shrink-0 accent-ink" {...input} />
       <span className="min-w-0 flex-1">{children}</span>
     </label>
   );
-});
+}
 
 export default function CheckoutPage({ m, options, customer, addresses, deliveryInfoUrl }: Props) {
   useIslandMark('checkout');

@@ -111,8 +111,7 @@ export default function Header({ labels: given, topLeft, tags, supportUrl }: Hea
     };
   }, []);
 
-  // A layout effect: the page stops scrolling in the frame that opens the panel (Preact runs plain effects
-  // after the paint).
+  // A layout effect: the page stops scrolling in the frame that opens the panel, whichever island opened it.
   useLayoutEffect(() => {
     // The bottom navigation opens the panel too, so the tree is asked for whoever opened it.
     if (panel === 'catalog' && !tree) loadTree();
