@@ -14,6 +14,7 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 import { CHROMIUM_ARGS, chromiumPath } from '../tests/e2e/chromium.ts';
 import { guestLines, inStock } from '../tests/support/in-stock.ts';
 import { startTestServer } from '../tests/support/server.ts';
+import { THROTTLING, median, phonePage } from './throttled-phone.ts';
 
 const argv = process.argv.slice(2);
 const option = (name: string) => (argv.includes(name) ? argv[argv.indexOf(name) + 1] : undefined);
@@ -22,21 +23,6 @@ const runs = Math.max(1, Number(option('--runs') ?? 5) || 5);
 const only = option('--page');
 const server = given ? undefined : await startTestServer({ label: 'interactions', seedProducts: 2000, env: { LOG_LEVEL: 'warn' } });
 const base = given ?? (server?.baseUrl as string);
-
-/** Lighthouse's mobile profile, applied with DevTools' own throttling (real time, not simulated). */
-const THROTTLING = { latency: 150, downloadThroughput: (1.6 * 1024 * 1024) / 8, uploadThroughput: (750 * 1024) / 8, cpu: 4 };
-
-async function throttle(page: Page): Promise<void> {
-  const cdp = await page.context().newCDPSession(page);
-  await cdp.send('Network.enable');
-  await cdp.send('Network.emulateNetworkConditions', {
-    offline: false,
-    latency: THROTTLING.latency,
-    downloadThroughput: THROTTLING.downloadThroughput,
-    uploadThroughput: THROTTLING.uploadThroughput,
-  });
-  await cdp.send('Emulation.setCPUThrottlingRate', { rate: THROTTLING.cpu });
-}
 
 /** Collects Event Timing entries from the start, for INP: the longest entry of each interaction. */
 const OBSERVE_EVENTS = () => {
@@ -49,13 +35,10 @@ const OBSERVE_EVENTS = () => {
 };
 
 async function newPage(browser: Browser, prepare?: (context: BrowserContext) => Promise<void>): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, locale: 'ru-RU' });
-  await context.route('https://mc.yandex.ru/**', (route) => route.fulfill({ status: 200, contentType: 'text/javascript', body: '' }));
-  await context.addInitScript(OBSERVE_EVENTS);
-  await prepare?.(context);
-  const page = await context.newPage();
-  await throttle(page);
-  return page;
+  return phonePage(browser, async (context) => {
+    await context.addInitScript(OBSERVE_EVENTS);
+    await prepare?.(context);
+  });
 }
 
 interface Hydration {
@@ -95,11 +78,6 @@ async function settled(page: Page, path: string): Promise<void> {
 async function json<T>(path: string, method = 'GET'): Promise<T> {
   return ((await (await fetch(new URL(path, base), { method })).json()) as { data: T }).data;
 }
-
-const median = (values: number[]) => {
-  const sorted = values.filter(Number.isFinite).sort((a, b) => a - b);
-  return sorted.length ? (sorted[Math.floor((sorted.length - 1) / 2)] as number) : NaN;
-};
 
 try {
   const [first] = await inStock(base, 1);

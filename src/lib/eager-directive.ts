@@ -3,10 +3,12 @@
 // one of them before — and a tap made before their code has arrived is not lost (docs/decisions/014). Astro
 // writes this file inline into every page that has such an island, ahead of the first one, so it answers
 // from the first paint:
-// - links and forms underneath work on their own (the search form, the cart link, a size's radio);
-// - a tap on a button, or on a link the island answers itself (`data-hold`: «Каталог», the account,
-//   a guest's orders and wishlist), is held — the browser neither follows it nor forgets it — and
-//   clicked again, in order, once the island has hydrated.
+// - links, forms, popovers and dialogs underneath work on their own (the search form, the cart link, a
+//   size's radio; the catalogue, menu and search panels' popovertarget buttons; the buyout and login
+//   dialogs' command buttons: docs/decisions/021);
+// - a tap on any other button, or on a link the island answers itself (`data-hold`), is held — the
+//   browser neither follows it nor forgets it — and clicked again, in order, once the island has hydrated
+//   («Добавить в корзину»).
 // The taps are held by one listener on the document, set when this runs: Astro's island runtime, which
 // calls the directive per island, is a file of its own (src/lib/http/shared-scripts.ts) and runs only
 // after the document is parsed.
@@ -14,7 +16,8 @@
 import type { ClientDirective } from 'astro';
 import { afterFirstPaint } from './first-paint.ts';
 
-const HELD = 'button:not([type=submit]),button[data-hold],a[data-hold]';
+/** The platform answers a popover's or a dialog's button itself: never held. */
+const HELD = 'button:not([type=submit]):not([popovertarget]):not([commandfor]),button[data-hold],a[data-hold]';
 const TAPPED = 'shop:first-tap';
 
 /** The taps held per island, in order; an island's entry goes once it has hydrated. */

@@ -28,34 +28,37 @@ async function paintedWithoutScripts(page: Page, path: string) {
 }
 
 test.describe('a tap before the islands have hydrated', () => {
-  test('«Каталог» opens the catalogue once its island is ready, without leaving the page', async ({ page }) => {
+  test('«Каталог» opens its panel at once, with the top categories; the whole tree comes with the island', async ({ page }) => {
     const release = await paintedWithoutScripts(page, '/');
     const catalog = isMobile(page)
       ? page.getByRole('navigation', { name: 'Мобильная навигация' }).getByRole('button', { name: 'Каталог' })
       : page.getByRole('banner').getByRole('button', { name: 'Каталог' });
     await catalog.click();
-    // Held, not followed: still on the home page, the panel not there yet.
-    await page.waitForTimeout(300);
-    expect(new URL(page.url()).pathname).toBe('/');
-    await release();
+    // A popover: the platform opens it, no island needed (docs/decisions/021).
     const panel = page.getByRole('dialog', { name: 'Каталог' });
     await expect(panel).toBeVisible();
+    await expect(panel.getByRole('link', { name: 'Женщинам' })).toHaveAttribute('href', /^\/c\/\d+\/zhenshchinam$/);
+    expect(new URL(page.url()).pathname).toBe('/');
+    await release();
+    // The island adopts the open panel and asks for the tree.
     await expect(panel.getByRole('link', { name: 'Платья' }).first()).toBeVisible();
     expect(new URL(page.url()).pathname).toBe('/');
   });
 
-  test('the search works before hydration: text typed is kept and suggested, or the toggle opens the bar', async ({ page }) => {
+  test('the search works before hydration: the toggle shows the field at once, text typed is kept and suggested', async ({ page }) => {
     const release = await paintedWithoutScripts(page, '/');
+    const input = page.getByRole('searchbox', { name: 'Поиск по товарам и брендам' });
     if (isMobile(page)) {
       await page.getByRole('button', { name: 'Поиск', exact: true }).click();
-      await release();
-      const input = page.getByRole('searchbox', { name: 'Поиск по товарам и брендам' });
       await expect(input).toBeVisible();
-      await input.fill('пла');
+      // Focused by the popover's own autofocus: the keyboard is up.
+      await expect(input).toBeFocused();
+      await page.keyboard.type('пла');
     } else {
-      await page.getByRole('searchbox', { name: 'Поиск по товарам и брендам' }).fill('пла');
-      await release();
+      await input.fill('пла');
     }
+    await release();
+    await expect(input).toHaveValue('пла');
     const suggestions = page.locator('[id$="search-suggestions"]');
     await expect(suggestions).toBeVisible();
     await expect(suggestions.getByRole('link', { name: 'Все результаты поиска' })).toBeVisible();
@@ -70,13 +73,31 @@ test.describe('a tap before the islands have hydrated', () => {
     await expect(page).toHaveURL(/\/product\/search\/%D0%BF%D0%BB%D0%B0%D1%82%D1%8C%D0%B5$/);
   });
 
-  test('the buyout request opens its modal once the code has come', async ({ page }) => {
+  test('the buyout request opens its dialog at once; its form fills in once the code has come', async ({ page }) => {
     const release = await paintedWithoutScripts(page, '/brands');
     await page.getByRole('button', { name: isMobile(page) ? 'Выкуп' : 'Заявка на выкуп' }).click();
-    await release();
     const modal = page.getByRole('dialog', { name: 'Заявка на поиск и выкуп товара' });
     await expect(modal).toBeVisible();
+    await expect(modal).toContainText('Загрузка…');
+    await release();
     await expect(modal.getByRole('button', { name: 'К созданию заявки' })).toBeVisible();
+  });
+
+  test('a guest’s wishlist and account open the login dialog at once; the form fills in with the island', async ({ page }) => {
+    const release = await paintedWithoutScripts(page, '/');
+    const place = isMobile(page) ? page.getByRole('navigation', { name: 'Мобильная навигация' }) : page.getByRole('banner');
+    await place.getByRole('button', { name: 'Избранное' }).click();
+    const modal = page.getByRole('dialog', { name: 'Личный кабинет' });
+    await expect(modal).toBeVisible();
+    // Closed without script too, by its close button's command.
+    await modal.getByRole('button', { name: 'Закрыть' }).click();
+    await expect(modal).toBeHidden();
+    await place.getByRole('button', { name: isMobile(page) ? 'Профиль' : 'Личный кабинет' }).click();
+    await expect(modal).toBeVisible();
+    await release();
+    await expect(modal.getByRole('tab', { name: 'Вход' })).toHaveAttribute('aria-selected', 'true');
+    await expect(modal.getByRole('textbox', { name: 'Email' })).toBeVisible();
+    expect(new URL(page.url()).pathname).toBe('/');
   });
 
   test('a size and «Добавить в корзину» tapped before hydration put that size in the cart', async ({ page }) => {
@@ -102,16 +123,14 @@ test.describe('a tap before the islands have hydrated', () => {
 test.describe('with JavaScript off', () => {
   test.use({ javaScriptEnabled: false });
 
-  test('browsing works: catalogue page, a category, filters, pagination, a product, search and an info page', async ({ page }) => {
+  test('browsing works: the catalogue panel, a category, filters, pagination, a product, search and an info page', async ({ page }) => {
     await page.goto('/');
-    // «Каталог» is a link underneath: the catalogue page.
+    // «Каталог» opens its panel without script (a popover), with the top categories.
     const catalog = isMobile(page)
       ? page.getByRole('navigation', { name: 'Мобильная навигация' }).getByRole('button', { name: 'Каталог' })
       : page.getByRole('banner').getByRole('button', { name: 'Каталог' });
     await catalog.click();
-    await expect(page).toHaveURL(/\/catalog$/);
-    await expect(page.getByRole('heading', { level: 1, name: 'Каталог' })).toBeVisible();
-    await page.getByRole('main').getByRole('heading', { name: 'Женщинам' }).getByRole('link').click();
+    await page.getByRole('dialog', { name: 'Каталог' }).getByRole('link', { name: 'Женщинам' }).click();
     await expect(page).toHaveURL(/\/c\/1\/zhenshchinam$/);
     // Pagination is links.
     await page.getByRole('navigation', { name: 'Страницы' }).getByRole('link', { name: '2', exact: true }).click();
@@ -133,12 +152,9 @@ test.describe('with JavaScript off', () => {
     await size.check();
     await expect(size).toBeChecked();
 
-    // Search: the header's form on a desktop, the catalogue page's on a phone (the toggle leads there).
-    if (isMobile(page)) {
-      await page.getByRole('button', { name: 'Поиск', exact: true }).click();
-      await expect(page).toHaveURL(/\/catalog#catalog-search$/);
-    }
-    const search = page.getByRole('searchbox', { name: 'Поиск по товарам и брендам' }).first();
+    // Search: the header's form on a desktop; on a phone the toggle shows it (a popover).
+    if (isMobile(page)) await page.getByRole('button', { name: 'Поиск', exact: true }).click();
+    const search = page.getByRole('searchbox', { name: 'Поиск по товарам и брендам' });
     await search.fill('Gucci');
     await search.press('Enter');
     await expect(page).toHaveURL(/\/product\/search\/Gucci$/);

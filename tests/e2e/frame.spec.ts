@@ -36,7 +36,7 @@ test.describe('header panels', () => {
     } else {
       await catalogButton.click();
       await expect(panel).toBeVisible();
-      await page.getByTestId('overlay').click({ position: { x: 700, y: 850 } });
+      await page.getByTestId('panel-overlay').click({ position: { x: 700, y: 850 } });
       await expect(panel).toBeHidden();
       // Typing in the search closes the catalogue; Escape clears the text.
       await catalogButton.click();
@@ -88,8 +88,8 @@ test.describe('header panels', () => {
   test('a guest clicking the wishlist gets the login modal', async ({ page }) => {
     await open(page, '/');
     const wishlist = isMobile(page)
-      ? page.getByRole('navigation', { name: 'Мобильная навигация' }).getByRole('link', { name: 'Избранное' })
-      : page.getByRole('banner').getByRole('link', { name: 'Избранное' });
+      ? page.getByRole('navigation', { name: 'Мобильная навигация' }).getByRole('button', { name: 'Избранное' })
+      : page.getByRole('banner').getByRole('button', { name: 'Избранное' });
     await wishlist.click();
     const dialog = page.getByRole('dialog', { name: 'Личный кабинет' });
     await expect(dialog).toBeVisible();

@@ -6,9 +6,9 @@ import { atom, computed } from 'nanostores';
 import { setAccessToken, setUnauthorizedHandler } from '~/lib/api.client.ts';
 import { openModal } from '~/features/layout/layout.store.ts';
 import { logoutCall, refreshCall } from './auth.client.ts';
+import { markSession, SESSION_KEY } from './session-mark.ts';
 import { parseStoredSession, REFRESH_INTERVAL_MS, sessionFromAnswer, type AuthAnswer, type StoredSession } from './auth.ts';
 
-export const SESSION_KEY = 'session';
 /** When this tab last refreshed or logged in: pages opened within a minute skip the start refresh. */
 const REFRESHED_AT_KEY = 'session-refreshed-at';
 const FRESH_MS = 60_000;
@@ -34,6 +34,7 @@ function storage(): Storage | undefined {
 function publish(session: StoredSession | null): void {
   setAccessToken(session?.accessToken ?? null);
   $session.set(session);
+  markSession(session !== null);
 }
 
 function write(session: StoredSession | null): void {

@@ -7,7 +7,8 @@ import { $wishlistCount } from '~/features/wishlist/wishlist.store.ts';
 import { $loggedIn } from '~/features/auth/auth.store.ts';
 import { AccountMenu, type AccountMenuLabels } from '~/features/account/AccountMenu.tsx';
 import { badgeText } from './badge.ts';
-import { $modal, $panel, accountLink, closePanels, guestGate, panelLink } from './layout.store.ts';
+import { $modal, $panel, closePanels, PANEL_IDS, toggleAccountMenu } from './layout.store.ts';
+import { AuthGate } from './AuthGate.tsx';
 import { useIslandMark } from '~/lib/islands.ts';
 import { frameProp } from './layout.labels.client.ts';
 
@@ -82,27 +83,25 @@ export default function BottomNav({ path, labels: givenLabels, accountMenu: give
         <a href="/" aria-current={current('home')} className={cls('home')}>
           {item('home', 'home')}
         </a>
-        {/* Links underneath, answered by the island (data-hold: a tap before it has loaded waits for it). */}
-        <a
-          href="/catalog"
-          role="button"
-          data-hold
-          aria-current={current('catalog')}
-          aria-expanded={panel === 'catalog'}
-          onClick={panelLink('catalog')}
-          className={cls('catalog')}
-        >
+        {/* The catalogue is a popover its button opens without script (docs/decisions/021). */}
+        <button type="button" popoverTarget={PANEL_IDS.catalog} aria-current={current('catalog')} className={cls('catalog')}>
           {item('catalog', 'grid')}
-        </a>
-        <a href="/dashboard/wishlist" data-hold aria-current={current('wishlist')} onClick={guestGate(loggedIn)} className={cls('wishlist')}>
-          {item('wishlist', 'heart', wishlist)}
-        </a>
+        </button>
+        <AuthGate href="/dashboard/wishlist" customer={{ 'aria-current': current('wishlist') }} className={cls('wishlist')}>
+          {(guest) => item('wishlist', 'heart', guest ? 0 : wishlist)}
+        </AuthGate>
         <a href="/cart" aria-current={current('cart')} className={cls('cart')}>
           {item('cart', 'cart', cart)}
         </a>
-        <a href="/dashboard" role="button" data-hold aria-current={current('account')} onClick={accountLink(loggedIn)} className={cls('account')}>
-          {item('account', 'user')}
-        </a>
+        {/* spec §2: logged in, the 'Личный кабинет' overlay; logged out, the login modal. */}
+        <AuthGate
+          href="/dashboard"
+          customer={{ role: 'button', 'aria-current': current('account') }}
+          onCustomerClick={toggleAccountMenu}
+          className={cls('account')}
+        >
+          {() => item('account', 'user')}
+        </AuthGate>
       </nav>
     </>
   );

@@ -1,38 +1,62 @@
 // The catalogue panel built from mega-categories (spec §2): a mega-menu under the header on large
 // screens, the full-screen overlay 'Каталог' on phones (opened from the header or the bottom navigation).
+// A popover (docs/decisions/021): its buttons open it without script, so a tap before the islands have
+// hydrated shows it at once, with the top categories the page was rendered with; the whole tree, asked
+// for on intent, takes their place when it comes.
 import { useState } from 'react';
 import type { MegaCategory } from '~/features/catalog/catalog.ts';
+import type { MenuLink } from '~/features/content/content.ts';
 import { Icon } from '~/components/ui/Icon.tsx';
 
-const PANEL_CLASS =
-  'fixed inset-0 z-50 flex flex-col overflow-y-auto bg-paper lg:absolute lg:inset-auto lg:left-0 lg:right-0 lg:top-full lg:z-40 lg:max-h-[70vh] lg:border-t lg:border-line lg:shadow-xl';
+// The whole screen above the bottom navigation on phones; under the header on large screens (anchored to it
+// in global.css).
+const PANEL_CLASS = 'panel inset-x-0 top-0 bottom-14 overflow-y-auto lg:max-h-[70vh] lg:border-t lg:border-line lg:shadow-xl';
 
 export interface CatalogPanelProps {
+  id: string;
   /** undefined while the tree loads, null when loading failed. */
   tree: MegaCategory[] | null | undefined;
+  /** The top categories, shown until the tree has come. */
+  roots: MenuLink[];
   title: string;
   allLabel: string;
   loadingLabel: string;
   failedLabel: string;
   closeLabel: string;
-  onClose: () => void;
 }
 
-export function CatalogPanel({ tree, title, allLabel, loadingLabel, failedLabel, closeLabel, onClose }: CatalogPanelProps) {
+export function CatalogPanel({ id, tree, roots, title, allLabel, loadingLabel, failedLabel, closeLabel }: CatalogPanelProps) {
   return (
-    <div id="catalog-panel" role="dialog" aria-label={title} aria-busy={tree === undefined} className={PANEL_CLASS}>
+    <div id={id} popover="auto" role="dialog" aria-label={title} aria-busy={tree === undefined} className={PANEL_CLASS}>
       <div className="flex items-center justify-between border-b border-line px-4 py-3 lg:hidden">
         <h2 className="font-display text-2xl font-500">{title}</h2>
-        <button type="button" onClick={onClose} aria-label={closeLabel} className="grid h-10 w-10 cursor-pointer place-items-center">
+        <button
+          type="button"
+          popoverTarget={id}
+          popoverTargetAction="hide"
+          aria-label={closeLabel}
+          className="grid h-10 w-10 cursor-pointer place-items-center"
+        >
           <Icon name="close" />
         </button>
       </div>
       {tree && tree.length > 0 ? (
         <CatalogTree tree={tree} title={title} allLabel={allLabel} />
       ) : (
-        <p role="status" className="container py-10 text-sm text-ink-soft">
-          {tree === undefined ? loadingLabel : failedLabel}
-        </p>
+        <div className="container py-4 lg:py-8">
+          <ul className="flex flex-col gap-1 lg:flex-row lg:gap-8">
+            {roots.map((r) => (
+              <li key={r.url}>
+                <a href={r.url} className="block py-2.5 text-sm font-600 hover:text-accent">
+                  {r.name}
+                </a>
+              </li>
+            ))}
+          </ul>
+          <p role="status" className="py-6 text-sm text-ink-soft">
+            {tree === undefined ? loadingLabel : failedLabel}
+          </p>
+        </div>
       )}
     </div>
   );

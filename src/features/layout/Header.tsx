@@ -15,7 +15,9 @@ import { SearchBox, type SearchLabels } from '~/features/search/SearchBox.tsx';
 import { throttle } from '~/lib/throttle.ts';
 import { badgeText } from './badge.ts';
 import { CatalogPanel } from './CatalogPanel.tsx';
-import { $panel, accountLink, closePanels, guestGate, openAuth, openModal, panelLink } from './layout.store.ts';
+import { $panel, closePanels, followPanels, openAuth, openModal, PANEL_IDS, toggleAccountMenu } from './layout.store.ts';
+import { MODAL_IDS } from './modal-ids.ts';
+import { AuthGate } from './AuthGate.tsx';
 import { useIslandMark } from '~/lib/islands.ts';
 import { frameProp } from './layout.labels.client.ts';
 
@@ -45,6 +47,8 @@ export interface HeaderLabels {
 export interface HeaderProps {
   /** Given on the server; in the browser from the language's frame labels (layout.labels.client.ts). */
   labels?: HeaderLabels;
+  /** The catalogue's top categories: the panel shows them from the first tap, before the tree has come. */
+  roots: MenuLink[];
   topLeft: MenuLink[];
   tags: HeaderTag[];
   supportUrl: string;
@@ -66,7 +70,7 @@ function Badge({ count, label }: { count: number; label: string }) {
   );
 }
 
-export default function Header({ labels: given, topLeft, tags, supportUrl }: HeaderProps) {
+export default function Header({ labels: given, roots, topLeft, tags, supportUrl }: HeaderProps) {
   const labels = frameProp('Header', 'labels', given);
   useIslandMark('header');
   const panel = useClientStore($panel, null);
@@ -103,7 +107,9 @@ export default function Header({ labels: given, topLeft, tags, supportUrl }: Hea
     window.addEventListener('scroll', onScroll, { passive: true });
     window.addEventListener('keydown', onKey);
     window.addEventListener('pageshow', onShow);
+    const unfollow = followPanels();
     return () => {
+      unfollow();
       onScroll.cancel();
       window.removeEventListener('scroll', onScroll);
       window.removeEventListener('keydown', onKey);
@@ -121,13 +127,15 @@ export default function Header({ labels: given, topLeft, tags, supportUrl }: Hea
   }, [panel]);
 
   const buyout = () => openModal('buyout');
+  // Opens the buyout dialog without script too (before hydration), by its command.
+  const buyoutCommand = { commandfor: MODAL_IDS.buyout, command: 'show-modal' } as const;
 
   return (
     <>
       <header
         data-hidden={hidden}
         // No transform while shown: a transformed header would become the containing block of the fixed full-screen panels.
-        className={`sticky top-0 z-40 border-b border-line bg-paper transition-transform duration-300 ${hidden ? '-translate-y-full' : ''}`}
+        className={`site-header sticky top-0 z-40 border-b border-line bg-paper transition-transform duration-300 ${hidden ? '-translate-y-full' : ''}`}
       >
         <div className="hidden bg-paper-warm text-xs lg:block">
           <div className="container flex h-9 items-center justify-between">
@@ -144,7 +152,7 @@ export default function Header({ labels: given, topLeft, tags, supportUrl }: Hea
             </nav>
             <div className="flex items-center gap-4">
               <span className="text-ink-muted">{labels.buyoutHint}</span>
-              <button type="button" onClick={buyout} className="cursor-pointer font-700 text-accent hover:text-accent-hover">
+              <button type="button" {...buyoutCommand} onClick={buyout} className="cursor-pointer font-700 text-accent hover:text-accent-hover">
                 {labels.buyout}
               </button>
               <a href={supportUrl} target="_blank" rel="noopener" className="flex items-center gap-1.5 link-quiet">
@@ -157,19 +165,16 @@ export default function Header({ labels: given, topLeft, tags, supportUrl }: Hea
 
         <div className="container relative flex h-16 items-center gap-3 lg:gap-6">
           {(['menu', 'search'] as const).map((name) => (
-            // Links underneath: without the island the menu and the search are on the catalogue page.
-            <a
+            // Popovers: the platform opens them, without script (docs/decisions/021).
+            <button
               key={name}
-              href={name === 'menu' ? '/catalog' : '/product/search'}
-              role="button"
-              data-hold
-              onClick={panelLink(name)}
-              aria-expanded={panel === name}
+              type="button"
+              popoverTarget={PANEL_IDS[name]}
               aria-label={labels[name]}
               className="grid h-10 w-10 cursor-pointer place-items-center lg:hidden"
             >
               <Icon name={name === 'menu' && panel === 'menu' ? 'close' : name} />
-            </a>
+            </button>
           ))}
           <a
             href="/"
@@ -178,24 +183,25 @@ export default function Header({ labels: given, topLeft, tags, supportUrl }: Hea
           >
             Brandshop
           </a>
-          <a
-            href="/catalog"
-            role="button"
-            data-hold
-            onClick={panelLink('catalog')}
+          <button
+            type="button"
+            popoverTarget={PANEL_IDS.catalog}
             onPointerEnter={loadTree}
             onFocus={loadTree}
-            aria-expanded={panel === 'catalog'}
-            aria-controls="catalog-panel"
             className={`hidden h-11 cursor-pointer items-center gap-2 px-5 text-sm font-600 uppercase tracking-wide lg:inline-flex ${panel === 'catalog' ? 'bg-accent text-white' : 'bg-ink text-white hover:bg-accent'}`}
           >
             <Icon name={panel === 'catalog' ? 'close' : 'menu'} size={18} />
             {labels.catalog}
-          </a>
+          </button>
           <div className="hidden flex-1 lg:block">
             <SearchBox labels={labels.search_} id="header-search" />
           </div>
-          <button type="button" onClick={buyout} className="h-9 cursor-pointer border border-accent px-3 text-xs font-700 uppercase text-accent lg:hidden">
+          <button
+            type="button"
+            {...buyoutCommand}
+            onClick={buyout}
+            className="h-9 cursor-pointer border border-accent px-3 text-xs font-700 uppercase text-accent lg:hidden"
+          >
             {labels.buyoutShort}
           </button>
           <a href={supportUrl} target="_blank" rel="noopener" aria-label={labels.support} className="grid h-10 w-10 place-items-center lg:hidden">
@@ -203,36 +209,46 @@ export default function Header({ labels: given, topLeft, tags, supportUrl }: Hea
           </a>
           <nav aria-label={labels.account} className="hidden items-center gap-6 lg:flex">
             <div className="relative">
-              <a
+              {/* spec §2: logged in, the account tooltip opens the profile menu; logged out, the login modal. */}
+              <AuthGate
                 href="/dashboard"
-                role="button"
-                data-hold
-                // spec §2: logged in, the account tooltip opens the profile menu; logged out, the login modal.
-                onClick={accountLink(loggedIn)}
-                aria-expanded={loggedIn ? panel === 'account' : undefined}
-                aria-haspopup={loggedIn ? 'menu' : 'dialog'}
-                className={`flex cursor-pointer flex-col items-center gap-0.5 text-xs link-quiet ${loggedIn ? 'text-accent' : ''}`}
+                onCustomerClick={toggleAccountMenu}
+                customer={{ 'aria-expanded': panel === 'account', 'aria-haspopup': 'menu', role: 'button' }}
+                className="flex cursor-pointer flex-col items-center gap-0.5 text-xs link-quiet"
+                customerClassName="text-accent"
               >
-                <Icon name="user" />
-                {labels.account}
-              </a>
+                {() => (
+                  <>
+                    <Icon name="user" />
+                    {labels.account}
+                  </>
+                )}
+              </AuthGate>
               {loggedIn && panel === 'account' && (
                 <div className="absolute right-0 top-full z-50 mt-3 hidden w-72 border border-line bg-paper py-3 text-ink shadow-xl lg:block">
                   <AccountMenu labels={labels.accountMenu} />
                 </div>
               )}
             </div>
-            <a href="/dashboard/orders" data-hold onClick={guestGate(loggedIn)} className="flex flex-col items-center gap-0.5 text-xs link-quiet">
-              <Icon name="orders" />
-              {labels.orders}
-            </a>
-            <a href="/dashboard/wishlist" data-hold onClick={guestGate(loggedIn)} className="relative flex flex-col items-center gap-0.5 text-xs link-quiet">
-              <span className="relative">
-                <Icon name="heart" />
-                <Badge count={wishlistCount} label={labels.wishlist} />
-              </span>
-              {labels.wishlist}
-            </a>
+            <AuthGate href="/dashboard/orders" className="flex cursor-pointer flex-col items-center gap-0.5 text-xs link-quiet">
+              {() => (
+                <>
+                  <Icon name="orders" />
+                  {labels.orders}
+                </>
+              )}
+            </AuthGate>
+            <AuthGate href="/dashboard/wishlist" className="relative flex cursor-pointer flex-col items-center gap-0.5 text-xs link-quiet">
+              {(guest) => (
+                <>
+                  <span className="relative">
+                    <Icon name="heart" />
+                    {!guest && <Badge count={wishlistCount} label={labels.wishlist} />}
+                  </span>
+                  {labels.wishlist}
+                </>
+              )}
+            </AuthGate>
             <a href="/cart" className="flex flex-col items-center gap-0.5 text-xs link-quiet">
               <span className="relative">
                 <Icon name="cart" />
@@ -242,12 +258,6 @@ export default function Header({ labels: given, topLeft, tags, supportUrl }: Hea
             </a>
           </nav>
         </div>
-
-        {panel === 'search' && (
-          <div className="border-t border-line px-4 py-3 lg:hidden">
-            <SearchBox labels={labels.search_} id="mobile-search" />
-          </div>
-        )}
 
         <nav aria-label={labels.collections} className="container hidden lg:block">
           <ul className="flex gap-6 overflow-x-auto pb-3 text-sm">
@@ -260,55 +270,65 @@ export default function Header({ labels: given, topLeft, tags, supportUrl }: Hea
             ))}
           </ul>
         </nav>
-
-        {panel === 'catalog' && (
-          <CatalogPanel
-            tree={tree}
-            title={labels.catalog}
-            allLabel={labels.catalogAll}
-            loadingLabel={labels.loading}
-            failedLabel={labels.loadFailed}
-            closeLabel={labels.close}
-            onClose={closePanels}
-          />
-        )}
-
-        {panel === 'menu' && (
-          <div role="dialog" aria-label={labels.menu} className="fixed inset-x-0 bottom-0 top-16 z-50 overflow-y-auto bg-paper px-4 py-6 lg:hidden">
-            <button type="button" onClick={buyout} className="btn-primary w-full">
-              {labels.buyout}
-            </button>
-            <p className="mt-2 text-center text-xs text-ink-muted">{labels.buyoutHint}</p>
-            <ul className="mt-6 divide-y divide-line border-y border-line">
-              {tags.map((t) => (
-                <li key={t.url}>
-                  <a href={t.url} className="flex items-center justify-between py-3 text-sm font-600">
-                    {t.title}
-                    <Icon name="chevronRight" size={18} />
-                  </a>
-                </li>
-              ))}
-            </ul>
-            <ul className="mt-6 space-y-3 text-sm">
-              {topLeft.map((l) => (
-                <li key={l.url}>
-                  <a href={l.url} className="link-quiet">
-                    {l.name}
-                  </a>
-                </li>
-              ))}
-            </ul>
-            <a href={supportUrl} target="_blank" rel="noopener" className="btn-outline mt-8 w-full">
-              <Icon name="chat" size={18} />
-              {labels.support}
-            </a>
-          </div>
-        )}
       </header>
-      {panel !== null && panel !== 'search' && (
-        <div aria-hidden="true" data-testid="overlay" onClick={closePanels} className="fixed inset-0 z-30 bg-black/40" />
+      <CatalogPanel
+        id={PANEL_IDS.catalog}
+        tree={tree}
+        roots={roots}
+        title={labels.catalog}
+        allLabel={labels.catalogAll}
+        loadingLabel={labels.loading}
+        failedLabel={labels.loadFailed}
+        closeLabel={labels.close}
+      />
+      <div
+        id={PANEL_IDS.menu}
+        popover="auto"
+        role="dialog"
+        aria-label={labels.menu}
+        className="panel inset-x-0 bottom-14 top-16 overflow-y-auto px-4 py-6 lg:hidden"
+      >
+        <button type="button" {...buyoutCommand} onClick={buyout} className="btn-primary w-full">
+          {labels.buyout}
+        </button>
+        <p className="mt-2 text-center text-xs text-ink-muted">{labels.buyoutHint}</p>
+        <ul className="mt-6 divide-y divide-line border-y border-line">
+          {tags.map((t) => (
+            <li key={t.url}>
+              <a href={t.url} className="flex items-center justify-between py-3 text-sm font-600">
+                {t.title}
+                <Icon name="chevronRight" size={18} />
+              </a>
+            </li>
+          ))}
+        </ul>
+        <ul className="mt-6 space-y-3 text-sm">
+          {topLeft.map((l) => (
+            <li key={l.url}>
+              <a href={l.url} className="link-quiet">
+                {l.name}
+              </a>
+            </li>
+          ))}
+        </ul>
+        <a href={supportUrl} target="_blank" rel="noopener" className="btn-outline mt-8 w-full">
+          <Icon name="chat" size={18} />
+          {labels.support}
+        </a>
+      </div>
+      <div id={PANEL_IDS.search} popover="auto" className="panel inset-x-0 bottom-auto top-16 overflow-visible border-t border-line px-4 py-3 lg:hidden">
+        <SearchBox labels={labels.search_} id="mobile-search" autoFocus />
+      </div>
+      {/* A sibling after the panels: CSS shows it under an open catalogue or menu (global.css). */}
+      <div aria-hidden="true" data-testid="panel-overlay" className="panel-overlay" />
+      {(panel === 'search' || panel === 'account') && (
+        <div
+          aria-hidden="true"
+          data-testid="overlay"
+          onClick={closePanels}
+          className={`fixed inset-0 z-30 ${panel === 'search' ? 'bg-black/20' : 'bg-black/40'}`}
+        />
       )}
-      {panel === 'search' && <div aria-hidden="true" data-testid="overlay" onClick={closePanels} className="fixed inset-0 z-30 bg-black/20" />}
     </>
   );
 }

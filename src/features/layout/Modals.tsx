@@ -1,6 +1,9 @@
 // The site-wide modals (spec §2): buyout request and its thanks, login/registration. One island; each
 // form, and the modals' strings in the page's language, are fetched only when a modal first opens (the
-// strings were 1.5 KB of every page's compressed HTML: docs/performance.md, "First paint").
+// strings were 1.5 KB of every page's compressed HTML: docs/performance.md, "First paint"). The buyout and
+// login dialogs are in the page's HTML with their headings (`frame`, from the server), so that their
+// command buttons open them without script, before this island has hydrated; the form fills in once it has
+// (docs/decisions/021).
 import { useClientStore } from '~/lib/client-store.ts';
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { Modal } from '~/components/ui/Modal.tsx';
@@ -8,8 +11,9 @@ import { showToast } from '~/components/ui/toast.store.ts';
 import { bt } from '~/lib/i18n/browser.ts';
 import { loadMessages } from '~/lib/i18n/chunks.client.ts';
 import type { GroupMessages } from '~/lib/i18n/groups.ts';
-import { $authTab, $modal, closeModal } from './layout.store.ts';
+import { $authTab, $modal, closeModal, openAuth, openModal } from './layout.store.ts';
 import { useIslandMark } from '~/lib/islands.ts';
+import { MODAL_IDS } from './modal-ids.ts';
 
 const BuyoutContent = lazy(() => import('~/features/buyout/BuyoutContent.tsx'));
 const AuthForms = lazy(() => import('~/features/auth/AuthForms.tsx'));
@@ -17,7 +21,12 @@ const AuthForms = lazy(() => import('~/features/auth/AuthForms.tsx'));
 /** The modals' strings in the page's language (the 'modals' group of src/lib/i18n/groups.ts). */
 export type ModalMessages = GroupMessages<'modals'>;
 
-export default function Modals() {
+export interface ModalsProps {
+  /** The two dialogs' headings and what they say until their form is ready, in the page's language. */
+  frame: { buyout: string; auth: string; close: string; loading: string };
+}
+
+export default function Modals({ frame }: ModalsProps) {
   useIslandMark('modals');
   const modal = useClientStore($modal, null);
   const authTab = useClientStore($authTab, 'login');
@@ -38,24 +47,34 @@ export default function Modals() {
     });
     return undefined;
   }, [modal, m]);
-  if (!m) return null;
-  const loading = <p className="py-8 text-center text-sm text-ink-muted">{m['ui.loading']}</p>;
+  const loading = <p className="py-8 text-center text-sm text-ink-muted">{frame.loading}</p>;
   return (
     <>
-      <Modal open={modal === 'buyout'} onClose={closeModal} title={m['buyout.title']} closeLabel={m['nav.close']}>
-        <Suspense fallback={<p className="py-8 text-center text-sm text-ink-muted">{m['ui.loading']}</p>}>
-          {modal === 'buyout' && <BuyoutContent m={m} />}
-        </Suspense>
+      <Modal
+        id={MODAL_IDS.buyout}
+        open={modal === 'buyout'}
+        onOpen={openBuyout}
+        onClose={closeModal}
+        title={frame.buyout}
+        closeLabel={frame.close}
+        pending={loading}
+      >
+        <Suspense fallback={loading}>{m && modal === 'buyout' ? <BuyoutContent m={m} /> : loading}</Suspense>
       </Modal>
-      <Modal open={modal === 'buyout-thanks'} onClose={closeModal} title={m['buyout.thanksTitle']} closeLabel={m['nav.close']}>
-        <p className="text-sm text-ink-soft">{m['buyout.thanksText']}</p>
-        <button type="button" onClick={closeModal} className="btn-primary mt-6 w-full">
-          {m['buyout.continue']}
-        </button>
+      <Modal id={MODAL_IDS.auth} open={modal === 'auth'} onOpen={openLogin} onClose={closeModal} title={frame.auth} closeLabel={frame.close} pending={loading}>
+        <Suspense fallback={loading}>{m && modal === 'auth' ? <AuthForms m={m} initialTab={authTab} /> : loading}</Suspense>
       </Modal>
-      <Modal open={modal === 'auth'} onClose={closeModal} title={m['nav.account']} closeLabel={m['nav.close']}>
-        <Suspense fallback={loading}>{modal === 'auth' && <AuthForms m={m} initialTab={authTab} />}</Suspense>
-      </Modal>
+      {m && (
+        <Modal open={modal === 'buyout-thanks'} onClose={closeModal} title={m['buyout.thanksTitle']} closeLabel={m['nav.close']}>
+          <p className="text-sm text-ink-soft">{m['buyout.thanksText']}</p>
+          <button type="button" onClick={closeModal} className="btn-primary mt-6 w-full">
+            {m['buyout.continue']}
+          </button>
+        </Modal>
+      )}
     </>
   );
 }
+
+const openBuyout = () => openModal('buyout');
+const openLogin = () => openAuth();

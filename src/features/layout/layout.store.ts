@@ -21,14 +21,40 @@ export function closePanels(): void {
   $searchText.set('');
 }
 
+/** The header's panels that are popovers, by the id their buttons' popovertarget names (docs/decisions/021). */
+export const PANEL_IDS = { catalog: 'catalog-panel', menu: 'menu-panel', search: 'search-panel' } as const;
+
 /**
- * The click of a link that opens a panel instead of going to its page (docs/decisions/014): the page
- * is where the link leads without scripts; with them the panel opens.
+ * Keeps $panel and the popovers agreeing. The platform opens a popover (its button, before or after the
+ * islands hydrate) and closes it (Escape, a tap outside, another panel): the store follows. The store
+ * moving on (another panel, the account menu, a modal, Escape in the desktop search) closes it. A popover
+ * already open when this starts — tapped before hydration — becomes the store's panel.
  */
-export function panelLink(panel: Panel): (event: { preventDefault(): void }) => void {
-  return (event) => {
-    event.preventDefault();
-    togglePanel(panel);
+export function followPanels(): () => void {
+  const panels = (Object.keys(PANEL_IDS) as (keyof typeof PANEL_IDS)[]).flatMap((name) => {
+    const element = document.getElementById(PANEL_IDS[name]);
+    return element ? [{ name, element }] : [];
+  });
+  // From the popovers as they are now, not from the event: a tap on another panel's button closes the
+  // open one (a tap outside) and opens its own before the first's toggle event arrives.
+  const toggled = () => {
+    const open = panels.find(({ element }) => element.matches(':popover-open'));
+    if (open) {
+      if ($panel.get() !== open.name) $panel.set(open.name);
+    } else if (panels.some(({ name }) => name === $panel.get())) closePanels();
+  };
+  for (const { element } of panels) element.addEventListener('toggle', toggled);
+  // Only adopts: the desktop search's text typed before hydration has already made the store's panel `search`.
+  const tapped = panels.find(({ element }) => element.matches(':popover-open'));
+  if (tapped) $panel.set(tapped.name);
+  // Only ever closes: a popover is opened by its button, and the desktop search's `search` state must
+  // not open the phone's search bar.
+  const unlisten = $panel.listen((panel) => {
+    for (const { name, element } of panels) if (panel !== name && element.matches(':popover-open')) element.hidePopover();
+  });
+  return () => {
+    unlisten();
+    for (const { element } of panels) element.removeEventListener('toggle', toggled);
   };
 }
 
@@ -49,25 +75,13 @@ export function openAuth(tab: 'login' | 'register' = 'login'): void {
   openModal('auth');
 }
 
-/** spec §2: a guest's click on orders or the wishlist opens the login modal; a customer's follows the link. */
-export function guestGate(loggedIn: boolean): (event: { preventDefault(): void }) => void {
-  return (event) => {
-    if (loggedIn) return;
-    event.preventDefault();
-    openAuth();
-  };
-}
-
 /**
- * The account icon's click (spec §2): logged in, the account menu; logged out, the login modal. A link
- * to /dashboard underneath, which the click never follows.
+ * A customer's account link (spec §2): the account menu opens instead of the page the link leads to
+ * without script. A guest's account control is the button that opens the login dialog (AuthGate.tsx).
  */
-export function accountLink(loggedIn: boolean): (event: { preventDefault(): void }) => void {
-  return (event) => {
-    event.preventDefault();
-    if (loggedIn) togglePanel('account');
-    else openAuth();
-  };
+export function toggleAccountMenu(event: { preventDefault(): void }): void {
+  event.preventDefault();
+  togglePanel('account');
 }
 
 export function closeModal(): void {

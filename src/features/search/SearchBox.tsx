@@ -20,7 +20,8 @@ export interface SearchLabels {
   wishlist: string;
 }
 
-export function SearchBox({ labels, id }: { labels: SearchLabels; id: string }) {
+/** `autoFocus`: the phone's box, in the search panel: a tap on the toggle shows it with the keyboard up, without script. */
+export function SearchBox({ labels, id, autoFocus }: { labels: SearchLabels; id: string; autoFocus?: boolean }) {
   const text = useClientStore($searchText, '');
   const panel = useClientStore($panel, null);
   const wishlist = useClientStore($wishlistIds, NONE);
@@ -89,6 +90,7 @@ export function SearchBox({ labels, id }: { labels: SearchLabels; id: string }) 
         name="q"
         type="search"
         autoComplete="off"
+        autoFocus={autoFocus}
         value={text}
         placeholder={labels.placeholder}
         onChange={(e) => {
