@@ -1,20 +1,24 @@
-// `npm run backup [-- --out FILE]`: a consistent copy of the shop's database and data folder (photos,
+// `npm run backup [-- FILE | --out FILE]`: a consistent copy of the shop's database and data folder (photos,
 // outbox, feeds, the operator token) in one .tar.gz, taken while the shop serves and takes orders
 // (docs/operations.md "Backups"). The embedded database is copied by the shop that has it open (through
 // its operator call) or, when none runs, by this command; PostgreSQL by pg_dump of the server's version.
+// The file is named as restore names it (a positional argument), or with --out as before.
 // Exit code 0 with the file's path on the last line; 2 when refused (the reason on stderr).
 import { statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { BackupRefused, createBackup } from '../src/lib/backup.ts';
 import { env, loadDotEnv } from '../src/lib/env.ts';
 import { runningShop } from '../src/lib/running-shop.ts';
+import { commandLine } from './cli.ts';
 
+const cli = commandLine('npm run backup -- [FILE | --out FILE]', { allowPositionals: true, options: { out: { type: 'string' } } });
+if (cli.positionals.length > 1) cli.fail(`one file, not ${cli.positionals.length}`);
+const [file] = cli.positionals;
+if (file !== undefined && cli.values.out !== undefined) cli.fail('the file once: FILE or --out FILE, not both');
 loadDotEnv();
-const { values } = parseArgs({ options: { out: { type: 'string' } } });
 const config = env();
 const stamp = new Date().toISOString().replace(/[:.]/g, '-');
-const out = resolve(values.out ?? join(config.DATA_DIR, 'backups', `brandshop-${stamp}.tar.gz`));
+const out = resolve(file ?? cli.values.out ?? join(config.DATA_DIR, 'backups', `brandshop-${stamp}.tar.gz`));
 const shop = runningShop();
 
 try {

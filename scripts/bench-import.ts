@@ -17,16 +17,16 @@
 import { createWriteStream, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { spawn } from 'node:child_process';
 import autocannon from 'autocannon';
+import { commandLine, wholeNumber } from './cli.ts';
 import { realisticPhoto } from './realistic-photo.ts';
 import { IMPORT_NODE_FLAGS, SERVER_ENV, serverProcess } from './server-flags.mjs';
 import { limiter, storePhoto } from '../src/features/media/media.server.ts';
 import { escapeHtml } from '../src/lib/html.ts';
 import { buildSkeleton, makeProductGenerator } from '../src/lib/seed/generate.ts';
 
-const { values } = parseArgs({
+const cli = commandLine('npm run bench -- --import [--offers N] [--photos N] [--rate N] [--keep]', {
   options: {
     offers: { type: 'string', default: '100000' },
     photos: { type: 'string', default: '24' },
@@ -35,8 +35,10 @@ const { values } = parseArgs({
     rate: { type: 'string', default: '0' },
   },
 });
-const target = Number(values.offers);
-const photoCount = Number(values.photos);
+const values = cli.values;
+const target = wholeNumber(cli, '--offers', values.offers, { min: 1 });
+const photoCount = wholeNumber(cli, '--photos', values.photos, { min: 0 });
+wholeNumber(cli, '--rate', values.rate, { min: 0 });
 const work = mkdtempSync(join(tmpdir(), 'bench-import-'));
 
 /** Writes the feed; `vary` changes every tenth product's price and every tenth size's stock. */

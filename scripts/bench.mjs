@@ -23,8 +23,8 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
+import { commandLine, wholeNumber } from './cli.ts';
 import { serverProcess } from './server-flags.mjs';
 
 // --import (issue 23) is a benchmark of its own: scripts/bench-import.ts, given the other arguments.
@@ -36,6 +36,7 @@ if (process.argv.includes('--photo-pages')) {
 // --ops-orders (issue 24): the console's order list at 100,000 orders (tests/bench/ops-orders.bench.ts), in a
 // database of its own: a new PGlite folder, and a new database on BENCH_DATABASE_URL's server when set.
 if (process.argv.includes('--ops-orders')) {
+  commandLine('npm run bench -- --ops-orders', { options: { 'ops-orders': { type: 'boolean' } } });
   const { mkdtempSync, rmSync } = await import('node:fs');
   const { tmpdir } = await import('node:os');
   const { join } = await import('node:path');
@@ -65,24 +66,28 @@ if (process.argv.includes('--import')) {
   process.exit(spawnSync(process.execPath, ['scripts/bench-import.ts', ...args], { stdio: 'inherit' }).status ?? 1);
 }
 
-const { values } = parseArgs({
-  options: {
-    products: { type: 'string', default: '100000' },
-    duration: { type: 'string', default: '10' },
-    connections: { type: 'string', default: '16' },
-    'skip-http': { type: 'boolean', default: false },
-    'skip-services': { type: 'boolean', default: false },
-    flood: { type: 'boolean', default: false },
-    discovery: { type: 'boolean', default: false },
-    'uncached-only': { type: 'boolean', default: false },
-    auth: { type: 'boolean', default: false },
-    buy: { type: 'boolean', default: false },
-    memory: { type: 'boolean', default: false },
+const cli = commandLine(
+  'npm run bench -- [--products N] [--duration S] [--connections N] [--skip-http] [--skip-services] [--flood] [--discovery] [--auth] [--buy] [--memory] [--uncached-only] | --import … | --photo-pages … | --ops-orders',
+  {
+    options: {
+      products: { type: 'string', default: '100000' },
+      duration: { type: 'string', default: '10' },
+      connections: { type: 'string', default: '16' },
+      'skip-http': { type: 'boolean', default: false },
+      'skip-services': { type: 'boolean', default: false },
+      flood: { type: 'boolean', default: false },
+      discovery: { type: 'boolean', default: false },
+      'uncached-only': { type: 'boolean', default: false },
+      auth: { type: 'boolean', default: false },
+      buy: { type: 'boolean', default: false },
+      memory: { type: 'boolean', default: false },
+    },
   },
-});
-const products = Number(values.products);
-const duration = Number(values.duration);
-const connections = Number(values.connections);
+);
+const values = cli.values;
+const products = wholeNumber(cli, '--products', values.products, { min: 1, max: 1_000_000 });
+const duration = wholeNumber(cli, '--duration', values.duration, { min: 1 });
+const connections = wholeNumber(cli, '--connections', values.connections, { min: 1 });
 const outDir = 'bench-results';
 mkdirSync(outDir, { recursive: true });
 process.env.ASTRO_TELEMETRY_DISABLED = '1';

@@ -7,8 +7,11 @@ import { chromium, type Browser } from 'playwright-core';
 import { CHROMIUM_ARGS, chromiumPath } from '../tests/e2e/chromium.ts';
 import { pageTypes } from '../tests/support/page-types.ts';
 import { startTestServer } from '../tests/support/server.ts';
+import { commandLine, httpAddress } from './cli.ts';
 
-const given = process.argv.slice(2).find((a) => a.startsWith('http'));
+const cli = commandLine('npm run fonts -- [URL]', { allowPositionals: true });
+if (cli.positionals.length > 1) cli.fail(`one address, not ${cli.positionals.length}`);
+const given = cli.positionals[0] === undefined ? undefined : httpAddress(cli, cli.positionals[0]);
 const server = given ? undefined : await startTestServer({ label: 'fonts', seedProducts: 200, env: { LOG_LEVEL: 'warn' } });
 const base = given ?? (server?.baseUrl as string);
 const VIEWPORTS = [

@@ -1,15 +1,16 @@
 // Draws the product image pool locally (no download): one studio-style silhouette per product kind,
 // colour and view, rendered to WebP at every width in IMAGE_WIDTHS. Files that exist are kept, so a
-// rebuild costs nothing. Usage: node scripts/gen-images.ts [--force]
+// rebuild costs nothing. Usage: npm run images [-- --force] (--force draws them all again)
 import { existsSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { availableParallelism } from 'node:os';
 import sharp from 'sharp';
 import { IMAGE_SIZE, IMAGE_WIDTHS, imagePool, imageName, type PoolImage } from '../src/lib/seed/images.ts';
 import type { ImageKind } from '../src/lib/seed/vocabulary.ts';
+import { commandLine } from './cli.ts';
 
 const OUT_DIR = resolve('public/img/p');
-const force = process.argv.includes('--force');
+const force = commandLine('npm run images -- [--force]', { options: { force: { type: 'boolean', default: false } } }).values.force;
 
 function shade(hex: string, amount: number): string {
   const n = Number.parseInt(hex.slice(1), 16);

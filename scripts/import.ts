@@ -6,7 +6,31 @@
 // the server. An embedded database has one owner at a time: when a shop owns it (DATA_DIR/shop.json names a
 // live process), the run is handed to that shop through its operator call and followed from here.
 import { spawnSync } from 'node:child_process';
+import { commandLine, wholeNumber } from './cli.ts';
 import { IMPORT_NODE_FLAGS, SERVER_ENV } from './server-flags.mjs';
+
+// Read first, so that wrong arguments are refused before the command starts itself again or loads anything.
+const cli = commandLine(
+  'npm run import -- FILE|FOLDER|ZIP|URL [--dry-run] [--partial] [--prices-stock] [--json] [--report FILE] [--default-stock N] [--skip-photos] [--batch-size N]',
+  {
+    allowPositionals: true,
+    options: {
+      'dry-run': { type: 'boolean', default: false },
+      partial: { type: 'boolean', default: false },
+      'prices-stock': { type: 'boolean', default: false },
+      json: { type: 'boolean', default: false },
+      report: { type: 'string', default: 'import-errors.csv' },
+      'default-stock': { type: 'string', default: '5' },
+      'skip-photos': { type: 'boolean', default: false },
+      'batch-size': { type: 'string', default: '500' },
+    },
+  },
+);
+const values = cli.values;
+const input = cli.positionals[0] ?? cli.fail('the feed to import is missing');
+if (cli.positionals.length > 1) cli.fail(`one feed at a time, not ${cli.positionals.length}`);
+const defaultStock = wholeNumber(cli, '--default-stock', values['default-stock'], { min: 0 });
+const batchSize = wholeNumber(cli, '--batch-size', values['batch-size'], { min: 1 });
 
 // The server's memory settings (scripts/server-flags.mjs: small young generation, large buffers given back
 // to the system when freed), which glibc reads only when a process starts. `npm run import` starts Node
@@ -31,7 +55,6 @@ try {
 }
 const { writeFileSync } = await import('node:fs');
 const { join, resolve } = await import('node:path');
-const { parseArgs } = await import('node:util');
 const { problemsCsv } = await import('../src/features/import/import.ts');
 type ImportSummary = import('../src/features/import/import.ts').ImportSummary;
 type RunView = import('../src/features/import/import.runs.server.ts').RunView;
@@ -43,34 +66,8 @@ const { operatorTokenFile } = await import('../src/lib/operator-token.ts');
 const { runningShop } = await import('../src/lib/running-shop.ts');
 const { rateBar } = await import('../src/lib/progress.ts');
 
-const { values, positionals } = parseArgs({
-  allowPositionals: true,
-  options: {
-    'dry-run': { type: 'boolean', default: false },
-    partial: { type: 'boolean', default: false },
-    'prices-stock': { type: 'boolean', default: false },
-    json: { type: 'boolean', default: false },
-    report: { type: 'string', default: 'import-errors.csv' },
-    'default-stock': { type: 'string', default: '5' },
-    'skip-photos': { type: 'boolean', default: false },
-    'batch-size': { type: 'string', default: '500' },
-  },
-});
 loadDotEnv();
 const config = env();
-const input = positionals[0];
-if (!input || positionals.length > 1) {
-  console.error(
-    'Usage: npm run import -- <file | folder | .zip | URL> [--dry-run] [--partial] [--json] [--report FILE] [--default-stock N] [--skip-photos] [--prices-stock]',
-  );
-  process.exit(2);
-}
-const defaultStock = Number(values['default-stock']);
-const batchSize = Number(values['batch-size']);
-if (!Number.isInteger(defaultStock) || defaultStock < 0 || !Number.isInteger(batchSize) || batchSize < 1) {
-  console.error('--default-stock must be a whole number ≥ 0, --batch-size ≥ 1');
-  process.exit(2);
-}
 
 /** The shop that owns the embedded database, when one is running: its address and operator key. */
 function shopToHandTo(): { url: string; token: string } | undefined {

@@ -13,14 +13,26 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { CHROMIUM_ARGS, chromiumPath } from '../tests/e2e/chromium.ts';
 import { guestLines, inStock } from '../tests/support/in-stock.ts';
+import { PAGE_TYPE_NAMES, type PageTypeName } from '../tests/support/page-types.ts';
 import { startTestServer } from '../tests/support/server.ts';
 import { THROTTLING, median, phonePage } from './throttled-phone.ts';
+import { commandLine, httpAddress, oneOf, wholeNumber } from './cli.ts';
 
-const argv = process.argv.slice(2);
-const option = (name: string) => (argv.includes(name) ? argv[argv.indexOf(name) + 1] : undefined);
-const given = argv.find((a) => a.startsWith('http'));
-const runs = Math.max(1, Number(option('--runs') ?? 5) || 5);
-const only = option('--page');
+const INTERACTIONS = ['catalogue overlay', 'search typing', 'size choice', 'add to cart', 'login modal', 'cart quantity step'] as const;
+const cli = commandLine('npm run interactions -- [URL] [--runs N] [--page NAME] [--skip-inp] [--skip-hydration]', {
+  allowPositionals: true,
+  options: {
+    runs: { type: 'string', default: '5' },
+    page: { type: 'string' },
+    'skip-inp': { type: 'boolean', default: false },
+    'skip-hydration': { type: 'boolean', default: false },
+  },
+});
+if (cli.positionals.length > 1) cli.fail(`one address, not ${cli.positionals.length}`);
+const given = cli.positionals[0] === undefined ? undefined : httpAddress(cli, cli.positionals[0]);
+const runs = wholeNumber(cli, '--runs', cli.values.runs, { min: 1 });
+// --page names a page type (its hydration) or an interaction (its INP).
+const only = cli.values.page === undefined ? undefined : oneOf(cli, '--page', cli.values.page, [...PAGE_TYPE_NAMES, ...INTERACTIONS]);
 const server = given ? undefined : await startTestServer({ label: 'interactions', seedProducts: 2000, env: { LOG_LEVEL: 'warn' } });
 const base = given ?? (server?.baseUrl as string);
 
@@ -85,7 +97,7 @@ try {
   const brands = await json<{ brands: { data: { url: string }[] } }>('/api/v1/ecommerce-core/search-suggestions?search_key=gucci', 'POST');
   const productUrl = first?.url ?? '/';
   const frame = ['header', 'bottom-nav', 'modals'];
-  const pages: [string, string, string[]][] = [
+  const pages: [PageTypeName, string, string[]][] = [
     ['home', '/', frame],
     ['category', '/c/3/platya', frame],
     ['brand', brands.brands.data[0]?.url ?? '/m/1/gucci', frame],
@@ -101,7 +113,7 @@ try {
   const hydrationRows: { page: string; fcp: number; islands: Record<string, number> }[] = [];
   const inpRows: { interaction: string; ms: number; runs: number[] }[] = [];
   try {
-    if (!argv.includes('--skip-hydration')) {
+    if (!cli.values['skip-hydration']) {
       for (const [name, path, islands] of pages.filter(([n]) => !only || n === only)) {
         const measured: Hydration[] = [];
         for (let run = 0; run < runs; run++) {
@@ -122,11 +134,11 @@ try {
       }
     }
 
-    if (!argv.includes('--skip-inp')) {
+    if (!cli.values['skip-inp']) {
       const withCart = async (context: BrowserContext) => {
         await context.addInitScript((lines) => localStorage.setItem('guest-products', JSON.stringify(lines)), guestLines(first ? [first] : []));
       };
-      const interactions: [string, (page: Page) => Promise<number>][] = [
+      const interactions: [(typeof INTERACTIONS)[number], (page: Page) => Promise<number>][] = [
         [
           'catalogue overlay',
           async (page) => {

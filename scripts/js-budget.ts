@@ -1,11 +1,12 @@
 // Measures the JavaScript a page ships (gzip), as a browser loads it: at first load, after scrolling to
 // the bottom (islands hydrated when visible), and optionally after a click that loads more.
-// Usage: node scripts/js-budget.ts http://127.0.0.1:4321 / /i/12/razmery …
+// Usage: npm run js-budget -- http://127.0.0.1:4321 / /i/12/razmery …
 import { gzipSync } from 'node:zlib';
 import { chromium, type Page } from 'playwright-core';
 import { chromiumPath, CHROMIUM_ARGS } from '../tests/e2e/chromium.ts';
+import { commandLine, pageAddresses } from './cli.ts';
 
-const [base = 'http://127.0.0.1:4321', ...paths] = process.argv.slice(2);
+const { base, paths } = pageAddresses(commandLine('npm run js-budget -- [URL [PATH…]]', { allowPositionals: true }));
 const browser = await chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_ARGS });
 
 async function measure(page: Page, path: string) {

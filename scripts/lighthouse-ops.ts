@@ -9,7 +9,9 @@ import { CHROMIUM_ARGS, chromiumPath } from '../tests/e2e/chromium.ts';
 import { startTestServer } from '../tests/support/server.ts';
 import { shopper } from '../tests/support/shopper.ts';
 import { enrol, sendBuyoutRequest, signedInOperator, Visitor } from '../tests/support/ops.ts';
+import { commandLine } from './cli.ts';
 
+commandLine('npm run lighthouse:ops', {});
 const server = await startTestServer({ label: 'lighthouse-ops', seedProducts: 50, env: { LOG_LEVEL: 'warn' } });
 let failed = false;
 try {

@@ -1,4 +1,4 @@
-// `npm run lighthouse [-- http://127.0.0.1:4321] [--page home] [--runs 5] [--full]`: Lighthouse (mobile,
+// `npm run lighthouse [-- http://127.0.0.1:4321] [--page home] [--runs 5] [--profile first|guest|customer] [--full] [--photos]`: Lighthouse (mobile,
 // default throttling) in Debian's Chromium on each page type — home, category, brand, search, product,
 // brands, an info page, a blog post, the cart. Without a URL it starts the built shop on a fresh database itself.
 // Prints the Markdown table for docs/performance.md and writes bench-results/lighthouse.json. One run's
@@ -19,21 +19,33 @@ import lighthouse from 'lighthouse';
 import { chromium, type BrowserContext } from 'playwright-core';
 import { CHROMIUM_ARGS, chromiumPath } from '../tests/e2e/chromium.ts';
 import { guestLines, inStock } from '../tests/support/in-stock.ts';
-import { pageTypes } from '../tests/support/page-types.ts';
+import { PAGE_TYPE_NAMES, pageTypes } from '../tests/support/page-types.ts';
 import { startTestServer } from '../tests/support/server.ts';
+import { commandLine, httpAddress, oneOf, wholeNumber } from './cli.ts';
 
-const given = process.argv.slice(2).find((a) => a.startsWith('http'));
+const PROFILES = ['first', 'guest', 'customer'] as const;
+type Profile = (typeof PROFILES)[number];
+const cli = commandLine('npm run lighthouse -- [URL] [--page NAME] [--runs N] [--profile first|guest|customer] [--full] [--photos]', {
+  allowPositionals: true,
+  options: {
+    page: { type: 'string' },
+    // Three by default: one run is not a figure to quote on this machine (see the header).
+    runs: { type: 'string', default: '3' },
+    profile: { type: 'string' },
+    full: { type: 'boolean', default: false },
+    photos: { type: 'boolean', default: false },
+  },
+});
+if (cli.positionals.length > 1) cli.fail(`one address, not ${cli.positionals.length}`);
+const given = cli.positionals[0] === undefined ? undefined : httpAddress(cli, cli.positionals[0]);
 // --page <name>: measure that page type only; --full: keep each page's whole report (bench-results/lighthouse-<page>.json).
-const only = process.argv.includes('--page') ? process.argv[process.argv.indexOf('--page') + 1] : undefined;
-const full = process.argv.includes('--full');
+const only = cli.values.page === undefined ? undefined : oneOf(cli, '--page', cli.values.page, [...PAGE_TYPE_NAMES, 'checkout', 'dashboard']);
+const full = cli.values.full;
 // --photos: the pages carry real-sized photos (scripts/photo-pages.ts), measured against issue 23's budgets.
-const LCP_BUDGET = process.argv.includes('--photos') ? 2 : 1.5;
-const TRANSFER_BUDGET_KB = process.argv.includes('--photos') ? 350 : 250;
-type Profile = 'first' | 'guest' | 'customer';
-const profileArg = process.argv.includes('--profile') ? process.argv[process.argv.indexOf('--profile') + 1] : undefined;
-const profiles: Profile[] = profileArg ? [profileArg as Profile] : ['first', 'guest', 'customer'];
-// Three by default: one run is not a figure to quote on this machine (see the header).
-const runs = process.argv.includes('--runs') ? Math.max(1, Number(process.argv[process.argv.indexOf('--runs') + 1]) || 1) : 3;
+const LCP_BUDGET = cli.values.photos ? 2 : 1.5;
+const TRANSFER_BUDGET_KB = cli.values.photos ? 350 : 250;
+const profiles: Profile[] = cli.values.profile === undefined ? [...PROFILES] : [oneOf(cli, '--profile', cli.values.profile, PROFILES)];
+const runs = wholeNumber(cli, '--runs', cli.values.runs, { min: 1 });
 const server = given ? undefined : await startTestServer({ label: 'lighthouse', seedProducts: 2000, env: { LOG_LEVEL: 'warn' } });
 const base = given ?? (server?.baseUrl as string);
 

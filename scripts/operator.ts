@@ -1,29 +1,29 @@
-// `npm run operator -- add <email> --role manager|admin | list | disable <email> | reset-2fa <email> [--json] [--url URL]`
+// `npm run operator -- add EMAIL --role manager|admin | list | disable EMAIL | reset-2fa EMAIL [--json] [--url URL]`
 // The managers' console's accounts (docs/operations.md "Operators"), sent to the running shop through its
 // operator calls, like `npm run order`. `add` and `reset-2fa` print, once, the one-time link where the
 // operator sets a password and confirms the authenticator, the otpauth:// URI of the TOTP secret (for
 // scripts that enrol an operator), and the same URI as a QR code in the terminal. --json prints the answer
 // as one JSON object instead.
-import { parseArgs } from 'node:util';
 import { renderUnicodeCompact } from 'uqr';
 import { env, loadDotEnv } from '../src/lib/env.ts';
 import { knownOperatorToken, operatorTokenFile } from '../src/lib/operator-token.ts';
 import { runningShop } from '../src/lib/running-shop.ts';
+import { commandLine, httpAddress, oneOf } from './cli.ts';
 
-loadDotEnv();
-const { values, positionals } = parseArgs({
+const cli = commandLine('npm run operator -- add EMAIL --role manager|admin | list | disable EMAIL | reset-2fa EMAIL [--json] [--url URL]', {
   allowPositionals: true,
   options: { role: { type: 'string' }, json: { type: 'boolean', default: false }, url: { type: 'string' } },
 });
-const [command, email] = positionals;
-const usage = () => {
-  console.error('usage: npm run operator -- add <email> --role manager|admin | list | disable <email> | reset-2fa <email> [--json] [--url URL]');
-  process.exit(2);
-};
-if (!command || !['add', 'list', 'disable', 'reset-2fa'].includes(command)) usage();
-if (command !== 'list' && !email) usage();
-if (command === 'add' && values.role !== 'manager' && values.role !== 'admin') usage();
+const values = cli.values;
+const command = oneOf(cli, 'the command', cli.positionals[0] ?? cli.fail('the command is missing'), ['add', 'list', 'disable', 'reset-2fa']);
+const email = cli.positionals[1];
+if (command !== 'list' && !email) cli.fail(`${command} needs the operator's e-mail`);
+if (cli.positionals.length > (command === 'list' ? 1 : 2)) cli.fail(`unexpected argument '${cli.positionals.at(-1) ?? ''}'`);
+if (command === 'add') oneOf(cli, '--role', values.role ?? cli.fail('add needs --role manager or --role admin'), ['manager', 'admin']);
+else if (values.role !== undefined) cli.fail('--role is for add only');
+if (values.url !== undefined) httpAddress(cli, values.url);
 
+loadDotEnv();
 const config = env();
 const base = values.url ?? runningShop()?.url ?? `http://${config.HOST === '0.0.0.0' ? '127.0.0.1' : config.HOST}:${config.PORT}`;
 const token = knownOperatorToken();

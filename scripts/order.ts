@@ -5,27 +5,30 @@
 // sets the parcel number; --event records where the parcel is. The shop e-mails the customer each status.
 // The key is OPERATOR_TOKEN, or DATA_DIR/operator-token written by the shop; the address --url, or
 // http://HOST:PORT from the same environment.
-import { parseArgs } from 'node:util';
 import { env, loadDotEnv } from '../src/lib/env.ts';
 import { knownOperatorToken, operatorTokenFile } from '../src/lib/operator-token.ts';
+import { commandLine, httpAddress } from './cli.ts';
 
-loadDotEnv();
-const { values, positionals } = parseArgs({
-  allowPositionals: true,
-  options: {
-    status: { type: 'string' },
-    tracking: { type: 'string' },
-    event: { type: 'string' },
-    place: { type: 'string', default: '' },
-    note: { type: 'string' },
-    url: { type: 'string' },
+const cli = commandLine(
+  'npm run order -- BS-12345678 [--status shipped] [--tracking RA123456789RU] [--event "Прибыло в Москву" [--place Москва]] [--note TEXT] [--url URL]',
+  {
+    allowPositionals: true,
+    options: {
+      status: { type: 'string' },
+      tracking: { type: 'string' },
+      event: { type: 'string' },
+      place: { type: 'string', default: '' },
+      note: { type: 'string' },
+      url: { type: 'string' },
+    },
   },
-});
-const code = positionals[0] ?? '';
-if (!/^BS-\d{8}$/.test(code)) {
-  console.error('usage: npm run order -- BS-12345678 [--status shipped] [--tracking RA123456789RU] [--event "Прибыло в Москву" --place Москва] [--note text]');
-  process.exit(2);
-}
+);
+const values = cli.values;
+const code = cli.positionals[0] ?? cli.fail("the order's code is missing");
+if (!/^BS-\d{8}$/.test(code)) cli.fail(`not an order code: '${code}'`);
+if (cli.positionals.length > 1) cli.fail(`unexpected argument '${cli.positionals[1] ?? ''}'`);
+if (values.url !== undefined) httpAddress(cli, values.url);
+loadDotEnv();
 const config = env();
 const base = values.url ?? `http://${config.HOST === '0.0.0.0' ? '127.0.0.1' : config.HOST}:${config.PORT}`;
 const token = knownOperatorToken();

@@ -8,13 +8,17 @@
 // docs/performance.md "Pages with real photos".
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { limiter, storePhoto } from '../src/features/media/media.server.ts';
 import { startTestServer } from '../tests/support/server.ts';
+import { commandLine, wholeNumber } from './cli.ts';
 import { realisticPhoto } from './realistic-photo.ts';
 
-const { values } = parseArgs({ options: { photos: { type: 'string', default: '24' }, runs: { type: 'string', default: '3' } } });
-const count = Math.max(1, Number(values.photos));
+const cli = commandLine('npm run bench -- --photo-pages [--photos N] [--runs N]', {
+  options: { photos: { type: 'string', default: '24' }, runs: { type: 'string', default: '3' } },
+});
+const values = cli.values;
+const count = wholeNumber(cli, '--photos', values.photos, { min: 1 });
+wholeNumber(cli, '--runs', values.runs, { min: 1 });
 
 const server = await startTestServer({
   label: 'photo-pages',

@@ -1,18 +1,18 @@
-// `npm run seed -- --products 100000 [--seed 42] [--force]`: replaces the catalogue with a freshly
+// `npm run seed -- [--products 100000] [--seed 42] [--batch-size 1000] [--force]`: replaces the catalogue with a freshly
 // generated one (for benchmarks; carts, wishlists and orders that point at products are cleared), with
 // a progress bar. It refuses in production, and refuses a database that already has customers or orders
 // unless told --force: replacing a real shop's catalogue loses its history.
 // Uses DATABASE_URL or the PGlite folder in DATA_DIR, like the server. Stop the server first on PGlite:
 // an embedded database has one owner at a time.
-import { parseArgs } from 'node:util';
 import { sql } from 'drizzle-orm';
 import { openDatabase, selectRows } from '../src/lib/db/client.ts';
 import { customers, orders } from '../src/lib/db/schema.ts';
 import { env, loadDotEnv } from '../src/lib/env.ts';
 import { progressBar } from '../src/lib/progress.ts';
 import { seedCatalogue } from '../src/lib/seed/seed.ts';
+import { commandLine, wholeNumber } from './cli.ts';
 
-const { values } = parseArgs({
+const cli = commandLine('npm run seed -- [--products N] [--seed N] [--batch-size N] [--force]', {
   options: {
     products: { type: 'string', default: '2000' },
     seed: { type: 'string' },
@@ -20,18 +20,13 @@ const { values } = parseArgs({
     force: { type: 'boolean', default: false },
   },
 });
+const values = cli.values;
+const products = wholeNumber(cli, '--products', values.products, { min: 1, max: 1_000_000 });
+const batchSize = wholeNumber(cli, '--batch-size', values['batch-size'], { min: 1 });
+const givenSeed = values.seed === undefined ? undefined : wholeNumber(cli, '--seed', values.seed);
 loadDotEnv();
-const products = Number(values.products);
 const config = env();
-const seed = values.seed === undefined ? config.SEED : Number(values.seed);
-if (!Number.isInteger(products) || products < 1 || products > 1_000_000) {
-  console.error('--products must be a whole number from 1 to 1000000');
-  process.exit(2);
-}
-if (!Number.isInteger(seed)) {
-  console.error('--seed must be a whole number');
-  process.exit(2);
-}
+const seed = givenSeed ?? config.SEED;
 
 if (config.NODE_ENV === 'production') {
   console.error('npm run seed replaces the catalogue: it does not run with NODE_ENV=production.');
@@ -53,7 +48,7 @@ if ((history?.customers || history?.orders) && !values.force) {
   process.exit(2);
 }
 console.log(`Seeding ${products} products (seed ${seed}) into ${database.kind === 'postgres' ? 'PostgreSQL' : `PGlite at ${config.DATA_DIR}`}…`);
-await seedCatalogue(database, { products, seed, batchSize: Number(values['batch-size']), onProgress: progressBar('products') });
+await seedCatalogue(database, { products, seed, batchSize, onProgress: progressBar('products') });
 const [size] = (
   await database.rawTransaction((q) =>
     q(`SELECT pg_size_pretty(pg_database_size(current_database())) AS size, (SELECT count(*)::int FROM product_variants) AS variants`),

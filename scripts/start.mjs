@@ -2,7 +2,10 @@
 // progress bar), then run the Node server. Runs on the project's Node 24 (the node@24 devDependency).
 import { spawnSync } from 'node:child_process';
 import { buildIsStale } from './build-state.mjs';
+import { commandLine } from './cli.ts';
 
+// --build: build even when the sources look unchanged.
+const cli = commandLine('npm start -- [--build]', { options: { build: { type: 'boolean', default: false } } });
 process.env.ASTRO_TELEMETRY_DISABLED = '1';
 // A stop asked for while the shop is being built or its database prepared takes effect once the step
 // at hand is done (a migration is never cut in half), and the command exits 0 without starting the server.
@@ -24,7 +27,7 @@ const { env, loadDotEnv } = await import('../src/lib/env.ts');
 loadDotEnv();
 const config = env();
 
-if (buildIsStale() || process.argv.includes('--build')) {
+if (buildIsStale() || cli.values.build) {
   console.log('Building the shop…');
   const build = spawnSync('npm', ['run', 'build'], { stdio: 'inherit' });
   await stopIfAsked();

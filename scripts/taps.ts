@@ -14,12 +14,15 @@ import { CHROMIUM_ARGS, chromiumPath } from '../tests/e2e/chromium.ts';
 import { inStock } from '../tests/support/in-stock.ts';
 import { startTestServer } from '../tests/support/server.ts';
 import { THROTTLING, median, phonePage } from './throttled-phone.ts';
+import { commandLine, httpAddress, oneOf, wholeNumber } from './cli.ts';
 
-const argv = process.argv.slice(2);
-const option = (name: string) => (argv.includes(name) ? argv[argv.indexOf(name) + 1] : undefined);
-const given = argv.find((a) => a.startsWith('http'));
-const runs = Math.max(1, Number(option('--runs') ?? 5) || 5);
-const only = option('--control');
+const cli = commandLine('npm run taps -- [URL] [--runs N] [--control NAME]', {
+  allowPositionals: true,
+  options: { runs: { type: 'string', default: '5' }, control: { type: 'string' } },
+});
+if (cli.positionals.length > 1) cli.fail(`one address, not ${cli.positionals.length}`);
+const given = cli.positionals[0] === undefined ? undefined : httpAddress(cli, cli.positionals[0]);
+const runs = wholeNumber(cli, '--runs', cli.values.runs, { min: 1 });
 
 /**
  * What shows the answer: a dialog or panel of that name shown, an element shown, a radio checked, text in a
@@ -85,6 +88,15 @@ const CONTROLS: Control[] = [
     answer: { dialog: 'Заявка на поиск и выкуп товара' },
   },
 ];
+const only =
+  cli.values.control === undefined
+    ? undefined
+    : oneOf(
+        cli,
+        '--control',
+        cli.values.control,
+        CONTROLS.map((c) => c.name),
+      );
 
 /**
  * Set in every page before its own scripts: the timed input event (after `skip` others) starts the clock (its own

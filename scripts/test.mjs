@@ -3,10 +3,18 @@
 // Flags: --no-check (skip type checks and linters), --no-build (reuse dist/), --no-e2e, --only=unit|integration|e2e
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { commandLine, oneOf } from './cli.ts';
 
+const cli = commandLine('npm test -- [--no-check] [--no-build] [--no-e2e] [--only=unit|integration|e2e]', {
+  options: {
+    'no-check': { type: 'boolean', default: false },
+    'no-build': { type: 'boolean', default: false },
+    'no-e2e': { type: 'boolean', default: false },
+    only: { type: 'string' },
+  },
+});
+const only = cli.values.only === undefined ? undefined : oneOf(cli, '--only', cli.values.only, ['unit', 'integration', 'e2e']);
 process.env.ASTRO_TELEMETRY_DISABLED = '1';
-const args = new Set(process.argv.slice(2));
-const only = [...args].find((a) => a.startsWith('--only='))?.slice('--only='.length);
 const reportDir = 'test-results/reports';
 rmSync(reportDir, { recursive: true, force: true });
 mkdirSync(reportDir, { recursive: true });
@@ -32,12 +40,12 @@ let failedSteps = 0;
 
 // Strict TypeScript over pages, islands, scripts and tests, then the linters (the language rule, the
 // import boundaries, formatting): a finding fails the run like a test.
-if (!args.has('--no-check') && !only) {
+if (!cli.values['no-check'] && !only) {
   if (run('npm', ['run', 'check']) !== 0) failedSteps++;
   if (run('npm', ['run', 'lint']) !== 0) failedSteps++;
 }
 
-if (!args.has('--no-build') && only !== 'unit') {
+if (!cli.values['no-build'] && only !== 'unit') {
   if (run('npm', ['run', 'build']) !== 0) {
     console.log('\ntests: 0 passed, 1 failed (the build failed)');
     process.exit(1);
@@ -64,7 +72,7 @@ if (projects.length > 0) {
   }
 }
 
-if (!args.has('--no-e2e') && (!only || only === 'e2e')) {
+if (!cli.values['no-e2e'] && (!only || only === 'e2e')) {
   const out = `${reportDir}/playwright.json`;
   const status = run('npx', ['playwright', 'test', '--reporter=list,json'], { PLAYWRIGHT_JSON_OUTPUT_NAME: out });
   if (status !== 0) failedSteps++;

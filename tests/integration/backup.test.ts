@@ -68,7 +68,8 @@ describe('backup and restore', () => {
     await sleep(2_000);
     const began = Date.now();
     const before = acknowledged.filter((o) => o.at < began).map((o) => o.code);
-    const backup = await command('backup', ['--out', file], shop.database);
+    // The file as restore takes it, a positional argument (the refusal below names it with --out).
+    const backup = await command('backup', [file], shop.database);
     const after = acknowledged.length;
     streaming = false;
     await stream;

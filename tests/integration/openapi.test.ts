@@ -1,12 +1,14 @@
 // The published contract: /api/openapi.json lists every API route file with the methods it exports,
 // and the validator the other tests run every answer through really refuses a wrong answer.
+import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { baseUrl } from '../support/api.ts';
+import { api, baseUrl } from '../support/api.ts';
 import { createConfig, lintFromString } from '@redocly/openapi-core';
 import { apiPathOf } from '../../src/lib/http/openapi.ts';
 import { loadContract } from '../support/contract.ts';
+import { rateLimitedOperations } from '../support/rate-limited.ts';
 
 const API_DIR = 'src/pages/api';
 
@@ -103,6 +105,51 @@ describe('GET /api/openapi.json', () => {
     const contract = await loadContract(baseUrl());
     // An answer with a status the operation does not list is refused.
     expect(contract.check('GET', '/api/v1/ecommerce-core/mega-categories', 409, { success: false, message: 'x' })).not.toEqual([]);
+  });
+
+  it('lists 429 on exactly the operations whose handlers are rate-limited, in the failure envelope', { timeout: 180_000 }, async () => {
+    const { document } = await loadContract(baseUrl());
+    const paths = document['paths'] as Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema: unknown }> }> }>>;
+    const limited = rateLimitedOperations();
+    // The analysis finds the limits in services as well as in route files (a reset link's is in auth.server.ts).
+    expect(limited).toEqual(
+      expect.arrayContaining([
+        'GET /api/v1/ecommerce-core/customer/customer-email-reset-link',
+        'POST /api/v1/ecommerce-core/auth/customer-login',
+        'POST /api/v1/ecommerce-core/redemption-request/',
+      ]),
+    );
+    const documented = Object.entries(paths).flatMap(([path, operations]) =>
+      Object.entries(operations)
+        .filter(([, operation]) => '429' in operation.responses)
+        .map(([method]) => `${method.toUpperCase()} ${path}`),
+    );
+    expect(documented.sort()).toEqual(limited);
+    for (const operation of limited) {
+      const [method = '', path = ''] = operation.split(' ');
+      const tooMany = paths[path]?.[method.toLowerCase()]?.responses['429'];
+      expect(tooMany?.content?.['application/json']?.schema, operation).toEqual({ $ref: '#/components/schemas/Failure' });
+    }
+  });
+
+  it('documents the 429 a customer meets asking for a fourth reset link in an hour', async () => {
+    const email = `reset.${randomBytes(5).toString('hex')}@example.ru`;
+    const registered = await api<{ access_token: string }>('/api/v1/ecommerce-core/auth/customer-registration', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email, phone: '+7 (999) 555-12-34', password: 'тихий вечер у реки' }),
+    });
+    expect(registered.status).toBe(201);
+    const bearer = { headers: { authorization: `Bearer ${registered.body.data?.access_token ?? ''}` } };
+    // api() validates every answer against the document: an undocumented 429 fails the call itself.
+    for (let i = 0; i < 3; i++) expect((await api('/api/v1/ecommerce-core/customer/customer-email-reset-link', bearer)).status).toBe(200);
+    const refused = await api('/api/v1/ecommerce-core/customer/customer-email-reset-link', bearer);
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('retry-after')).toMatch(/^\d+$/);
+    expect(refused.body).toEqual({ success: false, message: 'Слишком много запросов. Попробуйте позже' });
+    const contract = await loadContract(baseUrl());
+    expect(contract.check('GET', '/api/v1/ecommerce-core/customer/customer-email-reset-link', 429, refused.body)).toEqual([]);
+    expect(contract.check('GET', '/api/v1/ecommerce-core/customer/customer-email-reset-link', 429, { success: false })).not.toEqual([]);
   });
 
   it('passes Redocly’s recommended rules, the trailing slashes the spec writes aside', async () => {

@@ -7,6 +7,8 @@ import { ok } from '~/lib/http/envelope.ts';
 
 export const GET = endpoint({
   summary: "spec §7: mails a password reset link to the customer's own address (401 without a session)",
+  // Three links an hour per customer (sendOwnResetLink), as forgot-password allows per address.
+  failures: [429],
   response: z.object({ sent: z.literal(true) }),
   async handler({ request, t }) {
     const { customer } = await requireCustomer(request);
