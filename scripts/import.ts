@@ -2,7 +2,9 @@
 // a YML feed into the catalogue (docs/import.md). The file is read through once before anything is written;
 // offers go in a batch per transaction, with a progress bar (offers/s and the time left); at the end a
 // summary, and a CSV report of every offer that cost a line. Exit code 0 when every offer went in, 1 when
-// some did not, 2 when the file could not be read. Uses DATABASE_URL or the PGlite folder in DATA_DIR, like
+// some did not, 2 when the file could not be read. The report goes to --report FILE, else to
+// DATA_DIR/import-reports/import-<time>.csv, never into the folder the command was started from (one was
+// committed from there once). Uses DATABASE_URL or the PGlite folder in DATA_DIR, like
 // the server. An embedded database has one owner at a time: when a shop owns it (DATA_DIR/shop.json names a
 // live process), the run is handed to that shop through its operator call and followed from here.
 import { spawnSync } from 'node:child_process';
@@ -19,7 +21,7 @@ const cli = commandLine(
       partial: { type: 'boolean', default: false },
       'prices-stock': { type: 'boolean', default: false },
       json: { type: 'boolean', default: false },
-      report: { type: 'string', default: 'import-errors.csv' },
+      report: { type: 'string' },
       'default-stock': { type: 'string', default: '5' },
       'skip-photos': { type: 'boolean', default: false },
       'batch-size': { type: 'string', default: '500' },
@@ -53,8 +55,8 @@ try {
 } catch {
   // Not allowed here: the import runs at the usual priority.
 }
-const { writeFileSync } = await import('node:fs');
-const { join, resolve } = await import('node:path');
+const { mkdirSync, writeFileSync } = await import('node:fs');
+const { dirname, join, resolve } = await import('node:path');
 const { problemsCsv } = await import('../src/features/import/import.ts');
 type ImportSummary = import('../src/features/import/import.ts').ImportSummary;
 type RunView = import('../src/features/import/import.runs.server.ts').RunView;
@@ -88,6 +90,13 @@ interface Outcome {
   report: string;
 }
 
+/** Where the CSV report goes: --report as given, else a file of its own per run under DATA_DIR. */
+function reportPath(started: number): string {
+  if (values.report) return resolve(values.report);
+  const stamp = new Date(started).toISOString().replace(/[:.]/g, '-');
+  return resolve(config.DATA_DIR, 'import-reports', `import-${stamp}.csv`);
+}
+
 /** What a finished run prints, writes and exits with. */
 function finish(outcome: Outcome, started: number, where: string): number {
   const { summary } = outcome;
@@ -98,8 +107,10 @@ function finish(outcome: Outcome, started: number, where: string): number {
       `. Peak memory ${Math.round(process.resourceUsage().maxRSS / 1024)} MB.`,
   );
   if (outcome.problems > 0) {
-    writeFileSync(values.report, outcome.report);
-    console.log(`Every offer that cost a line: ${values.report}`);
+    const report = reportPath(started);
+    mkdirSync(dirname(report), { recursive: true });
+    writeFileSync(report, outcome.report);
+    console.log(`Every offer that cost a line: ${report}`);
   }
   if (values.json) console.log(JSON.stringify(summary));
   return summary.errors > 0 ? 1 : 0;

@@ -40,6 +40,16 @@ const { prepareDatabase } = await import('../src/lib/db/prepare.ts');
 const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
 await stopIfAsked(database);
 await prepareDatabase(database, { migrate: config.AUTO_MIGRATE, seedProducts: config.SEED_PRODUCTS, seed: config.SEED });
+// The console's TOTP secrets sealed, or the start refused before the server is started (docs/decisions/022).
+const { secureTotpSecrets, TotpKeyError } = await import('../src/lib/totp-secrets.ts');
+try {
+  await secureTotpSecrets(database, (line) => console.log(line));
+} catch (error) {
+  await database.close();
+  if (!(error instanceof TotpKeyError)) throw error;
+  console.error(`The shop cannot start: ${error.message}`);
+  process.exit(1);
+}
 await database.close();
 await stopIfAsked();
 process.off('SIGINT', stopLater);

@@ -2,6 +2,16 @@ import { existsSync } from 'node:fs';
 import { MAX_BODY_BYTES } from './http/limits.ts';
 import { z } from './zod.ts';
 
+/** 32 bytes from 64 hex digits or from base64 (either alphabet, padded or not); undefined for anything else. */
+export function parseKey32(text: string): Buffer | undefined {
+  const trimmed = text.trim();
+  if (/^[0-9a-f]{64}$/i.test(trimmed)) return Buffer.from(trimmed, 'hex');
+  if (!/^[A-Za-z0-9+/_-]{43}=?$/.test(trimmed)) return undefined;
+  const bytes = Buffer.from(trimmed, 'base64');
+  return bytes.length === 32 ? bytes : undefined;
+}
+const key32 = z.string().refine((v) => parseKey32(v) !== undefined, { message: 'must be 32 bytes, as 64 hex digits or base64 (openssl rand -base64 32)' });
+
 // Every environment variable is declared here once and checked at boot (DESIGN §4).
 // A plain zod module rather than astro:env so the seed script, benchmarks and vitest read the same schema.
 const schema = z.object({
@@ -34,6 +44,12 @@ const schema = z.object({
   PAYMENT_TIMEOUT_MINUTES: z.coerce.number().min(0.05).max(1440).default(30),
   // The operator command's key to the running shop (npm run order); made once and kept in DATA_DIR when unset.
   OPERATOR_TOKEN: z.string().min(32).optional(),
+  // Seals the console's TOTP secrets in the database (AES-256-GCM, docs/decisions/022); kept out of the
+  // database and of DATA_DIR, so neither a dump nor a backup opens them. Required in production once an
+  // operator exists; off production the shop makes one in ./.ops-totp-key when unset.
+  OPS_TOTP_KEY: key32.optional(),
+  // The key being replaced, while rotating: what it sealed is opened, and sealed again with OPS_TOTP_KEY at start.
+  OPS_TOTP_KEY_PREVIOUS: key32.optional(),
   // Who takes card and SBP payments: the built-in test provider (its own payment page), or YooKassa.
   PAYMENT_PROVIDER: z.enum(['test', 'yookassa']).default('test'),
   YOOKASSA_SHOP_ID: z.string().regex(/^\d+$/).optional(),
@@ -115,6 +131,10 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     .refine((e) => !e.EXCHANGE_LOGIN === !e.EXCHANGE_PASSWORD, {
       message: 'the 1C exchange needs both EXCHANGE_LOGIN and EXCHANGE_PASSWORD',
       path: ['EXCHANGE_LOGIN'],
+    })
+    .refine((e) => !e.OPS_TOTP_KEY_PREVIOUS || e.OPS_TOTP_KEY, {
+      message: 'OPS_TOTP_KEY_PREVIOUS is the key being replaced: it needs the new one in OPS_TOTP_KEY',
+      path: ['OPS_TOTP_KEY_PREVIOUS'],
     })
     .safeParse(cleaned);
   if (!result.success) {

@@ -22,6 +22,8 @@ let cdn: Server;
 let cdnUrl: string;
 let photo: Buffer;
 let small: Buffer;
+/** The /down/… photos that answer; the others hang up without a word, like a host that is down. */
+const reachable = new Set<string>();
 
 /** A photo with a real photo's entropy (noise compresses as badly as fabric and skin do). */
 async function noisePhoto(width: number, height: number, format: 'jpeg' | 'png'): Promise<Buffer> {
@@ -40,6 +42,10 @@ beforeAll(async () => {
     if (req.url === '/moved.jpg') return res.writeHead(302, { location: '/a.jpg' }).end();
     if (req.url === '/text.jpg') return res.writeHead(200, { 'content-type': 'image/jpeg' }).end('<html>not a photo</html>');
     if (req.url === '/huge.jpg') return res.writeHead(200, { 'content-length': String(25 * 1024 * 1024) }).end();
+    if (req.url?.startsWith('/down/')) {
+      if (reachable.has(req.url)) return res.writeHead(200, { 'content-type': 'image/png' }).end(small);
+      return req.socket.destroy();
+    }
     return res.writeHead(404).end();
   });
   await new Promise<void>((r) => cdn.listen(0, '127.0.0.1', r));
@@ -110,11 +116,65 @@ describe('photos of an import', () => {
     expect(rowsOf[0]?.url_template).toBe(rowsOf[2]?.url_template);
     expect(rowsOf[0]?.color).toMatch(/^#[0-9a-f]{6}$/);
 
-    // Products whose photos all came are not fetched again; p3 and p4 (a photo failed) are tried again.
+    // Products whose photos all came are not fetched again; p3's and p4's failed photos are tried again,
+    // fail as before and cost their lines again, and leave both products unchanged.
     const again = await importYml(database, dir, { photos: { dir: media, allowPrivate: true } });
-    expect(again.summary.images).toBe(0);
-    expect(again.summary).toMatchObject({ unchanged: 2, changed: 2 });
+    expect(again.summary).toMatchObject({ new: 0, changed: 0, unchanged: 4, images: 0, errors: 4 });
   });
+
+  it('imports a feed whose photos do not answer twice: the second run finds it unchanged, still reports the photos, and fetches one once it answers', async () => {
+    // 30 offers: 10 products of 3 sizes, each with a photo whose host hangs up; the first three also have one that comes.
+    const sizes = ['S', 'M', 'L'];
+    const offers = Array.from({ length: 10 }, (_, n) =>
+      sizes
+        .map(
+          (size) =>
+            `<offer id="d${n}${size}" group_id="d${n}" available="true"><price>1000</price><currencyId>RUB</currencyId><categoryId>1</categoryId>` +
+            (n < 3 ? `<picture>${cdnUrl}/a.jpg</picture>` : '') +
+            `<picture>${cdnUrl}/down/d${n}.png</picture><vendor>Prada</vendor><name>Сумка d${n}</name><param name="Размер">${size}</param></offer>\n`,
+        )
+        .join(''),
+    ).join('');
+    const { path } = feedFolder('down', offers);
+    const options = { photos: { dir: join(work, 'media-down'), allowPrivate: true } };
+    const version = async () => (await database.query('SELECT last_value::text || is_called::text AS v FROM catalog_version')).rows[0]?.['v'];
+    const images = async () =>
+      (
+        await database.query(
+          `SELECT p.external_id, i.position, i.source_url FROM product_images i JOIN products p ON p.id = i.product_id ORDER BY p.external_id, i.position`,
+        )
+      ).rows.map((r) => `${String(r['external_id'])}#${String(r['position'])} ${String(r['source_url']).replace(cdnUrl, '')}`);
+    const photoErrors = (problems: { severity: string; id: string; reason: string }[]) =>
+      problems
+        .filter((p) => p.severity === 'error')
+        .map((p) => `${p.id} ${p.reason.replace(cdnUrl, '')}`)
+        .sort();
+
+    const first = await importYml(database, path, options);
+    expect(first.summary).toMatchObject({ new: 30, changed: 0, unchanged: 0, images: 1, errors: 10 });
+    expect(photoErrors(first.problems)).toEqual(Array.from({ length: 10 }, (_, n) => `d${n}S photo /down/d${n}.png: could not be fetched (socket hang up)`));
+    const stored = await images();
+    expect(stored).toEqual(['yml:g:d0#0 /a.jpg', 'yml:g:d1#0 /a.jpg', 'yml:g:d2#0 /a.jpg']);
+    const before = await version();
+
+    // The same file again: the photos fail as they did, so nothing is written and the catalogue does not move.
+    const second = await importYml(database, path, options);
+    expect(second.summary).toMatchObject({ new: 0, changed: 0, unchanged: 30, hidden: 0, images: 0, errors: 10 });
+    expect(photoErrors(second.problems)).toEqual(photoErrors(first.problems));
+    expect(await version()).toBe(before);
+    expect(await images()).toEqual(stored);
+
+    // A photo that answers now is fetched, and its product (three sizes) is changed.
+    reachable.add('/down/d1.png');
+    const third = await importYml(database, path, options);
+    expect(third.summary).toMatchObject({ new: 0, changed: 3, unchanged: 27, images: 1, errors: 9 });
+    expect(await version()).not.toBe(before);
+    expect(await images()).toEqual(['yml:g:d0#0 /a.jpg', 'yml:g:d1#0 /a.jpg', 'yml:g:d1#1 /down/d1.png', 'yml:g:d2#0 /a.jpg']);
+    const after = await version();
+    const fourth = await importYml(database, path, options);
+    expect(fourth.summary).toMatchObject({ changed: 0, unchanged: 30, images: 0, errors: 9 });
+    expect(await version()).toBe(after);
+  }, 60_000);
 
   it('refuses private addresses unless IMPORT_ALLOW_PRIVATE', async () => {
     const { path } = feedFolder('private', offer('q1', [`${cdnUrl}/a.jpg`, 'http://169.254.169.254/latest/meta-data', 'ftp://example.ru/a.jpg']));

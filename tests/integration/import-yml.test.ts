@@ -253,6 +253,30 @@ describe('npm run import', () => {
       await own.drop();
     }
   });
+  it('writes its report under DATA_DIR/import-reports without --report, never into the folder it was started from, and names it', async () => {
+    const own = await createFreshDatabase('import-report');
+    // The command reads ./drizzle, so it runs from the repository; what it leaves there is what is checked.
+    const before = new Set(readdirSync('.'));
+    try {
+      const run = spawnSync(
+        process.execPath,
+        ['scripts/import.ts', file('report-default.yml', feed(dress('r1', '42') + dress('r2', '44', '', 'abc'))), '--partial', '--skip-photos'],
+        {
+          env: { ...process.env, DATABASE_URL: own.databaseUrl ?? '', ...own.env, NODE_ENV: 'test' },
+          encoding: 'utf8',
+        },
+      );
+      expect(run.status, run.stderr).toBe(1);
+      expect(readdirSync('.').filter((name) => !before.has(name))).toEqual([]);
+      const reports = readdirSync(join(own.dataDir, 'import-reports'));
+      expect(reports).toEqual([expect.stringMatching(/^import-\d{4}-\d\d-\d\dT[\d-]+Z\.csv$/)]);
+      const report = join(resolve(own.dataDir), 'import-reports', reports[0] as string);
+      expect(run.stdout).toContain(`Every offer that cost a line: ${report}`);
+      expect(readFileSync(report, 'utf8')).toMatch(/^error,r2,\d+,"the price ""abc"" is not a positive amount"\r$/m);
+    } finally {
+      await own.drop();
+    }
+  });
 });
 
 describe('npm run import while the shop runs on the embedded database', () => {

@@ -61,9 +61,14 @@ export async function enrol(server: TestServer, email: string, role: 'manager' |
 
 /** An operator added, set up through the link and signed in (the next step's code): their visitor and secret. */
 export async function signedInOperator(server: TestServer, email: string, role: 'manager' | 'admin') {
-  const { setup_url: link, otpauth } = await enrol(server, email, role);
+  return setUpAndSignIn(server.baseUrl, email, await enrol(server, email, role));
+}
+
+/** An enrolled operator's link used (password and the app's first code), then a sign-in with the next step's code. */
+export async function setUpAndSignIn(baseUrl: string, email: string, enrolment: { setup_url: string; otpauth: string }) {
+  const { setup_url: link, otpauth } = enrolment;
   const secret = new URL(otpauth).searchParams.get('secret') as string;
-  const visitor = new Visitor(server.baseUrl);
+  const visitor = new Visitor(baseUrl);
   const path = new URL(link).pathname + new URL(link).search;
   const page = await visitor.go(path);
   const token = new URL(link).searchParams.get('token') as string;

@@ -1,6 +1,7 @@
 // Starts the production build (`node scripts/server.mjs`, Astro's handler behind the page-cache front) on a free loopback port against a fresh
 // database, and stops the whole process group afterwards (DESIGN §8: never through npm start).
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,6 +11,13 @@ import { prepareDatabase } from '../../src/lib/db/prepare.ts';
 import { env } from '../../src/lib/env.ts';
 import { createFreshDatabase, type FreshDatabase } from './fresh-database.ts';
 import { serverProcess } from '../../scripts/server-flags.mjs';
+
+/**
+ * The key the test shops seal the console's TOTP secrets with (OPS_TOTP_KEY, docs/decisions/022): given
+ * explicitly, so no test leaves a development key file behind; one per test process, so a shop started
+ * again on the same data opens what it sealed.
+ */
+export const TEST_TOTP_KEY = randomBytes(32).toString('base64');
 
 /** Where the e2e web server tells the tests about itself (its data folder holds the mail outbox). */
 export const e2eInfoFile = (port: number) => join(tmpdir(), `brandshop-e2e-${port}.json`);
@@ -82,6 +90,7 @@ export async function startTestServer<T = undefined>(options: TestServerOptions<
     NODE_ENV: 'test',
     SITE_URL: baseUrl,
     SEED_PRODUCTS: String(seedProducts),
+    OPS_TOTP_KEY: TEST_TOTP_KEY,
     // Errors and warnings only: the request log would drown the test output.
     LOG_LEVEL: 'warn',
     ...options.env,

@@ -12,7 +12,7 @@ import { env as shopEnv } from '../../src/lib/env.ts';
 import { buildIsStale } from '../../scripts/build-state.mjs';
 import { serverProcess } from '../../scripts/server-flags.mjs';
 import { createFreshDatabase, type FreshDatabase } from './fresh-database.ts';
-import { freePort } from './server.ts';
+import { freePort, TEST_TOTP_KEY } from './server.ts';
 
 export type StartedBy = 'npm start' | 'npm run serve' | 'server';
 
@@ -96,6 +96,7 @@ export async function startShop(by: StartedBy, env: Record<string, string> = {},
     SEED_PRODUCTS: String(TEMPLATE_PRODUCTS),
     NODE_ENV: 'test',
     LOG_LEVEL: 'info',
+    OPS_TOTP_KEY: TEST_TOTP_KEY,
     ...env,
   };
   // npm and the commands it runs find the project's Node 24 first, as `npm start` does for a user.

@@ -97,7 +97,8 @@ interface ProductPlan {
   key: string;
   row: ProductRow;
   attributes: { name: string; value: string }[];
-  hash: string | null;
+  /** Over the row (prices apart), the attributes and the pictures the product gets: all of the offer's until they are resolved. */
+  hash: string;
   pictures: string[];
   offer: SourceOffer;
 }
@@ -131,6 +132,18 @@ const UPDATE_PRODUCTS = `UPDATE products p SET ${PRODUCT_COLUMNS.map(([, column]
   WHERE p.id = u.id`;
 
 const sha = (value: unknown) => createHash('sha1').update(JSON.stringify(value)).digest('base64url');
+
+/**
+ * products.import_hash: what the import wrote of a product — its row without the prices (`--prices-stock`
+ * changes them apart), its attributes, and the pictures it has. A picture that could not be fetched is not
+ * among them, so the same feed with the same picture failing again matches what is stored: the product is
+ * unchanged, and nothing moves the catalogue version. Once the picture comes, the product differs and is
+ * written again. The shape is the one stored before, so products whose photos all came keep their hash.
+ */
+const productHash = (row: ProductRow, attributes: readonly { name: string; value: string }[], pictures: readonly string[]) => {
+  const { price: _price, priceOld: _priceOld, ...hashed } = row;
+  return sha([MAPPING_VERSION, hashed, attributes, pictures]);
+};
 
 /** Rows written by one run past which the tables are tidied (CatalogueWriter.tidy). */
 const TIDY_AFTER_ROWS = 1000;
@@ -183,13 +196,10 @@ export class CatalogueWriter {
 
   /**
    * The products' photos, each fetched and converted once (a photo already imported from the same address
-   * is reused), at most `concurrency` at once. A photo that fails is one error line; its product keeps the
-   * others and no hash, so that the next run tries again.
+   * is reused), at most `concurrency` at once. A photo that fails is one error line, every run it fails;
+   * its product keeps the others, and its hash covers only those (productHash).
    */
-  private async resolvePhotos(
-    plans: { key: string; pictures: string[]; offer: SourceOffer; hash: string | null }[],
-    out: Map<string, (StoredPhoto & { source: string })[]>,
-  ) {
+  private async resolvePhotos(plans: ProductPlan[], out: Map<string, (StoredPhoto & { source: string })[]>) {
     const photos = this.photos as PhotoOptions;
     const sources = [...new Set(plans.flatMap((p) => p.pictures))];
     const known = new Map<string, StoredPhoto>();
@@ -222,10 +232,15 @@ export class CatalogueWriter {
             list.push({ ...(known.get(source) ?? (await photoOf(source))), source });
           } catch (error) {
             this.problems.push({ severity: 'error', id: plan.offer.id, line: plan.offer.line, reason: `photo ${source}: ${(error as Error).message}` });
-            plan.hash = null;
           }
         }
         out.set(plan.key, list);
+        if (list.length < plan.pictures.length)
+          plan.hash = productHash(
+            plan.row,
+            plan.attributes,
+            list.map((photo) => photo.source),
+          );
       }),
     );
   }
@@ -457,9 +472,7 @@ export class CatalogueWriter {
         vendorCode: first.vendorCode,
         salesNotes: first.salesNotes,
       };
-      // Prices are compared apart from the hash: `--prices-stock` changes them without the rest of the row.
-      const { price: _price, priceOld: _priceOld, ...hashed } = row;
-      plans.push({ key, row, attributes, hash: sha([MAPPING_VERSION, hashed, attributes, first.pictures]), pictures: first.pictures, offer: first });
+      plans.push({ key, row, attributes, hash: productHash(row, attributes, first.pictures), pictures: first.pictures, offer: first });
     }
 
     const q = this.database.query;
@@ -470,15 +483,19 @@ export class CatalogueWriter {
       ).rows as { id: number; external_id: string; import_hash: string | null; is_active: boolean; price: number; price_old: number | null }[])
         existing.set(r.external_id, { id: r.id, hash: r.import_hash, active: r.is_active, price: r.price, priceOld: r.price_old });
     const fresh = plans.filter((p) => !existing.has(p.key));
-    const changed = plans.filter((p) => {
+    const differs = (p: ProductPlan) => {
       const now = existing.get(p.key);
       return now !== undefined && (now.hash !== p.hash || !now.active || now.price !== p.row.price || now.priceOld !== p.row.priceOld);
-    });
+    };
+    // Photos of new products and of those that may have changed, fetched and converted before the batch's
+    // transaction opens. A product whose pictures failed last time differs until they are resolved, so its
+    // pictures are tried again every run; whether it changed is decided on what they gave this time.
+    const photos = new Map<string, (StoredPhoto & { source: string })[]>();
+    const candidates = plans.filter(differs);
+    if (this.photos && !this.options.dryRun) await this.resolvePhotos([...fresh, ...candidates], photos);
+    const changed = candidates.filter(differs);
     const changedKeys = new Set(changed.map((p) => p.key));
     const freshKeys = new Set(fresh.map((p) => p.key));
-    // Photos of new and changed products, fetched and converted before the batch's transaction opens.
-    const photos = new Map<string, (StoredPhoto & { source: string })[]>();
-    if (this.photos && !this.options.dryRun) await this.resolvePhotos([...fresh, ...changed], photos);
 
     // Sizes.
     const offerKeys = [...unique.values()].map((o) => `${this.source}:${o.id}`);

@@ -9,6 +9,8 @@ import { dummyPasswordHash, hashPassword, isBreachedPassword, tokenHash, verifyP
 import { selectRows } from '~/lib/db/client.ts';
 import { getDb } from '~/lib/db/index.ts';
 import { env } from '~/lib/env.ts';
+import { logger } from '~/lib/log.ts';
+import { openWithKnownKeys, sealingKey, sealTotpSecret, TotpKeyError } from '~/lib/totp-secrets.ts';
 import { HttpError, notFound } from '~/lib/http/errors.ts';
 import { hasControlCharacters } from '~/lib/http/text.ts';
 import { FORM_MAX_BYTES, readCapped } from '~/lib/http/limits.ts';
@@ -38,6 +40,7 @@ export interface OperatorRow extends Record<string, unknown> {
   email: string;
   role: OperatorRole;
   password_hash: string | null;
+  /** Sealed with OPS_TOTP_KEY (src/lib/totp-secrets.ts): read it through totpSecretOf. */
   totp_secret: string;
   totp_confirmed_at: Date | null;
   totp_last_step: number;
@@ -47,6 +50,32 @@ export interface OperatorRow extends Record<string, unknown> {
 }
 
 const newToken = () => randomBytes(32).toString('base64url');
+
+/** A new TOTP secret, and the same sealed for the database; 503 when the shop has no key to seal it with. */
+function newSealedSecret(): { secret: string; sealed: string } {
+  const secret = newTotpSecret();
+  try {
+    return { secret, sealed: sealTotpSecret(secret, sealingKey()) };
+  } catch (error) {
+    if (error instanceof TotpKeyError) throw new HttpError(503, 'ops.totpKeyMissing');
+    throw error;
+  }
+}
+
+/**
+ * An operator's TOTP secret, opened; null when this process's keys do not open it (a row changed in the
+ * database, or sealed with a key the start has not yet seen), or when it was voided (emptied after a lost
+ * key, docs/operations.md): that operator's codes are refused.
+ */
+function totpSecretOf(operator: OperatorRow): string | null {
+  try {
+    return openWithKnownKeys(operator.totp_secret) || null;
+  } catch (error) {
+    if (!(error instanceof TotpKeyError)) throw error;
+    logger.warn({ operatorId: operator.id, reason: error.message }, 'TOTP secret not opened');
+    return null;
+  }
+}
 
 async function operatorByEmail(email: string): Promise<OperatorRow | undefined> {
   const db = await getDb();
@@ -76,11 +105,11 @@ export interface Enrolment {
 /** `npm run operator -- add`: a new operator with a new TOTP secret and a one-time set-up link. */
 export async function addOperator(email: string, role: OperatorRole, actor: Actor): Promise<Enrolment> {
   const db = await getDb();
-  const secret = newTotpSecret();
+  const { secret, sealed } = newSealedSecret();
   const normalized = email.trim().toLowerCase();
   const [operator] = await selectRows<OperatorRow>(
     db,
-    sql`INSERT INTO operators (email, role, totp_secret) VALUES (${normalized}, ${role}, ${secret})
+    sql`INSERT INTO operators (email, role, totp_secret) VALUES (${normalized}, ${role}, ${sealed})
         ON CONFLICT (email) DO NOTHING RETURNING *`,
   );
   if (!operator) throw new HttpError(409, 'ops.operatorExists');
@@ -118,10 +147,10 @@ export async function resetTwoFactor(email: string, actor: Actor): Promise<Enrol
   const operator = await operatorByEmail(email);
   if (!operator) throw notFound('ops.operatorUnknown');
   const db = await getDb();
-  const secret = newTotpSecret();
+  const { secret, sealed } = newSealedSecret();
   const [updated] = await selectRows<OperatorRow>(
     db,
-    sql`UPDATE operators SET totp_secret = ${secret}, totp_confirmed_at = NULL, totp_last_step = 0, recovery_codes = '{}'
+    sql`UPDATE operators SET totp_secret = ${sealed}, totp_confirmed_at = NULL, totp_last_step = 0, recovery_codes = '{}'
         WHERE id = ${operator.id} RETURNING *`,
   );
   await db.execute(sql`UPDATE operator_sessions SET ended_at = now() WHERE operator_id = ${operator.id} AND ended_at IS NULL`);
@@ -130,14 +159,15 @@ export async function resetTwoFactor(email: string, actor: Actor): Promise<Enrol
 }
 
 /** The operator a set-up link belongs to, while it works; null otherwise. */
-export async function setupTarget(token: string): Promise<{ operator: OperatorRow; otpauth: string } | null> {
+export async function setupTarget(token: string): Promise<{ operator: OperatorRow; secret: string; otpauth: string } | null> {
   const db = await getDb();
   const [operator] = await selectRows<OperatorRow>(
     db,
     sql`SELECT o.* FROM operator_setup_tokens t JOIN operators o ON o.id = t.operator_id
         WHERE t.token_hash = ${tokenHash(token)} AND t.used_at IS NULL AND t.expires_at > now() AND o.disabled_at IS NULL`,
   );
-  return operator ? { operator, otpauth: otpauthUri(ISSUER, operator.email, operator.totp_secret) } : null;
+  const secret = operator ? totpSecretOf(operator) : null;
+  return operator && secret ? { operator, secret, otpauth: otpauthUri(ISSUER, operator.email, secret) } : null;
 }
 
 const recoveryCode = () => {
@@ -154,7 +184,7 @@ export async function completeSetup(input: { token: string; password: string; co
   const target = await setupTarget(input.token);
   if (!target) throw new HttpError(410, 'ops.setupExpired');
   if (isBreachedPassword(input.password)) throw new HttpError(422, 'error.validation', { password: ['validation.passwordBreached'] });
-  const step = verifyTotp(target.operator.totp_secret, input.code, 0);
+  const step = verifyTotp(target.secret, input.code, 0);
   if (step === null) throw new HttpError(422, 'error.validation', { code: ['ops.codeWrong'] });
   const codes = Array.from({ length: RECOVERY_CODES }, recoveryCode);
   const hash = await hashPassword(input.password);
@@ -207,7 +237,8 @@ export async function opsLogin(input: { email: string; password: string; code: s
   if (!operator || !passwordOk || operator.disabled_at || !operator.totp_confirmed_at || !operator.password_hash) return fail();
   const db = await getDb();
   if (/^\d{6}$/.test(input.code)) {
-    const step = verifyTotp(operator.totp_secret, input.code, operator.totp_last_step);
+    const secret = totpSecretOf(operator);
+    const step = secret === null ? null : verifyTotp(secret, input.code, operator.totp_last_step);
     // The step is kept only if no other sign-in used it meanwhile: a code works once, across processes.
     const kept =
       step !== null &&

@@ -1,6 +1,8 @@
 // The server's one database handle, opened and prepared on first use and shared by every request,
 // closed last when the process stops (src/lib/runtime.ts).
 import { env } from '../env.ts';
+import { logger } from '../log.ts';
+import { secureTotpSecrets, TotpKeyError } from '../totp-secrets.ts';
 import { readAtScrape } from '../metrics.ts';
 import { beforeExit, STOP_ORDER } from '../runtime.ts';
 import { openDatabase, type Database, type Db } from './client.ts';
@@ -14,9 +16,17 @@ export function getDatabase(): Promise<Database> {
     const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
     try {
       await prepareDatabase(database, { migrate: config.AUTO_MIGRATE, seedProducts: config.SEED_PRODUCTS, seed: config.SEED });
+      await secureTotpSecrets(
+        database,
+        (line) => logger.info(line),
+        (line) => logger.warn(line),
+      );
     } catch (error) {
       // The next try opens it again: an embedded database must never be open twice in one process.
       await database.close().catch(() => undefined);
+      // Keys that do not open the console's secrets are the configuration's fault, which no retry mends:
+      // the start is refused in one line that names the variable (docs/decisions/022).
+      if (error instanceof TotpKeyError) refuseStart(error.message);
       throw error;
     }
     return database;
@@ -26,6 +36,11 @@ export function getDatabase(): Promise<Database> {
     throw error;
   });
   return ready;
+}
+
+function refuseStart(message: string): never {
+  console.error(`The shop cannot start: ${message}`);
+  process.exit(1);
 }
 
 export async function getDb(): Promise<Db> {

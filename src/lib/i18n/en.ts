@@ -539,6 +539,7 @@ export const en: Partial<Messages> = {
   'result.reason.other': 'The bank declined the payment.',
   'ops.operatorExists': 'An operator with this e-mail exists already',
   'ops.operatorUnknown': 'There is no operator with this e-mail',
+  'ops.totpKeyMissing': 'The shop has no OPS_TOTP_KEY, and cannot keep a TOTP secret without it. Set the key (docs/operations.md) and restart the shop',
   'ops.setupExpired': 'This link has expired or was used already. Ask an administrator for a new one',
   'ops.codeWrong': 'The code did not match. Enter the code the app shows now',
   'ops.codeDigits': 'The app’s code has 6 digits',

@@ -558,6 +558,7 @@ export const ru = {
   'mail.order.action': 'Посмотреть заказ',
   'ops.operatorExists': 'Оператор с таким email уже есть',
   'ops.operatorUnknown': 'Оператора с таким email нет',
+  'ops.totpKeyMissing': 'Магазину не задан ключ OPS_TOTP_KEY, без него секрет TOTP не сохранить. Задайте ключ (docs/operations.md) и перезапустите магазин',
   'ops.setupExpired': 'Ссылка для входа устарела или уже использована. Попросите администратора выдать новую',
   'ops.codeWrong': 'Код не подошёл. Введите код, который сейчас показывает приложение',
   'ops.codeDigits': 'Код из приложения — 6 цифр',

@@ -36,8 +36,8 @@ export const GET = endpoint({
 
 export const POST = endpoint({
   summary:
-    'Adds an operator, disables one, or resets one’s two-factor (403 without the operator token; 409 for an e-mail taken; 404 for an unknown one). Adding and resetting answer a one-time set-up link and the otpauth URI',
-  failures: [404, 409],
+    'Adds an operator, disables one, or resets one’s two-factor (403 without the operator token; 409 for an e-mail taken; 404 for an unknown one; 503 when the shop has no OPS_TOTP_KEY to seal a new secret with). Adding and resetting answer a one-time set-up link and the otpauth URI',
+  failures: [404, 409, 503],
   response: z.union([enrolment, operatorView]),
   body: z.discriminatedUnion('action', [
     z.object({ action: z.literal('add'), email: operatorEmailSchema, role: operatorRoleSchema }),
