@@ -31,11 +31,7 @@ const COMMANDS: Record<string, string[][]> = {
     ['--page', 'nowhere'],
     ['--runs', 'x'],
   ],
-  taps: [
-    ['--control', 'nowhere'],
-    ['--runs', '0'],
-    ['ftp://example.ru'],
-  ],
+  taps: [['--control', 'nowhere'], ['--runs', '0'], ['ftp://example.ru']],
   test: [['--only=everything']],
   'test:unit': [],
   'test:integration': [],

@@ -61,13 +61,19 @@ const CONTROLS: Control[] = [
     answer: { dialog: 'Каталог' },
   },
   { name: 'menu', budget: 200, path: 'home', steps: [{ at: (p) => p.getByRole('banner').getByRole('button', { name: 'Меню' }) }], answer: { dialog: 'Меню' } },
-  { name: 'search toggle', budget: 200, path: 'home', steps: [{ at: searchToggle }], answer: { visible: 'header input[type="search"]' } },
+  {
+    name: 'search toggle',
+    budget: 200,
+    path: 'home',
+    steps: [{ at: searchToggle }],
+    answer: { visible: '#search-panel input[type="search"], header input[type="search"]' },
+  },
   {
     name: 'search field',
     budget: 200,
     path: 'home',
-    steps: [{ at: searchToggle }, { at: (p) => p.locator('header input[type="search"]:visible'), type: 'п' }],
-    answer: { value: 'header input[type="search"]' },
+    steps: [{ at: searchToggle }, { at: (p) => p.locator('input[type="search"]:visible'), type: 'п' }],
+    answer: { value: 'input[type="search"]' },
   },
   { name: 'account', budget: 200, path: 'home', steps: [{ at: (p) => bottomNav(p).getByRole('button', { name: 'Профиль' }) }], answer: LOGIN },
   { name: 'wishlist', budget: 200, path: 'home', steps: [{ at: (p) => bottomNav(p).getByRole('button', { name: 'Избранное' }) }], answer: LOGIN },
@@ -136,7 +142,7 @@ const WATCH = ({ answer, skip }: { answer: Answer; skip: number }) => {
     else requestAnimationFrame(frame);
   };
   const start = (event: Event) => {
-    // A tap is one pointerdown; typing is timed from its first key.
+    // A tap is one pointerdown; typing is timed from its first character.
     if (started || inputs++ < skip) return;
     started = true;
     console.debug(`tap:start ${performance.timeOrigin + event.timeStamp}`);
@@ -146,7 +152,8 @@ const WATCH = ({ answer, skip }: { answer: Answer; skip: number }) => {
     for (const entry of list.getEntries()) if (entry.name === 'first-contentful-paint') console.debug(`tap:fcp ${performance.timeOrigin + entry.startTime}`);
   }).observe({ type: 'paint', buffered: true });
   addEventListener('pointerdown', start, true);
-  addEventListener('keydown', start, true);
+  // Typing Cyrillic, the browser inserts text with no key events: its beforeinput is the keystroke.
+  addEventListener('beforeinput', start, true);
   // Bubbling to the window unprevented: the browser follows the link now.
   addEventListener('click', (event) => {
     if (started && !event.defaultPrevented && event.target instanceof Element && event.target.closest('a[href]')) found();
@@ -182,6 +189,7 @@ async function measure(page: Page, url: string, control: Control, where: Place[]
   let fcp = NaN;
   page.on('console', (message) => {
     const [kind, at] = message.text().split(' ');
+    if (process.env['TAPS_DEBUG'] && kind?.startsWith('tap:')) console.log(message.text());
     if (kind === 'tap:start' && Number.isNaN(start)) start = Number(at);
     if (kind === 'tap:answer' && Number.isNaN(answered)) answered = Number(at);
     if (kind === 'tap:fcp' && Number.isNaN(fcp)) fcp = Number(at);

@@ -14,7 +14,7 @@
 // after the document is parsed.
 // Keep it small and dependency-free: it is part of every page's HTML.
 import type { ClientDirective } from 'astro';
-import { afterFirstPaint } from './first-paint.ts';
+import { afterFirstPaint, firstScreenHydrated } from './first-paint.ts';
 
 /** The platform answers a popover's or a dialog's button itself: never held. */
 const HELD = 'button:not([type=submit]):not([popovertarget]):not([commandfor]),button[data-hold],a[data-hold]';
@@ -97,6 +97,7 @@ const eager: ClientDirective = (load, _options, island) => {
     } finally {
       // Failed or not, the island's taps are no longer held: a page whose code did not come works as HTML.
       hydrated.add(island);
+      if ([...document.querySelectorAll('astro-island[client="eager"]')].every((other) => hydrated.has(other))) firstScreenHydrated();
     }
     const taps = held.get(island) ?? [];
     held.delete(island);

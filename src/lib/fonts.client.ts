@@ -1,7 +1,8 @@
-// Adds the shop's web fonts (fonts.ts) once the page has painted in their metric-matched fallbacks, or at
-// once for a shopper whose browser has fetched them before (the files are cached for a week), so that a
-// returning shopper does not see the faces change under their eyes on every page.
-import { afterFirstPaint } from './first-paint.ts';
+// Adds the shop's web fonts (fonts.ts) once the page has painted in their metric-matched fallbacks and its
+// first-screen islands have hydrated (first-paint.ts), or at once for a shopper whose browser has fetched
+// them before (the files are cached for a week), so that a returning shopper does not see the faces change
+// under their eyes on every page.
+import { afterFirstScreen } from './first-paint.ts';
 import { FONT_FACES, fontUrl } from './fonts.ts';
 
 const SEEN = 'fonts-seen';
@@ -33,5 +34,5 @@ export function bootFonts(): void {
     // As for a first visit.
   }
   if (seen) addFaces();
-  else afterFirstPaint(addFaces);
+  else afterFirstScreen(addFaces);
 }

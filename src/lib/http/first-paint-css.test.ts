@@ -84,7 +84,7 @@ describe('a page prepared for its first paint', () => {
     expect(prepared?.html).toContain(
       '<script>' +
         REST_CSS_BOOT +
-        '</script><style>.a{color:red}</style><link rel="stylesheet" href="/_astro/a.css" media="print" data-rest><noscript><link rel="stylesheet" href="/_astro/a.css"></noscript></head>',
+        '</script><style>.a{color:red}</style><link rel="preload" as="style" fetchpriority="low" href="/_astro/a.css" data-rest><noscript><link rel="stylesheet" href="/_astro/a.css"></noscript></head>',
     );
     expect(prepared?.styleHashes).toEqual([cspHash('.a{color:red}')]);
   });
@@ -99,8 +99,8 @@ describe('a page prepared for its first paint', () => {
     expect(html.match(/<style>/g)).toHaveLength(1);
     expect(inline(html)).toBe('.a{color:red}.c{margin:0}');
     expect(prepared?.styleHashes).toEqual([cspHash('.a{color:red}.c{margin:0}')]);
-    expect(html.indexOf('<style>')).toBeLessThan(html.indexOf('href="/_astro/a.css" media="print"'));
-    expect(html.indexOf('href="/_astro/a.css" media="print"')).toBeLessThan(html.indexOf('href="/_astro/b.css" media="print"'));
+    expect(html.indexOf('<style>')).toBeLessThan(html.indexOf('href="/_astro/a.css" data-rest'));
+    expect(html.indexOf('href="/_astro/a.css" data-rest')).toBeLessThan(html.indexOf('href="/_astro/b.css" data-rest'));
   });
 
   it('does not fetch again a sheet the page uses whole', () => {

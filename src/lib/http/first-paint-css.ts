@@ -2,7 +2,7 @@
 // otherwise waits for a second request — a new connection, a round trip, then the bytes — before it
 // paints anything. Each page carries, in a <style>, the rules of the built stylesheet that can match
 // its own HTML (a rule whose selector names a class the page lacks cannot), and the whole stylesheet
-// follows without blocking the paint (media="print", switched to "all" once loaded), for what the
+// follows without blocking the paint (a preload, made a stylesheet once loaded), for what the
 // islands draw later. The whole sheet is a superset in the same order placed where the link was, so
 // its arrival changes no computed style: nothing moves. Without script, <noscript> links it as before.
 // The sheets are compiled once (first-paint-css-compile.ts); prepare-page.ts applies this to every page. Relative imports only: loaded by Node from src/.
@@ -30,11 +30,15 @@ export interface Sheet {
 }
 
 /**
- * Switches a deferred whole sheet on once loaded, and takes its `data-rest` off once loaded or failed
- * (the islands wait for those left: src/lib/eager-directive.ts). The listeners are set before the
- * sheet's link is parsed (they sit ahead of it in the head); load and error do not bubble, hence the capture.
+ * Switches a deferred whole sheet on once fetched, and takes its `data-rest` off once it applies or failed
+ * (the islands wait for those left: src/lib/eager-directive.ts). The sheet is fetched as a preload, not as a
+ * `media="print"` stylesheet: Chromium held every module script of the page — Astro's island runtime, so
+ * the first screen's islands — until such a sheet had arrived, 0.4–0.6 s after the first paint on the
+ * throttled phone (docs/performance.md, "React again"); a preload holds no script. The listeners are set
+ * before the links are parsed (they sit ahead of them in the head); load and error do not bubble, hence
+ * the capture.
  */
-export const REST_CSS_BOOT = `(function(){function f(e){var l=e.target;if(l&&l.dataset&&l.dataset.rest!=null){l.media='all';delete l.dataset.rest}}document.addEventListener('load',f,true);document.addEventListener('error',f,true)})()`;
+export const REST_CSS_BOOT = `(function(){function f(e){var l=e.target;if(l&&l.dataset&&l.dataset.rest!=null){if(e.type=='load'&&l.rel=='preload')l.rel='stylesheet';else delete l.dataset.rest}}document.addEventListener('load',f,true);document.addEventListener('error',f,true)})()`;
 
 const ENTITIES: Record<string, string> = { amp: '&', quot: '"', apos: "'", lt: '<', gt: '>' };
 
@@ -178,7 +182,7 @@ export function prepareFirstPaint(html: string, sheets: ReadonlyMap<string, Shee
     if (complete) return here;
     const boot = booted ? '' : `<script>${REST_CSS_BOOT}</script>`;
     booted = true;
-    return `${boot}${here}<link rel="stylesheet" href="${href}" media="print" data-rest><noscript><link rel="stylesheet" href="${href}"></noscript>`;
+    return `${boot}${here}<link rel="preload" as="style" fetchpriority="low" href="${href}" data-rest><noscript><link rel="stylesheet" href="${href}"></noscript>`;
   });
   const styleHashes: string[] = [];
   if (inline.length) {
