@@ -149,6 +149,10 @@ const HOW = 'docs/operations.md "The console\'s TOTP key"';
  * A secret that was tampered with is left as it is (its operator's sign-in fails until reset-2fa).
  */
 export async function secureTotpSecrets(database: Database, log: (line: string) => void, warn: (line: string) => void = log): Promise<void> {
+  // Migrations not applied yet (AUTO_MIGRATE=false, a deploy that runs them apart): no operators, nothing to
+  // seal — and no reason to refuse the database, which serves /api/health and answers /api/ready 'starting'.
+  const table = (await database.query("SELECT to_regclass('operators') IS NOT NULL AS present")).rows[0] as { present: boolean } | undefined;
+  if (!table?.present) return;
   const rows = (await database.query('SELECT id, totp_secret FROM operators ORDER BY id')).rows as { id: number; totp_secret: string }[];
   if (rows.length === 0) return;
   const clear = rows.filter((r) => !isSealed(r.totp_secret));
