@@ -18,12 +18,7 @@
  * it arrives after: the first frame drawn once the document is parsed holds the first contentful paint.
  */
 export function afterFirstPaint(run: () => void): void {
-  let done = false;
-  const once = () => {
-    if (done) return;
-    done = true;
-    run();
-  };
+  const once = onlyOnce(run);
   const paints = typeof PerformanceObserver !== 'undefined' && PerformanceObserver.supportedEntryTypes?.includes('paint');
   const fallback = () => setTimeout(once, paints ? 3000 : 0);
   if (document.readyState === 'complete') fallback();
@@ -48,6 +43,16 @@ export function afterFirstPaint(run: () => void): void {
   }
 }
 
+/** `run` on the first of several signals, never again. */
+function onlyOnce(run: () => void): () => void {
+  let done = false;
+  return () => {
+    if (done) return;
+    done = true;
+    run();
+  };
+}
+
 const FIRST_SCREEN = 'shop:first-screen';
 interface Marked {
   shopFirstScreen?: boolean;
@@ -66,12 +71,7 @@ export function firstScreenHydrated(): void {
  * that arrived laid the page out again on the main thread the islands were waiting for.
  */
 export function afterFirstScreen(run: () => void): void {
-  let done = false;
-  const once = () => {
-    if (done) return;
-    done = true;
-    run();
-  };
+  const once = onlyOnce(run);
   if ((window as Marked).shopFirstScreen) return once();
   window.addEventListener(FIRST_SCREEN, once, { once: true });
   afterFirstPaint(() => setTimeout(once, 3000));
