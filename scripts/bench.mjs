@@ -1,4 +1,4 @@
-// `npm run bench [-- --products 100000] [--duration 10] [--skip-http] [--flood] [--discovery] [--auth] [--buy] [--memory] [--uncached-only]`: the catalogue's speed at scale.
+// `npm run bench [-- --products 100000] [--duration 10] [--skip-http] [--flood] [--discovery] [--auth] [--buy] [--memory] [--spikes] [--uncached-only]`: the catalogue's speed at scale.
 // 1. Seeds a benchmark database once (PGlite in data-bench/, and PostgreSQL when BENCH_DATABASE_URL is
 //    set) with --products products; later runs reuse it.
 // 2. Service timings (tests/bench/catalog.bench.ts): suggestions, filtered listings, product page data.
@@ -16,6 +16,7 @@
 //    DESIGN §7's 30 ms and 100 ms — and 90 placements from 16 connections at once (the address's limit
 //    of 200 orders in 10 minutes bounds how many one run may place). Use a fresh BENCH_DATA_DIR each run.
 // 8. --memory (issue 10): resident memory after start and after a warm-up (use --products 2000, the budget's size).
+//    --spikes (issue 37): resident memory every 0.5 s from /api/ready through the first pages and a hostile burst.
 // 9. --import (issue 23): the catalogue import at scale, scripts/bench-import.ts (--offers, --photos).
 // 10. --photo-pages (issue 23): Lighthouse on category and product pages with real-sized photos, scripts/photo-pages.ts.
 // 11. --ops-orders (issue 24): the console's order list at 100,000 orders (tests/bench/ops-orders.bench.ts).
@@ -67,7 +68,7 @@ if (process.argv.includes('--import')) {
 }
 
 const cli = commandLine(
-  'npm run bench -- [--products N] [--duration S] [--connections N] [--skip-http] [--skip-services] [--flood] [--discovery] [--auth] [--buy] [--memory] [--uncached-only] | --import … | --photo-pages … | --ops-orders',
+  'npm run bench -- [--products N] [--duration S] [--connections N] [--skip-http] [--skip-services] [--flood] [--discovery] [--auth] [--buy] [--memory] [--spikes] [--uncached-only] | --import … | --photo-pages … | --ops-orders',
   {
     options: {
       products: { type: 'string', default: '100000' },
@@ -81,6 +82,7 @@ const cli = commandLine(
       auth: { type: 'boolean', default: false },
       buy: { type: 'boolean', default: false },
       memory: { type: 'boolean', default: false },
+      spikes: { type: 'boolean', default: false },
     },
   },
 );
@@ -241,6 +243,76 @@ async function memoryAfterWarmUp(base, pid, productPaths, categoryPaths) {
   // The server gives memory back once quiet for 5 s (src/lib/memory-release.ts, checked every 5 s).
   await new Promise((r) => setTimeout(r, 9000));
   return { start, peak, after, quiet: residentMb(pid), pages: paths.length * 2 };
+}
+
+/** Resident memory sampled every `everyMs` into a timeline ({ s, mb }) until `stop()`. */
+function memoryTimeline(pid, everyMs) {
+  const started = performance.now();
+  const samples = [];
+  const sample = () => samples.push({ s: Math.round((performance.now() - started) / 100) / 10, mb: residentMb(pid) });
+  sample();
+  const sampler = setInterval(sample, everyMs);
+  return {
+    stop() {
+      clearInterval(sampler);
+      sample();
+      return samples;
+    },
+  };
+}
+
+/** A timeline's peak, and the first second after its peak from which it stays under `limitMb` (null: never). */
+function spikeOf(samples, limitMb) {
+  const peak = samples.reduce((top, x) => (x.mb > top.mb ? x : top), samples[0]);
+  const after = samples.filter((x) => x.s >= peak.s);
+  const under = after.findIndex((x, i) => after.slice(i).every((y) => y.mb < limitMb));
+  return { peakMb: peak.mb, peakAtS: peak.s, underLimitAfterS: under < 0 ? null : Math.round((after[under].s - peak.s) * 10) / 10 };
+}
+
+/**
+ * --spikes (issue 37): the server's resident memory sampled every 0.5 s from the moment it is ready. First
+ * the first renders of home, a category, a product, /brands and /blog, all at once, as the first visitors
+ * of a fresh process ask them (compressed), then 12 s of quiet; then a 5 s burst of hostile requests from
+ * 32 connections — 1 MB bodies to the API, 8 KB query strings, a flood of distinct addresses — and 12 s of
+ * quiet. Budget: the peak under 300 MB and back under it within 10 s, both times.
+ */
+async function memorySpikes(base, pid, productPath, categoryPath) {
+  const browse = (path) => fetch(`${base}${path}`, { headers: { 'accept-encoding': 'br, gzip' } }).then((r) => r.arrayBuffer());
+  const quiet = () => new Promise((r) => setTimeout(r, 12_000));
+  const first = memoryTimeline(pid, 500);
+  await Promise.all(['/', categoryPath, productPath, '/brands', '/blog'].map(browse));
+  await quiet();
+  const firstPages = first.stop();
+
+  const megabyte = JSON.stringify({ name: 'x'.repeat(1024 * 1024) });
+  const long = 'q'.repeat(8 * 1024);
+  let i = 0;
+  const hostile = [
+    () => fetch(`${base}/api/v1/ecommerce-core/redemption-request`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: megabyte }),
+    () => fetch(`${base}/api/v1/ecommerce-core/auth/customer-login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: megabyte }),
+    () => fetch(`${base}${categoryPath}?utm_source=${long}&n=${i}`),
+    () => fetch(`${base}/product/search/${encodeURIComponent(`платье ${i}`)}`),
+    () => fetch(`${base}${categoryPath}?page=${(i % 40) + 1}&price_min=${1000 + i}`),
+    () => fetch(`${base}/p/${100_000 + i}/nothing-${i}`),
+  ];
+  const burst = memoryTimeline(pid, 500);
+  const until = performance.now() + 5000;
+  let sent = 0;
+  let failed = 0;
+  await Promise.all(
+    Array.from({ length: 32 }, async () => {
+      while (performance.now() < until) {
+        const call = hostile[i++ % hostile.length];
+        sent++;
+        await call()
+          .then((r) => r.arrayBuffer())
+          .catch(() => failed++);
+      }
+    }),
+  );
+  await quiet();
+  const afterBurst = burst.stop();
+  return { firstPages, afterBurst, burst: { sent, failed }, spikes: { firstPages: spikeOf(firstPages, 300), burst: spikeOf(afterBurst, 300) } };
 }
 
 /** One GET read to the end as a crawler would (gzip): time to the last byte and the size unpacked. */
@@ -478,11 +550,18 @@ async function httpBench(target, extraEnv = {}, mode = 'pages') {
   const base = `http://127.0.0.1:${port}`;
   try {
     await waitFor(`${base}/api/health`);
+    // Ready: the catalogue index is built and the migrations applied; what a fresh process holds then.
+    if (mode === 'spikes') await waitFor(`${base}/api/ready`);
     // The first listing builds the catalogue index; shoppers after it never wait for that.
     await waitFor(`${base}/api/v1/ecommerce-core/products?per_page=60`);
     if (mode === 'discovery') return await discovery(base, server.pid);
     if (mode === 'auth') return await authBench(base);
     if (mode === 'buy') return await buyBench(base);
+    if (mode === 'spikes') {
+      const [productPath] = await newestProductPaths(base, 1, 1);
+      const tree = (await (await fetch(`${base}/api/v1/ecommerce-core/mega-categories`)).json()).data;
+      return await memorySpikes(base, server.pid, productPath, tree[0].childs.data[0].url);
+    }
     const productPaths = await newestProductPaths(base, 1, mode === 'memory' ? 240 : 200);
     const tree = (await (await fetch(`${base}/api/v1/ecommerce-core/mega-categories`)).json()).data;
     const categoryPaths = [];
@@ -592,6 +671,17 @@ for (const target of targets) {
     console.log('| database | products | after start | peak during warm-up | 3 s after | 12 s after (quiet) |');
     console.log(`| ${target.kind} | ${products} | ${m.start} MB | ${m.peak} MB | ${m.after} MB | ${m.quiet} MB |`);
   }
+  if (values.spikes) {
+    console.log(`\n— memory spikes on ${target.kind} (${products} products), sampled every 0.5 s`);
+    const m = (result.spikes = await httpBench(target, {}, 'spikes'));
+    const line = (samples) => samples.map((x) => `${x.s}s ${x.mb}`).join(', ');
+    console.log(`first pages: ${line(m.firstPages)}`);
+    console.log(`hostile burst (${m.burst.sent} requests, ${m.burst.failed} failed): ${line(m.afterBurst)}`);
+    console.log('| database | products | moment | peak | back under 300 MB |');
+    console.log('|---|---|---|---|---|');
+    for (const [moment, x] of Object.entries(m.spikes))
+      console.log(`| ${target.kind} | ${products} | ${moment} | ${x.peakMb} MB at ${x.peakAtS} s | ${x.underLimitAfterS === null ? 'not within the run' : `${x.underLimitAfterS} s after the peak`} |`);
+  }
   if (values.auth) {
     console.log(`\n— login and refresh on ${target.kind} (${duration} s each, ${connections} connections)`);
     const a = (result.auth = await httpBench(target, {}, 'auth'));
@@ -609,7 +699,7 @@ for (const target of targets) {
       `| ${target.kind} | ${b.addToCart.p50} / ${b.addToCart.p95} ms (${b.addToCart.errors} refused) | ${b.placement.p50} / ${b.placement.p95} ms (${b.placement.errors} refused) | ${b.concurrent.rps} (${b.concurrent.errors} not 2xx) | ${b.concurrent.p50} / ${b.concurrent.p99} ms |`,
     );
   }
-  if (!values['skip-http'] && !values.flood && !values.discovery && !values.auth && !values.buy && !values.memory) {
+  if (!values['skip-http'] && !values.flood && !values.discovery && !values.auth && !values.buy && !values.memory && !values.spikes) {
     console.log(`\n— HTTP on ${target.kind} (${duration} s each, ${connections} connections)`);
     if (!values['uncached-only']) result.http = await httpBench(target);
     // The same run with the page cache off: what every render costs when nothing is reused.
