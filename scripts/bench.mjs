@@ -680,7 +680,9 @@ for (const target of targets) {
     console.log('| database | products | moment | peak | back under 300 MB |');
     console.log('|---|---|---|---|---|');
     for (const [moment, x] of Object.entries(m.spikes))
-      console.log(`| ${target.kind} | ${products} | ${moment} | ${x.peakMb} MB at ${x.peakAtS} s | ${x.underLimitAfterS === null ? 'not within the run' : `${x.underLimitAfterS} s after the peak`} |`);
+      console.log(
+        `| ${target.kind} | ${products} | ${moment} | ${x.peakMb} MB at ${x.peakAtS} s | ${x.underLimitAfterS === null ? 'not within the run' : `${x.underLimitAfterS} s after the peak`} |`,
+      );
   }
   if (values.auth) {
     console.log(`\n— login and refresh on ${target.kind} (${duration} s each, ${connections} connections)`);
