@@ -1,6 +1,6 @@
 // Browser code that waits for the page's first paint before it fetches anything of its own: the
-// first-screen islands (eager-directive.ts) and the wishlist hearts; and for the first screen's islands
-// before the web fonts. Kept dependency-free: it is written inline into every page.
+// first-screen islands (eager-islands.client.ts) and the wishlist hearts; and for the first screen's islands
+// before the web fonts. Part of the page script (page.client.ts), cached once for every page.
 
 /**
  * Runs once the first contentful paint has been presented. Asked for with the head, the islands' code

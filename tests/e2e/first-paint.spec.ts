@@ -91,6 +91,29 @@ test.describe('the first paint', () => {
     await expect(page.locator('h1')).toBeVisible();
   });
 
+  test("the home slides' pictures: shown and fetched from tablets up; a phone, which hides them, never asks for them", async ({ page }) => {
+    const asked: string[] = [];
+    page.on('request', (r) => void asked.push(new URL(r.url()).pathname));
+    await page.goto('/');
+    await page.waitForLoadState('load');
+    const slides = page.locator('[data-carousel] picture img');
+    const first = new URL((await slides.first().getAttribute('src')) ?? '', page.url()).pathname;
+    if ((page.viewportSize()?.width ?? 0) >= 768) {
+      await expect(slides.first()).toBeVisible();
+      expect(await slides.first().evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(720);
+      expect(asked).toContain(first);
+      // Beside the slide's text, not under it.
+      const [picture, heading] = await Promise.all([slides.first().boundingBox(), page.locator('[data-carousel] h1').boundingBox()]);
+      expect(picture?.x ?? 0).toBeGreaterThan((heading?.x ?? 0) + (heading?.width ?? 0));
+      expect(picture?.y ?? 0).toBeLessThan((heading?.y ?? 0) + (heading?.height ?? 0));
+    } else {
+      await expect(slides.first()).toBeHidden();
+      const pictures = await slides.evaluateAll((imgs) => imgs.map((img) => new URL(img.getAttribute('src') ?? '', location.href).pathname));
+      expect(pictures.length).toBeGreaterThan(0);
+      expect(asked.filter((path) => pictures.includes(path))).toEqual([]);
+    }
+  });
+
   test('an island drawing what the server did not waits for the whole stylesheet', async ({ page }) => {
     let release = () => undefined as void;
     const arrived = new Promise<void>((resolve) => (release = resolve));

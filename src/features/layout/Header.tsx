@@ -1,11 +1,11 @@
 // The site header (spec §2 "Header"): one island so its panels share state without extra React roots.
 // Server-rendered, so it is complete HTML before hydration.
 import { useClientStore } from '~/lib/client-store.ts';
-import { useEffect, useLayoutEffect, useState } from 'react';
+import { useEffect, useLayoutEffect, useState, type ReactNode } from 'react';
 import { Icon } from '~/components/ui/Icon.tsx';
 import type { MegaCategory } from '~/features/catalog/catalog.ts';
 import { loadMegaCategories } from '~/features/catalog/catalog.client.ts';
-import type { HeaderTag, MenuLink } from '~/features/content/content.ts';
+import type { MenuLink } from '~/features/content/content.ts';
 import { $cartCount, followCart } from '~/features/cart/cart.store.ts';
 import { $wishlistCount, followWishlist } from '~/features/wishlist/wishlist.store.ts';
 import { $loggedIn, initSession } from '~/features/auth/auth.store.ts';
@@ -49,9 +49,14 @@ export interface HeaderProps {
   labels?: HeaderLabels;
   /** The catalogue's top categories: the panel shows them from the first tap, before the tree has come. */
   roots: MenuLink[];
-  topLeft: MenuLink[];
-  tags: HeaderTag[];
   supportUrl: string;
+  // Astro's slots (Header.astro): static HTML, placed but not hydrated.
+  /** The desktop bar above: the info links, the buyout request, support. */
+  info?: ReactNode;
+  /** The desktop row of collections under the header. */
+  collections?: ReactNode;
+  /** The phone's menu panel, a popover with its own id. */
+  menu?: ReactNode;
 }
 
 /** spec §9: the header's scroll-direction check is throttled to 100 ms. */
@@ -70,7 +75,7 @@ function Badge({ count, label }: { count: number; label: string }) {
   );
 }
 
-export default function Header({ labels: given, roots, topLeft, tags, supportUrl }: HeaderProps) {
+export default function Header({ labels: given, roots, supportUrl, info, collections, menu }: HeaderProps) {
   const labels = frameProp('Header', 'labels', given);
   useIslandMark('header');
   const panel = useClientStore($panel, null);
@@ -137,31 +142,7 @@ export default function Header({ labels: given, roots, topLeft, tags, supportUrl
         // No transform while shown: a transformed header would become the containing block of the fixed full-screen panels.
         className={`site-header sticky top-0 z-40 border-b border-line bg-paper transition-transform duration-300 ${hidden ? '-translate-y-full' : ''}`}
       >
-        <div className="hidden bg-paper-warm text-xs lg:block">
-          <div className="container flex h-9 items-center justify-between">
-            <nav aria-label={labels.info}>
-              <ul className="flex gap-6">
-                {topLeft.map((l) => (
-                  <li key={l.url}>
-                    <a href={l.url} className="link-quiet">
-                      {l.name}
-                    </a>
-                  </li>
-                ))}
-              </ul>
-            </nav>
-            <div className="flex items-center gap-4">
-              <span className="text-ink-muted">{labels.buyoutHint}</span>
-              <button type="button" {...buyoutCommand} onClick={buyout} className="cursor-pointer font-700 text-accent hover:text-accent-hover">
-                {labels.buyout}
-              </button>
-              <a href={supportUrl} target="_blank" rel="noopener" className="flex items-center gap-1.5 link-quiet">
-                <Icon name="chat" size={16} />
-                {labels.support}
-              </a>
-            </div>
-          </div>
-        </div>
+        {info}
 
         <div className="container relative flex h-16 items-center gap-3 lg:gap-6">
           {(['menu', 'search'] as const).map((name) => (
@@ -259,17 +240,7 @@ export default function Header({ labels: given, roots, topLeft, tags, supportUrl
           </nav>
         </div>
 
-        <nav aria-label={labels.collections} className="container hidden lg:block">
-          <ul className="flex gap-6 overflow-x-auto pb-3 text-sm">
-            {tags.map((t) => (
-              <li key={t.url} className="shrink-0">
-                <a href={t.url} className="link-quiet">
-                  {t.title}
-                </a>
-              </li>
-            ))}
-          </ul>
-        </nav>
+        {collections}
       </header>
       <CatalogPanel
         id={PANEL_IDS.catalog}
@@ -281,41 +252,7 @@ export default function Header({ labels: given, roots, topLeft, tags, supportUrl
         failedLabel={labels.loadFailed}
         closeLabel={labels.close}
       />
-      <div
-        id={PANEL_IDS.menu}
-        popover="auto"
-        role="dialog"
-        aria-label={labels.menu}
-        className="panel inset-x-0 bottom-14 top-16 overflow-y-auto px-4 py-6 lg:hidden"
-      >
-        <button type="button" {...buyoutCommand} onClick={buyout} className="btn-primary w-full">
-          {labels.buyout}
-        </button>
-        <p className="mt-2 text-center text-xs text-ink-muted">{labels.buyoutHint}</p>
-        <ul className="mt-6 divide-y divide-line border-y border-line">
-          {tags.map((t) => (
-            <li key={t.url}>
-              <a href={t.url} className="flex items-center justify-between py-3 text-sm font-600">
-                {t.title}
-                <Icon name="chevronRight" size={18} />
-              </a>
-            </li>
-          ))}
-        </ul>
-        <ul className="mt-6 space-y-3 text-sm">
-          {topLeft.map((l) => (
-            <li key={l.url}>
-              <a href={l.url} className="link-quiet">
-                {l.name}
-              </a>
-            </li>
-          ))}
-        </ul>
-        <a href={supportUrl} target="_blank" rel="noopener" className="btn-outline mt-8 w-full">
-          <Icon name="chat" size={18} />
-          {labels.support}
-        </a>
-      </div>
+      {menu}
       <div id={PANEL_IDS.search} popover="auto" className="panel inset-x-0 bottom-auto top-16 overflow-visible border-t border-line px-4 py-3 lg:hidden">
         <SearchBox labels={labels.search_} id="mobile-search" autoFocus />
       </div>

@@ -31,7 +31,7 @@ export interface Sheet {
 
 /**
  * Switches a deferred whole sheet on once fetched, and takes its `data-rest` off once it applies or failed
- * (the islands wait for those left: src/lib/eager-directive.ts). The sheet is fetched as a preload, not as a
+ * (the islands wait for those left: src/lib/eager-islands.client.ts). The sheet is fetched as a preload, not as a
  * `media="print"` stylesheet: Chromium held every module script of the page — Astro's island runtime, so
  * the first screen's islands — until such a sheet had arrived, 0.4–0.6 s after the first paint on the
  * throttled phone (docs/performance.md, "React again"); a preload holds no script. The listeners are set

@@ -1,0 +1,81 @@
+// Starts the islands the inline `client:eager` directive has queued (eager-directive.ts, eager-islands.ts):
+// after the first paint, or at once when the shopper has tapped one of them; then replays the taps it held.
+import { afterFirstPaint, firstScreenHydrated } from './first-paint.ts';
+import { eagerState, QUEUED, TAPPED, type EagerIsland } from './eager-islands.ts';
+
+/**
+ * The shared files every first-screen island imports (`<html data-island-modules>`, from the build's
+ * list: src/lib/first-screen.ts), asked for beside the islands' own entries instead of one import
+ * level (a round trip) later.
+ */
+function preloadShared(): void {
+  const root = document.documentElement;
+  const files = root.dataset['islandModules'];
+  if (!files) return;
+  delete root.dataset['islandModules'];
+  for (const href of files.split(' ')) {
+    const link = document.createElement('link');
+    link.rel = 'modulepreload';
+    link.href = href;
+    document.head.append(link);
+  }
+}
+
+/**
+ * The page's whole stylesheets, deferred behind the first paint's inline rules (src/lib/http/first-paint-css.ts),
+ * once they apply: an island drawing a state the server did not (the cart's empty state, say) uses
+ * classes only they hold, and drawn before them it would jump when they arrive. The head's boot line
+ * takes `data-rest` off a sheet that has loaded or failed. A sheet stalled on the network holds no island
+ * past 3 s.
+ */
+function restStyles(): Promise<unknown> {
+  const pending = [...document.querySelectorAll<HTMLLinkElement>('link[data-rest]')];
+  if (!pending.length) return Promise.resolve();
+  return Promise.race([
+    Promise.all(
+      pending.map(
+        (link) =>
+          new Promise((done) => {
+            link.addEventListener('load', done, { once: true });
+            link.addEventListener('error', done, { once: true });
+          }),
+      ),
+    ),
+    new Promise((done) => setTimeout(done, 3000)),
+  ]);
+}
+
+function schedule({ load, island }: EagerIsland): void {
+  const state = eagerState();
+  let started = false;
+  const start = async () => {
+    if (started) return;
+    started = true;
+    preloadShared();
+    try {
+      const [hydrate] = await Promise.all([load(), restStyles()]);
+      await hydrate();
+    } finally {
+      // Failed or not, the island's taps are no longer held: a page whose code did not come works as HTML.
+      state.hydrated.add(island);
+      if ([...document.querySelectorAll('astro-island[client="eager"]')].every((other) => state.hydrated.has(other))) firstScreenHydrated();
+    }
+    const taps = state.held.get(island) ?? [];
+    state.held.delete(island);
+    // React hydrates the part a replayed click lands on at once, before it handles the click.
+    for (const target of taps) if (target.isConnected) target.click();
+  };
+  if (state.tapped) void start();
+  else window.addEventListener(TAPPED, () => void start(), { once: true });
+  afterFirstPaint(() => void start());
+}
+
+/** Takes the islands queued so far and those the directive queues later (the runtime may run before or after this). */
+export function bootEagerIslands(): void {
+  const state = eagerState();
+  const take = () => {
+    for (const island of state.queued.splice(0)) schedule(island);
+  };
+  window.addEventListener(QUEUED, take);
+  take();
+}
