@@ -68,7 +68,7 @@ if (process.argv.includes('--import')) {
 }
 
 const cli = commandLine(
-  'npm run bench -- [--products N] [--duration S] [--connections N] [--skip-http] [--skip-services] [--flood] [--discovery] [--auth] [--buy] [--memory] [--spikes] [--uncached-only] | --import … | --photo-pages … | --ops-orders',
+  'npm run bench -- [--products N] [--duration S] [--connections N] [--skip-http] [--skip-services] [--flood] [--discovery] [--auth] [--buy] [--memory] [--spikes [--burst-connections N]] [--uncached-only] | --import … | --photo-pages … | --ops-orders',
   {
     options: {
       products: { type: 'string', default: '100000' },
@@ -83,6 +83,7 @@ const cli = commandLine(
       buy: { type: 'boolean', default: false },
       memory: { type: 'boolean', default: false },
       spikes: { type: 'boolean', default: false },
+      'burst-connections': { type: 'string', default: '32' },
     },
   },
 );
@@ -90,6 +91,7 @@ const values = cli.values;
 const products = wholeNumber(cli, '--products', values.products, { min: 1, max: 1_000_000 });
 const duration = wholeNumber(cli, '--duration', values.duration, { min: 1 });
 const connections = wholeNumber(cli, '--connections', values.connections, { min: 1 });
+const burstConnections = wholeNumber(cli, '--burst-connections', values['burst-connections'], { min: 1 });
 const outDir = 'bench-results';
 mkdirSync(outDir, { recursive: true });
 process.env.ASTRO_TELEMETRY_DISABLED = '1';
@@ -273,7 +275,7 @@ function spikeOf(samples, limitMb) {
  * --spikes (issue 37): the server's resident memory sampled every 0.5 s from the moment it is ready. First
  * the first renders of home, a category, a product, /brands and /blog, all at once, as the first visitors
  * of a fresh process ask them (compressed), then 12 s of quiet; then a 5 s burst of hostile requests from
- * 32 connections — 1 MB bodies to the API, 8 KB query strings, a flood of distinct addresses — and 12 s of
+ * 32 connections (--burst-connections) — 1 MB bodies to the API, 8 KB query strings, a flood of distinct addresses — and 12 s of
  * quiet. Budget: the peak under 300 MB and back under it within 10 s, both times.
  */
 async function memorySpikes(base, pid, productPath, categoryPath) {
@@ -300,7 +302,7 @@ async function memorySpikes(base, pid, productPath, categoryPath) {
   let sent = 0;
   let failed = 0;
   await Promise.all(
-    Array.from({ length: 32 }, async () => {
+    Array.from({ length: burstConnections }, async () => {
       while (performance.now() < until) {
         const call = hostile[i++ % hostile.length];
         sent++;
