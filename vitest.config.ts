@@ -7,6 +7,8 @@ export default defineConfig({
   plugins: [frameLabelsChunks()],
   resolve: { alias: { '~': fileURLToPath(new URL('./src', import.meta.url)) } },
   test: {
+    // Two cores: two test files at once (INTEGRATION_WORKERS in tests/support/shared-shop.ts says the same).
+    maxWorkers: 2,
     projects: [
       {
         extends: true,
@@ -19,8 +21,7 @@ export default defineConfig({
           include: ['tests/integration/**/*.test.ts'],
           environment: 'node',
           globalSetup: ['tests/integration/global-setup.ts'],
-          // One server and one database for the whole run: files share it, so they run one after another.
-          fileParallelism: false,
+          // Two files at once, each worker with its own shop and database (tests/support/shared-shop.ts).
           testTimeout: 60_000,
           hookTimeout: 180_000,
         },

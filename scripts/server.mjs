@@ -169,6 +169,13 @@ function admitted(req, res, path, key) {
 }
 
 // CONNECT is never a request Node hands to the handler: refused here, like TRACE.
+// An idle connection is kept 65 s, not Node's 5: a client that sends on one the moment the process closes it
+// gets no answer ("other side closed": undici does not send a POST again), and clients keep theirs about as
+// long as the server's Keep-Alive says, less a second. Above the 60 s load balancers keep their own idle
+// connections to a backend. The headers' deadline stays above it, as Node requires.
+server.keepAliveTimeout = 65_000;
+server.headersTimeout = 66_000;
+
 server.on('connect', (req, socket) => {
   const answer = preflight('CONNECT', req.url ?? '/');
   if (answer) socket.end(rawHttp(answer));

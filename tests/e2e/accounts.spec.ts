@@ -5,14 +5,14 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
-import { expect, test } from './fixtures.ts';
+import { expect, test, e2ePort } from './fixtures.ts';
 import { hydrated, isMobile, open } from './helpers.ts';
 import { e2eInfoFile } from '../support/server.ts';
 import { resetLink, waitForMail } from '../support/mail.ts';
 
 const PASSWORD = 'осенний лист кружит';
 const email = () => `e2e.${randomBytes(5).toString('hex')}@example.ru`;
-const dataDir = () => (JSON.parse(readFileSync(e2eInfoFile(Number(process.env['E2E_PORT'])), 'utf8')) as { dataDir: string }).dataDir;
+const dataDir = () => (JSON.parse(readFileSync(e2eInfoFile(e2ePort()), 'utf8')) as { dataDir: string }).dataDir;
 
 /** The account entry: the header's button on desktop, the bottom navigation's item on phones. */
 function accountButton(page: Page) {

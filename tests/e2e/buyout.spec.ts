@@ -1,7 +1,7 @@
 // The buyout request flow (issue 3, spec §2, §5): info screen, form, validation, server errors, thanks.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { expect, test } from './fixtures.ts';
+import { expect, test, e2ePort } from './fixtures.ts';
 import { e2eInfoFile } from '../support/server.ts';
 import { acceptCookies, isMobile, open } from './helpers.ts';
 
@@ -83,7 +83,7 @@ test('a visitor sends a buyout request; a server field error keeps the modal ope
   await expect(thanks).toBeHidden();
 
   // The managers' e-mail landed in the outbox of the test server.
-  const { dataDir } = JSON.parse(readFileSync(e2eInfoFile(Number(process.env['E2E_PORT'])), 'utf8')) as { dataDir: string };
+  const { dataDir } = JSON.parse(readFileSync(e2eInfoFile(e2ePort()), 'utf8')) as { dataDir: string };
   const outbox = join(dataDir, 'outbox');
   await expect.poll(() => readdirSync(outbox).some((f) => readFileSync(join(outbox, f), 'utf8').includes('Viber'))).toBe(true);
 });

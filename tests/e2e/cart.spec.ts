@@ -33,6 +33,33 @@ test('a guest’s cart: lines, totals over the selected ones, the stepper, remov
   await expect(page.getByRole('link', { name: 'Перейти в каталог' })).toHaveAttribute('href', '/brands');
 });
 
+test('a guest’s cleared cart stays empty when the check of its earlier lines answers late', async ({ page }) => {
+  await addFirstSize(page, 0);
+  await addFirstSize(page, 1);
+  await open(page, '/cart');
+  const lines = page.getByRole('list', { name: 'Корзина' }).getByRole('listitem');
+  await expect(lines).toHaveCount(2);
+  // The check of the one line left after «Удалить» is held until the cart has been cleared.
+  let release = () => undefined as void;
+  const cleared = new Promise<void>((resolve) => (release = resolve));
+  const held = page.waitForRequest('**/cart/validate-cart-items');
+  await page.route('**/cart/validate-cart-items', async (route) => {
+    await cleared;
+    await route.fallback();
+  });
+  await lines.nth(1).getByRole('button', { name: 'Удалить' }).click();
+  await held;
+  page.once('dialog', (dialog) => void dialog.accept());
+  await page.getByRole('button', { name: 'Очистить корзину' }).click();
+  await expect(page.getByText('В корзине пока пусто')).toBeVisible();
+  const late = page.waitForResponse('**/cart/validate-cart-items');
+  release();
+  await late;
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  await expect(page.getByText('В корзине пока пусто')).toBeVisible();
+  await expect(lines).toHaveCount(0);
+});
+
 test('a customer’s cart lives on the server: added from the product page, shown on /cart after a reload', async ({ page, baseURL }) => {
   await signIn(page, baseURL!);
   await addFirstSize(page, 2);

@@ -5,11 +5,11 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
-import { expect, test } from './fixtures.ts';
+import { expect, test, e2ePort } from './fixtures.ts';
 import { addFirstSize, hydrated, isMobile, open, signIn } from './helpers.ts';
 import { e2eInfoFile } from '../support/server.ts';
 
-const dataDir = () => (JSON.parse(readFileSync(e2eInfoFile(Number(process.env['E2E_PORT'])), 'utf8')) as { dataDir: string }).dataDir;
+const dataDir = () => (JSON.parse(readFileSync(e2eInfoFile(e2ePort()), 'utf8')) as { dataDir: string }).dataDir;
 
 async function toCheckout(page: Page) {
   await open(page, '/cart');

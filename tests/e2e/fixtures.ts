@@ -2,9 +2,20 @@
 // failed request would show up as a console error in the tests that watch for them. And every e2e test
 // is a CSP test: Chromium reports each script, style or resource the page's policy blocks on the console,
 // and a test whose pages were refused anything fails with what was refused.
+// Each worker has its own shop (playwright.config.ts starts one per worker on E2E_PORTS): the tests of two
+// workers never meet in each other's data, audit log or rate limits.
 import { test as base } from '@playwright/test';
 
+/** This worker's shop's port (`test.info()` of the test running). */
+export function e2ePort(): number {
+  const ports = (process.env['E2E_PORTS'] ?? '').split(',').map(Number);
+  return ports[base.info().parallelIndex % ports.length] as number;
+}
+
 export const test = base.extend<{ stubAnalytics: void; cspGuard: void }>({
+  // Playwright reads a fixture's dependencies from its first parameter's pattern: none here.
+  // eslint-disable-next-line no-empty-pattern
+  baseURL: async ({}, use) => use(`http://127.0.0.1:${e2ePort()}`),
   stubAnalytics: [
     async ({ context }, use) => {
       await context.route('https://mc.yandex.ru/**', (route) => route.fulfill({ status: 200, contentType: 'text/javascript', body: '' }));

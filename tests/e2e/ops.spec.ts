@@ -7,14 +7,14 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import type { Page } from '@playwright/test';
-import { expect, test } from './fixtures.ts';
+import { expect, test, e2ePort } from './fixtures.ts';
 import { open, signIn } from './helpers.ts';
 import { e2eInfoFile } from '../support/server.ts';
 import { sendBuyoutRequest } from '../support/ops.ts';
 import { base32Decode, hotp, totpStep } from '../../src/features/ops/totp.server.ts';
 
 const API = '/api/v1/ecommerce-core';
-const dataDir = () => (JSON.parse(readFileSync(e2eInfoFile(Number(process.env['E2E_PORT'])), 'utf8')) as { dataDir: string }).dataDir;
+const dataDir = () => (JSON.parse(readFileSync(e2eInfoFile(e2ePort()), 'utf8')) as { dataDir: string }).dataDir;
 const operatorToken = () => readFileSync(join(dataDir(), 'operator-token'), 'utf8').trim();
 
 async function call<T>(baseURL: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<T> {

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { guestLines, inStock } from '../support/in-stock.ts';
 import { e2eInfoFile } from '../support/server.ts';
-import { expect, test } from './fixtures.ts';
+import { expect, test, e2ePort } from './fixtures.ts';
 import { hydrated, signIn } from './helpers.ts';
 
 const API = '/api/v1/ecommerce-core';
@@ -100,7 +100,7 @@ test.describe('returning shoppers', () => {
       { 'idempotency-key': randomUUID() },
     );
     await api(baseURL!, `/payments/test/${placed.payment_url.split('/').pop()}`, token, { action: 'sbp' });
-    const { dataDir } = JSON.parse(readFileSync(e2eInfoFile(Number(process.env['E2E_PORT'])), 'utf8')) as { dataDir: string };
+    const { dataDir } = JSON.parse(readFileSync(e2eInfoFile(e2ePort()), 'utf8')) as { dataDir: string };
     const operator = { 'x-operator-token': readFileSync(join(dataDir, 'operator-token'), 'utf8').trim() };
     for (const status of ['purchased', 'ready_to_ship', 'shipped', 'delivered']) await api(baseURL!, `/ops/orders/${placed.code}`, token, { status }, operator);
     for (const item of items.slice(0, 2)) {

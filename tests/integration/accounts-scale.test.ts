@@ -2,18 +2,19 @@
 // is accepted by the other, a logout on one is refused at once by the other, and throttle counters add
 // up across both. PGlite is one process's database, so this runs on PostgreSQL only (CI runs it there).
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { shared } from '../support/shared-shop.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 
-const postgres = inject('databaseKind') === 'postgres';
+const postgres = shared().databaseKind === 'postgres';
 
 describe.runIf(postgres)('two processes on one PostgreSQL', () => {
   let second: TestServer;
-  const first = () => inject('baseUrl');
+  const first = () => shared().baseUrl;
 
   beforeAll(async () => {
     // The same database as the shared test server: startTestServer makes a fresh one, so point it back.
-    second = await startTestServer({ label: 'second', env: { DATABASE_URL: inject('databaseUrl'), AUTO_MIGRATE: 'false' } });
+    second = await startTestServer({ label: 'second', env: { DATABASE_URL: shared().databaseUrl, AUTO_MIGRATE: 'false' } });
   }, 120_000);
   afterAll(async () => second?.stop());
 

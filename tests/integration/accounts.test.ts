@@ -2,7 +2,8 @@
 // logout, throttles, password reset, the customer's own data and nobody else's, private pages, and public
 // pages that never carry a customer.
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { shared } from '../support/shared-shop.ts';
 import { api, baseUrl, type Envelope } from '../support/api.ts';
 import { resetLink, waitForMail } from '../support/mail.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
@@ -47,7 +48,7 @@ describe('registration', () => {
     expect(cookie).toMatch(/SameSite=Lax/);
     expect(cookie).not.toMatch(/Secure/); // the test server is plain http
     expect(res.headers.get('cache-control')).toBe('private, no-store');
-    const mail = await waitForMail(inject('dataDir'), email);
+    const mail = await waitForMail(shared().dataDir, email);
     expect(mail.raw).toMatch(/Content-Type: text\/html/);
     expect(mail.body).toContain('Добро пожаловать в Brandshop');
   });
@@ -182,7 +183,7 @@ describe('password reset', () => {
     const sessionA = (await login(email, PASSWORD)).body.data!.access_token;
     const sessionB = (await login(email, PASSWORD)).body.data!.access_token;
     await api(`${AUTH}/customer-forgot-password`, post({ email }));
-    const mail = await waitForMail(inject('dataDir'), email, (m) => m.body.includes('/password/reset?token='));
+    const mail = await waitForMail(shared().dataDir, email, (m) => m.body.includes('/password/reset?token='));
     expect(mail.body).toContain('Сброс пароля');
     const link = new URL(resetLink(mail));
     expect(link.origin).toBe(baseUrl());
@@ -208,7 +209,7 @@ describe('password reset', () => {
     const { email, token } = await register();
     const res = await api(`${CUSTOMER}/customer-email-reset-link`, bearer(token));
     expect(res.status).toBe(200);
-    await waitForMail(inject('dataDir'), email, (m) => m.body.includes('/password/reset?token='));
+    await waitForMail(shared().dataDir, email, (m) => m.body.includes('/password/reset?token='));
   });
 
   it('throttles forgot-password per address: the fourth request in an hour is refused', async () => {
@@ -349,7 +350,7 @@ describe('pages: private ones guarded, public ones the same for everyone', () =>
   it('after a customer signs in and browses, no public page served to another visitor carries their name, e-mail or balance', async () => {
     const { email, token } = await register(uniqueEmail('leak'));
     await api(`${CUSTOMER}/update-customer-basic-info`, post({ name: 'Евлампия', surname: 'Утечкина', email, phone: '+7 (999) 222-33-44' }, token));
-    const catalog = inject('catalog');
+    const catalog = shared().catalog;
     const paths = [
       '/',
       '/brands',

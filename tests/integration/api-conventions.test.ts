@@ -1,6 +1,7 @@
 // The API's shared conventions (DESIGN §3): envelope on every path, language, health, security headers.
 import { createHash } from 'node:crypto';
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { shared } from '../support/shared-shop.ts';
 import { api, baseUrl } from '../support/api.ts';
 
 describe('envelope for what no endpoint handles', () => {
@@ -35,7 +36,7 @@ describe('GET /api/health', () => {
   it('checks the database', async () => {
     const { status, body } = await api<{ status: string; database: string }>('/api/health');
     expect(status).toBe(200);
-    expect(body.data).toMatchObject({ status: 'ok', database: inject('databaseKind') });
+    expect(body.data).toMatchObject({ status: 'ok', database: shared().databaseKind });
   });
 });
 

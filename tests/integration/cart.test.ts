@@ -2,7 +2,8 @@
 // update, remove, clear), the line limit's message, guest lines checked against the catalogue, and the
 // guest's lines merged at login within their limits. Prices always come from the database.
 import { randomBytes } from 'node:crypto';
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { shared } from '../support/shared-shop.ts';
 import { api } from '../support/api.ts';
 import type { CartLine } from '../../src/features/cart/cart.ts';
 
@@ -33,7 +34,7 @@ async function customer(): Promise<{ email: string; token: string }> {
   return { email, token: res.body.data!.access_token };
 }
 
-const fx = () => inject('catalog');
+const fx = () => shared().catalog;
 const size = (p: { variants: { code: string; label: string }[] }, label: string) => p.variants.find((v) => v.label === label)!.code;
 
 describe('the customer’s cart', () => {

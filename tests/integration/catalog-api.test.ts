@@ -1,6 +1,7 @@
 // The catalogue listing, product and suggestions calls over real HTTP against the built server and the
 // seeded database: every filter alone and combined, sorting, pagination, facet counts, bad input.
-import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { shared } from '../support/shared-shop.ts';
 import type { ProductCard } from '~/features/catalog/catalog.ts';
 import type { FacetValue, Listing } from '~/features/catalog/listing.ts';
 import type { ProductDetail } from '~/features/catalog/product.ts';
@@ -25,7 +26,7 @@ const suggest = async (key: string, limit?: number) => {
 
 // The tests' own catalogue (tests/support/factories.ts): 'Тест-отдел' holds 13 active dresses (12 in a
 // pattern plus a scarce one) and 6 pairs of shoes, of two brands and two colours; one dress is inactive.
-const fx = inject('catalog');
+const fx = shared().catalog;
 const ROOT = fx.root.id;
 const DRESSES = fx.dresses.id;
 const dressCount = fx.dressProducts.length + 1;

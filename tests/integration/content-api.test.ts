@@ -1,5 +1,6 @@
 // The content calls of spec §7 over real HTTP against the built server.
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { shared } from '../support/shared-shop.ts';
 import { api, baseUrl } from '../support/api.ts';
 
 interface Page {
@@ -144,7 +145,7 @@ describe('GET /api/v1/ecommerce-core/mega-categories', () => {
     const roots = body.data ?? [];
     // The generated departments, then the tests' own (sort 99).
     expect(roots.map((r) => r.name)).toEqual(['Женщинам', 'Мужчинам', 'Детям', 'Тест-отдел']);
-    const fx = inject('catalog');
+    const fx = shared().catalog;
     expect(roots.at(-1)).toMatchObject({
       id: fx.root.id,
       level: 0,

@@ -1,14 +1,15 @@
 // What search engines and marketplaces read (issue 12): robots.txt, the sitemap index and its files
 // (valid against the protocol's schema, every active product once, no inactive one), the Yandex product
 // feed (offers as the database has them), the icons and the manifest — served by the built shop.
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { shared } from '../support/shared-shop.ts';
 import { validateXML } from 'xmllint-wasm';
 import { api, baseUrl } from '../support/api.ts';
 import { rawRequest, unpacked } from '../support/http.ts';
 import { SITEMAP_INDEX_XSD, URLSET_XSD } from '../support/sitemap-schema.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 
-const fx = inject('catalog');
+const fx = shared().catalog;
 let SITE = '';
 beforeAll(() => {
   // The shared test server runs with SITE_URL = its own address.

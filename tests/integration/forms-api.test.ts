@@ -1,7 +1,8 @@
 // The public forms' endpoints (issue 3): buyout request and newsletter, over real HTTP.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { shared } from '../support/shared-shop.ts';
 import { api } from '../support/api.ts';
 import { rawRequest } from '../support/http.ts';
 
@@ -18,7 +19,7 @@ const valid = {
 const json = (body: unknown) => ({ method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
 
 function outbox(): { name: string; text: string }[] {
-  const dir = join(inject('dataDir'), 'outbox');
+  const dir = join(shared().dataDir, 'outbox');
   try {
     return readdirSync(dir)
       .sort()

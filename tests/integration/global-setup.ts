@@ -1,33 +1,36 @@
-// Starts the built server once for all integration tests, on a fresh PGlite database or, when
-// DATABASE_URL is set, on a fresh database of that PostgreSQL server.
+// Starts the built server for the integration tests, one per worker (tests/support/shared-shop.ts), each on
+// a fresh PGlite database or, when DATABASE_URL is set, on a fresh database of that PostgreSQL server.
 import type { TestProject } from 'vitest/node';
 import { makeCatalogFixture, type CatalogFixture } from '../support/factories.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
+import { INTEGRATION_WORKERS, type SharedShop } from '../support/shared-shop.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    baseUrl: string;
-    databaseKind: 'pglite' | 'postgres';
-    databaseUrl: string;
-    dataDir: string;
-    /** The catalogue the tests wrote themselves (tests/support/factories.ts). */
-    catalog: CatalogFixture;
+    shops: SharedShop[];
   }
 }
 
-let server: TestServer | undefined;
+let servers: TestServer[] = [];
 
 export async function setup(project: TestProject): Promise<void> {
-  const started = await startTestServer({ label: 'it', prepare: (database) => makeCatalogFixture(database.db) });
-  server = started;
+  const started = await Promise.all(
+    Array.from({ length: INTEGRATION_WORKERS }, (_, i) => startTestServer({ label: `it${i + 1}`, prepare: (database) => makeCatalogFixture(database.db) })),
+  );
+  servers = started;
   // Through JSON: what crosses to the test workers must be plain data.
-  project.provide('catalog', JSON.parse(JSON.stringify(started.prepared)) as CatalogFixture);
-  project.provide('baseUrl', server.baseUrl);
-  project.provide('databaseKind', server.database.databaseUrl ? 'postgres' : 'pglite');
-  project.provide('databaseUrl', server.database.databaseUrl ?? '');
-  project.provide('dataDir', server.database.dataDir);
+  project.provide(
+    'shops',
+    started.map((server) => ({
+      baseUrl: server.baseUrl,
+      databaseKind: server.database.databaseUrl ? 'postgres' : 'pglite',
+      databaseUrl: server.database.databaseUrl ?? '',
+      dataDir: server.database.dataDir,
+      catalog: JSON.parse(JSON.stringify(server.prepared)) as CatalogFixture,
+    })),
+  );
 }
 
 export async function teardown(): Promise<void> {
-  await server?.stop();
+  await Promise.all(servers.map((server) => server.stop()));
 }

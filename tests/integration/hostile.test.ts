@@ -2,7 +2,8 @@
 // bodies, NUL bytes and invalid UTF-8, other content types, methods a path does not have, undecodable
 // paths, ids written other ways. Every answer is a 4xx with the envelope on /api (the shop's page
 // elsewhere) and the security headers — never a 500.
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { shared } from '../support/shared-shop.ts';
 import { baseUrl } from '../support/api.ts';
 import { loadContract } from '../support/contract.ts';
 import { rawRequest, type RawOptions } from '../support/http.ts';
@@ -52,7 +53,7 @@ function expectRefusal(answer: Answer, status: number, path: string): void {
   }
 }
 
-const fx = () => inject('catalog');
+const fx = () => shared().catalog;
 const BODY_ENDPOINTS = [
   '/api/v1/ecommerce-core/redemption-request/',
   '/api/v1/ecommerce-core/newsletter/subscribe',
@@ -241,6 +242,21 @@ describe('headers', () => {
     // Framing is refused by the policy (X-Frame-Options would repeat it).
     expect(answer.headers['content-security-policy']).toContain("frame-ancestors 'none'");
     expect(answer.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('keeps an idle connection 65 s, so a client never sends on one the shop has just closed', async () => {
+    const http = await import('node:http');
+    const agent = new http.Agent({ keepAlive: true });
+    const keepAlive = await new Promise<string | undefined>((resolve, reject) =>
+      http
+        .get(new URL('/api/health', baseUrl()), { agent }, (res) => {
+          res.resume();
+          res.on('end', () => resolve(res.headers['keep-alive']));
+        })
+        .on('error', reject),
+    );
+    agent.destroy();
+    expect(keepAlive).toBe('timeout=65');
   });
 
   it('HTML says its charset', async () => {

@@ -1,7 +1,8 @@
 // /metrics (docs/operations.md "Metrics"): Prometheus's text format behind METRICS_TOKEN, off (404)
 // without one; requests counted by route pattern, never by the path a visitor typed; the caches, the
 // catalogue index, the database, the event loop and memory, orders, mail and the housekeeping jobs.
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { shared } from '../support/shared-shop.ts';
 import { inStock, placeGuestOrder } from '../support/in-stock.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 
@@ -31,7 +32,7 @@ const labelValues = (text: string) =>
 
 describe('/metrics', () => {
   it('is off (404) when METRICS_TOKEN is unset', async () => {
-    const res = await fetch(`${inject('baseUrl')}/metrics`);
+    const res = await fetch(`${shared().baseUrl}/metrics`);
     expect(res.status).toBe(404);
     expect(await res.text()).not.toContain('shop_http_requests_total');
   });

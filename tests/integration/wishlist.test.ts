@@ -1,7 +1,8 @@
 // The wishlist calls (spec §7, issue 9) over real HTTP: a customer's own list, product cards newest
 // first, unknown or hidden products refused, guests refused, and the dashboard page showing the cards.
 import { randomBytes } from 'node:crypto';
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { shared } from '../support/shared-shop.ts';
 import { api, baseUrl } from '../support/api.ts';
 
 const CUSTOMER = '/api/v1/ecommerce-core/customer';
@@ -23,7 +24,7 @@ async function customer(): Promise<string> {
 describe('wishlist', () => {
   it('stores, lists newest first as product cards, removes; twice is once', async () => {
     const token = await customer();
-    const [first, second] = inject('catalog').dressProducts;
+    const [first, second] = shared().catalog.dressProducts;
     const added = await api<{ ids: number[] }>(`${CUSTOMER}/store-product-to-wishlist`, post({ product_id: first!.id }, token));
     expect(added.status).toBe(200);
     expect(added.body.data!.ids).toEqual([first!.id]);
@@ -40,7 +41,7 @@ describe('wishlist', () => {
 
   it('keeps each customer’s own list', async () => {
     const [a, b] = [await customer(), await customer()];
-    const product = inject('catalog').shoeProducts[0]!;
+    const product = shared().catalog.shoeProducts[0]!;
     await api(`${CUSTOMER}/store-product-to-wishlist`, post({ product_id: product.id }, a));
     expect((await api<unknown[]>(`${CUSTOMER}/get-customer-wishlist-product`, post({}, b))).body.data).toEqual([]);
   });
@@ -58,7 +59,7 @@ describe('wishlist', () => {
 
   it('refuses a hidden product, and guests', async () => {
     const token = await customer();
-    expect((await api(`${CUSTOMER}/store-product-to-wishlist`, post({ product_id: inject('catalog').inactive.id }, token))).status).toBe(404);
+    expect((await api(`${CUSTOMER}/store-product-to-wishlist`, post({ product_id: shared().catalog.inactive.id }, token))).status).toBe(404);
     for (const path of ['get-customer-wishlist-product', 'store-product-to-wishlist', 'product-remove-from-wishlist']) {
       const res = await api(`${CUSTOMER}/${path}`, post({ product_id: 1 }));
       expect(res.status, path).toBe(401);
@@ -68,7 +69,7 @@ describe('wishlist', () => {
 
   it('/dashboard/wishlist shows the cards', async () => {
     const token = await customer();
-    const product = inject('catalog').dressProducts[2]!;
+    const product = shared().catalog.dressProducts[2]!;
     await api(`${CUSTOMER}/store-product-to-wishlist`, post({ product_id: product.id }, token));
     const html = await (await fetch(new URL('/dashboard/wishlist', baseUrl()), { headers: { cookie: `bs_session=${token}` } })).text();
     expect(html).toContain(product.url);

@@ -1,5 +1,6 @@
 // Small helpers for calling the API over real HTTP in integration tests.
-import { expect, inject } from 'vitest';
+import { expect } from 'vitest';
+import { shared } from './shared-shop.ts';
 import { loadContract, type Contract } from './contract.ts';
 
 export interface Envelope<T = unknown> {
@@ -12,11 +13,14 @@ export interface Envelope<T = unknown> {
 }
 
 export function baseUrl(): string {
-  return inject('baseUrl');
+  return shared().baseUrl;
 }
 
 export async function api<T = unknown>(path: string, init: RequestInit = {}): Promise<{ status: number; body: Envelope<T>; headers: Headers }> {
-  const res = await fetch(new URL(path, baseUrl()), { ...init, headers: { 'accept-language': 'ru', ...init.headers } });
+  const res = await fetch(new URL(path, baseUrl()), { ...init, headers: { 'accept-language': 'ru', ...init.headers } }).catch((error: unknown) => {
+    // Which call the connection failed under, not only undici's "fetch failed".
+    throw new Error(`${init.method ?? 'GET'} ${path} at ${baseUrl()}: ${String((error as { cause?: unknown }).cause ?? error)}`, { cause: error });
+  });
   const text = await res.text();
   let body: Envelope<T>;
   try {

@@ -14,7 +14,8 @@ export interface FreshDatabase {
   drop(): Promise<void>;
 }
 
-export async function createFreshDatabase(label = 'test'): Promise<FreshDatabase> {
+/** `template`: on PostgreSQL, the database the new one is a copy of (seeded-database.ts). */
+export async function createFreshDatabase(label = 'test', template?: string): Promise<FreshDatabase> {
   const adminUrl = process.env['DATABASE_URL'];
   // The data folder holds the mail outbox on both drivers, and PGlite's files when there is no server.
   const dataDir = mkdtempSync(join(tmpdir(), `shop-${label}-`));
@@ -30,7 +31,16 @@ export async function createFreshDatabase(label = 'test'): Promise<FreshDatabase
   const name = `shop_${label}_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`.replace(/[^a-z0-9_]/g, '_');
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
+  // Two copies of one template at once can find it busy for a moment: asked again.
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await admin.query(template ? `CREATE DATABASE ${name} TEMPLATE ${template}` : `CREATE DATABASE ${name}`);
+      break;
+    } catch (error) {
+      if (!template || attempt >= 20 || !/being accessed by other users/.test(String(error))) throw error;
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  }
   await admin.end();
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;

@@ -7,9 +7,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer } from 'node:net';
 import { openDatabase, type Database } from '../../src/lib/db/client.ts';
-import { prepareDatabase } from '../../src/lib/db/prepare.ts';
 import { env } from '../../src/lib/env.ts';
-import { createFreshDatabase, type FreshDatabase } from './fresh-database.ts';
+import type { FreshDatabase } from './fresh-database.ts';
+import { seededDatabase } from './seeded-database.ts';
 import { serverProcess } from '../../scripts/server-flags.mjs';
 
 /**
@@ -66,15 +66,14 @@ export interface TestServerOptions<T> {
 
 export async function startTestServer<T = undefined>(options: TestServerOptions<T> = {}): Promise<TestServer & { prepared: T | undefined }> {
   if (!existsSync('dist/server/entry.mjs')) throw new Error('No build found: run `npm run build` first (npm test does it for you).');
-  const database = await createFreshDatabase(options.label ?? 'it');
   const seedProducts = options.seedProducts ?? 400;
+  // Migrated and seeded already (a copy of a template made once): the server's own start finds nothing to do.
+  const database = await seededDatabase(options.label ?? 'it', { seedProducts, seed: env().SEED });
   let prepared: T | undefined;
   if (options.prepare) {
-    // The same preparation the server would do (migrations, the seed), then the test's data; closed
-    // again before the server starts, since PGlite is one process's database.
+    // The test's data, written before the server opens the database (PGlite is one process's database).
     const db = await openDatabase({ databaseUrl: database.databaseUrl, dataDir: database.dataDir });
     try {
-      await prepareDatabase(db, { migrate: true, seedProducts, seed: env().SEED, log: () => {} });
       prepared = await options.prepare(db, database);
     } finally {
       await db.close();

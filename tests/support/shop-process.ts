@@ -3,15 +3,12 @@
 // processes, a request held open half-sent, a connection kept alive.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { connect, type Socket } from 'node:net';
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { delimiter, join, resolve } from 'node:path';
-import { openDatabase } from '../../src/lib/db/client.ts';
-import { prepareDatabase } from '../../src/lib/db/prepare.ts';
+import { delimiter, resolve } from 'node:path';
 import { env as shopEnv } from '../../src/lib/env.ts';
 import { buildIsStale } from '../../scripts/build-state.mjs';
 import { serverProcess } from '../../scripts/server-flags.mjs';
 import { createFreshDatabase, type FreshDatabase } from './fresh-database.ts';
+import { seededDatabase } from './seeded-database.ts';
 import { freePort, TEST_TOTP_KEY } from './server.ts';
 
 export type StartedBy = 'npm start' | 'npm run serve' | 'server';
@@ -60,26 +57,9 @@ export const alive = (pid: number): boolean => {
 };
 
 const TEMPLATE_PRODUCTS = 30;
-let template: Promise<string> | undefined;
 
-/**
- * A fresh database for a shop of the default size: on PGlite a copy of one folder made, migrated and seeded
- * once per test file (its creation is most of a start's time); on PostgreSQL a new database.
- */
-async function copyOfTemplate(): Promise<FreshDatabase> {
-  const fresh = await createFreshDatabase('life');
-  if (fresh.databaseUrl) return fresh;
-  template ??= (async () => {
-    const made = mkdtempSync(join(tmpdir(), 'shop-life-template-'));
-    const database = await openDatabase({ dataDir: made });
-    await prepareDatabase(database, { migrate: true, seedProducts: TEMPLATE_PRODUCTS, seed: shopEnv().SEED, log: () => {} });
-    await database.close();
-    process.once('exit', () => rmSync(made, { recursive: true, force: true }));
-    return made;
-  })();
-  cpSync(join(await template, 'pglite'), join(fresh.dataDir, 'pglite'), { recursive: true });
-  return fresh;
-}
+/** A fresh database for a shop of the default size, migrated and seeded (a copy of a template: seeded-database.ts). */
+const copyOfTemplate = (): Promise<FreshDatabase> => seededDatabase('life', { seedProducts: TEMPLATE_PRODUCTS, seed: shopEnv().SEED });
 
 export async function startShop(by: StartedBy, env: Record<string, string> = {}, database?: FreshDatabase): Promise<ShopProcess> {
   // npm start would build first, under the other tests' running server: the build must be current.

@@ -73,9 +73,15 @@ export default function CartPage({ m }: { m: CartMessages }) {
       setGuestView([]);
       return;
     }
+    // Only the newest lines' answer is drawn: a check of lines since removed or cleared, answered late,
+    // would bring them back on the screen (seen when the server was slow: a cleared cart kept a line).
+    let newest = true;
     validateItemsCall(guest.map((l) => ({ id: l.id, quantity: l.quantity, uid: l.uid, variant_code: l.variant_code, is_selected: l.is_selected ?? true })))
-      .then(({ items }) => setGuestView(items))
-      .catch(cartError);
+      .then(({ items }) => newest && setGuestView(items))
+      .catch((error: unknown) => newest && cartError(error));
+    return () => {
+      newest = false;
+    };
   }, [ready, session, guest]);
 
   const lines = session ? server : (guestView ?? []);
