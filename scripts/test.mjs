@@ -4,6 +4,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { commandLine, oneOf } from './cli.ts';
+import { slowestFiles } from './test-report.mjs';
 
 const cli = commandLine('npm test -- [--no-check] [--no-build] [--no-e2e] [--only=unit|integration|e2e]', {
   options: {
@@ -21,16 +22,11 @@ mkdirSync(reportDir, { recursive: true });
 
 /** How long each step took, printed with the totals: where the suite's time goes (docs/performance.md). */
 const timings = [];
-function run(command, commandArgs, env = {}) {
+function run(stage, command, commandArgs, env = {}) {
   console.log(`\n$ ${command} ${commandArgs.join(' ')}`);
   const started = Date.now();
   const status = spawnSync(command, commandArgs, { stdio: 'inherit', env: { ...process.env, ...env } }).status ?? 1;
-  timings.push(
-    `${commandArgs
-      .filter((a) => !a.startsWith('-'))
-      .slice(0, 2)
-      .join(' ')} ${Math.round((Date.now() - started) / 1000)} s`,
-  );
+  timings.push(`${stage} ${Math.round((Date.now() - started) / 1000)} s`);
   return status;
 }
 const suiteStarted = Date.now();
@@ -41,12 +37,12 @@ let failedSteps = 0;
 // Strict TypeScript over pages, islands, scripts and tests, then the linters (the language rule, the
 // import boundaries, formatting): a finding fails the run like a test.
 if (!cli.values['no-check'] && !only) {
-  if (run('npm', ['run', 'check']) !== 0) failedSteps++;
-  if (run('npm', ['run', 'lint']) !== 0) failedSteps++;
+  if (run('check', 'npm', ['run', 'check']) !== 0) failedSteps++;
+  if (run('lint', 'npm', ['run', 'lint']) !== 0) failedSteps++;
 }
 
 if (!cli.values['no-build'] && only !== 'unit') {
-  if (run('npm', ['run', 'build']) !== 0) {
+  if (run('build', 'npm', ['run', 'build']) !== 0) {
     console.log('\ntests: 0 passed, 1 failed (the build failed)');
     process.exit(1);
   }
@@ -55,7 +51,7 @@ if (!cli.values['no-build'] && only !== 'unit') {
 const projects = only === 'unit' || only === 'integration' ? [only] : only === 'e2e' ? [] : ['unit', 'integration'];
 if (projects.length > 0) {
   const out = `${reportDir}/vitest.json`;
-  const status = run('npx', [
+  const status = run(projects.join(' + '), 'npx', [
     'vitest',
     'run',
     ...projects.flatMap((p) => ['--project', p]),
@@ -74,7 +70,7 @@ if (projects.length > 0) {
 
 if (!cli.values['no-e2e'] && (!only || only === 'e2e')) {
   const out = `${reportDir}/playwright.json`;
-  const status = run('npx', ['playwright', 'test', '--reporter=list,json'], { PLAYWRIGHT_JSON_OUTPUT_NAME: out });
+  const status = run('e2e', 'npx', ['playwright', 'test', '--reporter=list,json'], { PLAYWRIGHT_JSON_OUTPUT_NAME: out });
   if (status !== 0) failedSteps++;
   if (existsSync(out)) {
     const stats = JSON.parse(readFileSync(out, 'utf8')).stats;
@@ -86,6 +82,8 @@ if (!cli.values['no-e2e'] && (!only || only === 'e2e')) {
 
 // A step that failed without reporting a failed test (a crash, a broken setup) still fails the run.
 if (failedSteps > 0 && totals.failed === 0) totals.failed = failedSteps;
+const slowest = slowestFiles({ vitest: `${reportDir}/vitest.json`, playwright: `${reportDir}/playwright.json` });
+if (slowest.length) console.log(`\nslowest files:\n${slowest.map(([seconds, file]) => `  ${seconds} s  ${file}`).join('\n')}`);
 console.log(`\ntime: ${timings.join(', ')}; ${Math.round((Date.now() - suiteStarted) / 1000)} s in all`);
 console.log(`tests: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
 process.exit(failedSteps > 0 || totals.failed > 0 ? 1 : 0);
