@@ -34,13 +34,15 @@ for (const file of changed) {
 const listed = spawnSync('npx', ['vitest', 'list', '--changed', base, '--project', 'unit', '--project', 'integration', '--filesOnly', '--json'], {
   encoding: 'utf8',
 });
-/** @type {{ file: string, projectName?: string }[]} */
-let vitestFiles = [];
-try {
-  vitestFiles = JSON.parse(listed.stdout.slice(listed.stdout.indexOf('[')));
-} catch {
-  vitestFiles = [];
-}
+/** @returns {{ file: string, projectName?: string }[]} */
+const parsed = () => {
+  try {
+    return JSON.parse(listed.stdout.slice(listed.stdout.indexOf('[')));
+  } catch {
+    return [];
+  }
+};
+const vitestFiles = parsed();
 const integration = vitestFiles.some((f) => f.projectName === 'integration' || f.file.includes('/tests/integration/'));
 console.log(`vitest: ${vitestFiles.length} file(s)${integration ? ' (integration among them)' : ''}; e2e: ${e2e.size} spec(s).`);
 
