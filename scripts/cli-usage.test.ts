@@ -36,6 +36,7 @@ const COMMANDS: Record<string, string[][]> = {
   'test:unit': [],
   'test:integration': [],
   'test:e2e': [],
+  'test:changed': [['--since']],
   bench: [
     ['--products', 'x'],
     ['--import', '--offers', 'x'],
@@ -73,7 +74,12 @@ describe('npm run … with a wrong argument', () => {
     expect(answer.status, stderr).toBe(2);
     const lines = stderr.split('\n');
     expect(lines, stderr).toHaveLength(2);
-    const name = command === 'start' ? 'start' : command.startsWith('test') ? 'test' : `run ${command.startsWith('bench') ? 'bench' : command}`;
+    const name =
+      command === 'start'
+        ? 'start'
+        : command.startsWith('test') && command !== 'test:changed'
+          ? 'test'
+          : `run ${command.startsWith('bench') ? 'bench' : command}`;
     expect(lines[1]).toMatch(new RegExp(`^usage: npm ${name}\\b`));
     expect(stderr).not.toMatch(/^\s+at /m);
     expect(stderr).not.toContain('ERR_');

@@ -1,7 +1,7 @@
 // `npm test`: build the production server, then run unit + integration tests (vitest) and end-to-end
 // tests (Playwright in Debian's Chromium) against it, and print one closing line with the totals.
 // Flags: --no-check (skip type checks and linters), --no-build (reuse dist/), --no-e2e, --only=unit|integration|e2e
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { commandLine, oneOf } from './cli.ts';
 import { slowestFiles } from './test-report.mjs';
@@ -21,6 +21,7 @@ rmSync(reportDir, { recursive: true, force: true });
 mkdirSync(reportDir, { recursive: true });
 
 /** How long each step took, printed with the totals: where the suite's time goes (docs/performance.md). */
+/** @type {string[]} */
 const timings = [];
 function run(stage, command, commandArgs, env = {}) {
   console.log(`\n$ ${command} ${commandArgs.join(' ')}`);
@@ -36,9 +37,40 @@ let failedSteps = 0;
 
 // Strict TypeScript over pages, islands, scripts and tests, then the linters (the language rule, the
 // import boundaries, formatting): a finding fails the run like a test.
+/**
+ * Steps run side by side, each one's output printed whole once it ends (never interleaved): the type check
+ * and the linters are one thread each, and the machine has two cores.
+ * @param {[string, string, string[]][]} steps
+ * @returns {Promise<number[]>} their exit statuses
+ */
+function runTogether(steps) {
+  const started = Date.now();
+  return Promise.all(
+    steps.map(
+      ([stage, command, commandArgs]) =>
+        new Promise((resolve) => {
+          const child = spawn(command, commandArgs, { env: process.env });
+          /** @type {Buffer[]} */
+          const output = [];
+          child.stdout.on('data', (chunk) => output.push(chunk));
+          child.stderr.on('data', (chunk) => output.push(chunk));
+          child.on('close', (status) => {
+            console.log(`\n$ ${command} ${commandArgs.join(' ')}`);
+            process.stdout.write(Buffer.concat(output));
+            timings.push(`${stage} ${Math.round((Date.now() - started) / 1000)} s`);
+            resolve(status ?? 1);
+          });
+        }),
+    ),
+  );
+}
+
 if (!cli.values['no-check'] && !only) {
-  if (run('check', 'npm', ['run', 'check']) !== 0) failedSteps++;
-  if (run('lint', 'npm', ['run', 'lint']) !== 0) failedSteps++;
+  for (const status of await runTogether([
+    ['check', 'npm', ['run', 'check']],
+    ['lint', 'npm', ['run', 'lint']],
+  ]))
+    if (status !== 0) failedSteps++;
 }
 
 if (!cli.values['no-build'] && only !== 'unit') {

@@ -251,7 +251,7 @@ describe('headers', () => {
       http
         .get(new URL('/api/health', baseUrl()), { agent }, (res) => {
           res.resume();
-          res.on('end', () => resolve(res.headers['keep-alive']));
+          res.on('end', () => resolve(res.headers['keep-alive']?.toString()));
         })
         .on('error', reject),
     );
