@@ -2,14 +2,21 @@
 // totalled over the selected ones, the stepper within its bounds, remove and clear; after logging in the
 // same lines are the customer's server cart.
 import { expect, test } from './fixtures.ts';
+import type { Page } from '@playwright/test';
 import { addFirstSize, hydrated, isMobile, open, signIn } from './helpers.ts';
 
-test('a guest’s cart: lines, totals over the selected ones, the stepper, remove and clear', async ({ page }) => {
+/** A guest's cart of two products, open: its lines. */
+async function guestCartOfTwo(page: Page) {
   await addFirstSize(page, 0);
   await addFirstSize(page, 1);
   await open(page, '/cart');
   const lines = page.getByRole('list', { name: 'Корзина' }).getByRole('listitem');
   await expect(lines).toHaveCount(2);
+  return lines;
+}
+
+test('a guest’s cart: lines, totals over the selected ones, the stepper, remove and clear', async ({ page }) => {
+  const lines = await guestCartOfTwo(page);
   const total = page.getByTestId('cart-total');
   const both = await total.textContent();
 
@@ -34,11 +41,7 @@ test('a guest’s cart: lines, totals over the selected ones, the stepper, remov
 });
 
 test('a guest’s cleared cart stays empty when the check of its earlier lines answers late', async ({ page }) => {
-  await addFirstSize(page, 0);
-  await addFirstSize(page, 1);
-  await open(page, '/cart');
-  const lines = page.getByRole('list', { name: 'Корзина' }).getByRole('listitem');
-  await expect(lines).toHaveCount(2);
+  const lines = await guestCartOfTwo(page);
   // The check of the one line left after «Удалить» is held until the cart has been cleared.
   let release = () => undefined as void;
   const cleared = new Promise<void>((resolve) => (release = resolve));
