@@ -37,7 +37,7 @@ export default defineConfig({
       if (util.parent?.includes('color-mix(in lab')) return [];
       for (const entry of util.entries)
         if (typeof entry[1] === 'string')
-          entry[1] = entry[1].replace(/color-mix\(in srgb, (var\(--colors-[\w-]+\)) var\(--un-[\w-]+-opacity\), transparent\)/g, '$1').trim();
+          entry[1] = entry[1].replace(/color-mix\(in srgb, (var\(--colors-[\w-]+\)) var\(--un-[\w-]+-opacity\), transparent\)/g, '$1');
       return undefined;
     },
   ],

@@ -45,37 +45,41 @@ function restStyles(): Promise<unknown> {
   ]);
 }
 
-function schedule({ load, island }: EagerIsland): void {
+/** Loads and hydrates one island, then clicks again the taps held for it. */
+async function start({ load, island }: EagerIsland): Promise<void> {
   const state = eagerState();
-  let started = false;
-  const start = async () => {
-    if (started) return;
-    started = true;
-    preloadShared();
-    try {
-      const [hydrate] = await Promise.all([load(), restStyles()]);
-      await hydrate();
-    } finally {
-      // Failed or not, the island's taps are no longer held: a page whose code did not come works as HTML.
-      state.hydrated.add(island);
-      if ([...document.querySelectorAll('astro-island[client="eager"]')].every((other) => state.hydrated.has(other))) firstScreenHydrated();
-    }
-    const taps = state.held.get(island) ?? [];
-    state.held.delete(island);
-    // React hydrates the part a replayed click lands on at once, before it handles the click.
-    for (const target of taps) if (target.isConnected) target.click();
-  };
-  if (state.tapped) void start();
-  else window.addEventListener(TAPPED, () => void start(), { once: true });
-  afterFirstPaint(() => void start());
+  preloadShared();
+  try {
+    const [hydrate] = await Promise.all([load(), restStyles()]);
+    await hydrate();
+  } finally {
+    // Failed or not, the island's taps are no longer held: a page whose code did not come works as HTML.
+    state.hydrated.add(island);
+    if ([...document.querySelectorAll('astro-island[client="eager"]')].every((other) => state.hydrated.has(other))) firstScreenHydrated();
+  }
+  const taps = state.held.get(island) ?? [];
+  state.held.delete(island);
+  // React hydrates the part a replayed click lands on at once, before it handles the click.
+  for (const target of taps) if (target.isConnected) target.click();
 }
 
-/** Takes the islands queued so far and those the directive queues later (the runtime may run before or after this). */
+/**
+ * Starts the islands queued so far and those the directive queues later (Astro's runtime may run before or
+ * after this), once the page has painted or a tap was held, whichever comes first. Each island leaves the
+ * queue when taken, so none starts twice.
+ */
 export function bootEagerIslands(): void {
   const state = eagerState();
+  let going = false;
   const take = () => {
-    for (const island of state.queued.splice(0)) schedule(island);
+    if (going) for (const island of state.queued.splice(0)) void start(island);
+  };
+  const go = () => {
+    going = true;
+    take();
   };
   window.addEventListener(QUEUED, take);
-  take();
+  if (state.tapped) go();
+  else window.addEventListener(TAPPED, go, { once: true });
+  afterFirstPaint(go);
 }
