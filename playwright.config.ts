@@ -26,7 +26,10 @@ export default defineConfig({
     // Each worker's own shop: tests/e2e/fixtures.ts sets baseURL from E2E_PORTS.
     baseURL: `http://127.0.0.1:${ports[0]}`,
     locale: 'ru-RU',
-    trace: 'retain-on-failure',
+    // A trace recorded for every test cost a fifth of the e2e stage's time (Chromium's screencast and DOM
+    // snapshots: 72 s → 57 s on checkout + accounts). CI retries a failure once, with its trace; locally
+    // `npx playwright test <spec> --trace on` records one (docs/performance.md, "The suite in 8 minutes").
+    trace: 'on-first-retry',
     launchOptions: { executablePath: chromiumPath(), args: CHROMIUM_ARGS },
   },
   projects: [

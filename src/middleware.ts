@@ -9,7 +9,7 @@ import { apiMethodRefusal } from '~/lib/http/edge.ts';
 import { routeMethods } from '~/pages/api/_routes.ts';
 import { fail } from '~/lib/http/envelope.ts';
 import { COMPRESSIBLE, compressAsync, isCompressible, preferredEncoding } from '~/lib/http/compression.ts';
-import { cachedPage, isPrivatePage, isShareable, pageAnswer, pageCache, pageCacheKey } from '~/lib/http/page-cache.ts';
+import { cachedPage, isPrivatePage, isShareable, pageAnswer, pageCache, pageCacheKey, pageGeneration } from '~/lib/http/page-cache.ts';
 import { PRIVATE } from '~/lib/http/cache.ts';
 import { preparePage as prepareHtml, preparedPolicy, registeredAssets } from '~/lib/http/prepare-page.ts';
 import { LOCALE_COOKIE, localeFromHeader, t, type Locale } from '~/lib/i18n/index.ts';
@@ -71,9 +71,16 @@ export const onRequest = defineMiddleware(async (context, next) => {
     // Visitors asking for a page that is being rendered wait for that render instead of starting their own.
     let own: Response | undefined;
     const page = await cache.getOrLoad(key, async () => {
+      const generation = pageGeneration();
       own = await next();
       if (!isShareable(own)) return undefined;
-      const rendered = finish(new Response(await own.arrayBuffer(), own), isApi, context.locals.locale, context.url.pathname);
+      const html = await own.arrayBuffer();
+      // The catalogue changed while this page rendered: this visitor gets it, nobody else.
+      if (pageGeneration() !== generation) {
+        own = new Response(html, own);
+        return undefined;
+      }
+      const rendered = finish(new Response(html, own), isApi, context.locals.locale, context.url.pathname);
       const headers = new Headers(rendered.headers);
       const body = preparePage(headers, new Uint8Array(await rendered.arrayBuffer()));
       return cachedPage(rendered.status, headers, body, { previous: cache.peek(key), route: context.routePattern });

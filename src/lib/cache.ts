@@ -130,6 +130,12 @@ export class Cache<K, V> {
     this.bytes = 0;
   }
 
+  /** Makes the value old at once: a stale-while-revalidate cache answers it once more and reloads. */
+  expire(key: K): void {
+    const entry = this.entries.get(key);
+    if (entry) entry.at = Number.NEGATIVE_INFINITY;
+  }
+
   /**
    * The cached value, or the result of `load` stored for next time. Callers asking for a key that is
    * being loaded wait for that load instead of starting their own. `load` may answer undefined: the

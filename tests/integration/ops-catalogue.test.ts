@@ -115,6 +115,24 @@ describe('the catalogue in the console', () => {
     expect(log).toContain('→ price: 1234500');
   });
 
+  it('a product page the shop keeps shows a save on the next visit, not PAGE_CACHE_SECONDS (10 s) later', async () => {
+    const other = 4;
+    const url = (await fetch(`${server.baseUrl}/p/${other}/x`)).url;
+    await fetch(url);
+    const kept = await fetch(url);
+    expect(kept.headers.get('server-timing')).toContain('cache-page;desc="hit 1');
+    const csrf = Visitor.formToken((await admin.go(`/ops/products/${other}`)).html);
+    expect((await admin.go(`/ops/products/${other}`, { _csrf: csrf, action: 'save', price: '23 456', price_old: '', visible: 'on' })).status).toBe(303);
+    // The save rebuilds the index at once and the rebuild drops the kept pages: a few hundred ms here, where the
+    // page's own time would keep it 10 s (and 30 s more of grace under load).
+    const page = await eventually(
+      async () => (await (await fetch(url)).text()).replace(/\s/g, ''),
+      (html) => html.includes('23456₽'),
+      3_000,
+    );
+    expect(page).toContain('23456₽');
+  });
+
   it('refuses bad prices and stock with the reason, and nothing changes', async () => {
     const page = await admin.go(`/ops/products/${id}`);
     const csrf = Visitor.formToken(page.html);

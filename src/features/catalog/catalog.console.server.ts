@@ -13,6 +13,7 @@ import { HttpError } from '~/lib/http/errors.ts';
 import { likePattern, listSearchField, roublesField } from '~/features/ops/ops.ts';
 import { audit, type Actor } from '~/features/ops/ops.audit.server.ts';
 import { MAX_PHOTO_BYTES, PhotoError, storePhoto } from '~/features/media/media.server.ts';
+import { catalogueChanged } from './read-model.server.ts';
 
 export const PRODUCTS_PAGE_SIZE = 50;
 /** A photo uploaded in the console: the pipeline's own limit. */
@@ -130,6 +131,13 @@ type Saved = { price: number; price_old: number | null; visible: boolean; stock:
 
 /** Carries out one of the product page's actions; what the page confirms. */
 export async function productAction(id: number, action: ProductAction, actor: Actor, files: Record<string, File>): Promise<string> {
+  const done = await changeProduct(id, action, actor, files);
+  // The manager's next look at the shop shows the change (this process's pages; others within their poll).
+  if (done !== 'unchanged') catalogueChanged();
+  return done;
+}
+
+async function changeProduct(id: number, action: ProductAction, actor: Actor, files: Record<string, File>): Promise<string> {
   const view = await consoleProduct(id);
   if (!view) throw new HttpError(404, 'error.notFound');
   const db = await getDb();

@@ -7,6 +7,7 @@
 // (the cart, the wishlist, placement) reads it on every request.
 import { and, asc, eq, gt, sql } from 'drizzle-orm';
 import { Cache } from '~/lib/cache.ts';
+import { dropPages } from '~/lib/http/page-cache.ts';
 import { selectRows, type Database, type Db } from '~/lib/db/client.ts';
 import { getDatabase } from '~/lib/db/index.ts';
 import { readAtScrape } from '~/lib/metrics.ts';
@@ -139,10 +140,24 @@ export async function getCatalogIndex(): Promise<CatalogIndex> {
     const started = performance.now();
     const built = await buildCatalogIndex(database);
     lastBuild = { at: Date.now(), ms: performance.now() - started };
+    // The pages this process keeps show the catalogue they were rendered from: a new version drops them,
+    // so a price or a sold-out size shows on the next visit, not PAGE_CACHE_SECONDS later.
+    if (previous && built.version !== previous.version) dropPages();
     return built;
   });
   if (!index) throw new Error('the catalogue index did not build');
   return index;
+}
+
+/**
+ * This process has just changed the catalogue (the console's save): the index looks at the database now
+ * instead of within its 2 s, and drops the pages it keeps once the new version is built. Shoppers keep
+ * the current index meanwhile. Other processes see the change by their own poll.
+ */
+export function catalogueChanged(): void {
+  lastBuild = { at: 0, ms: 0 };
+  indexCache.expire('index');
+  getCatalogIndex().catch(() => undefined);
 }
 
 /** The index this process answers from: its catalogue version and when it was built; undefined before the first build. */

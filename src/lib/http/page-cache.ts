@@ -155,6 +155,23 @@ export function pageCache(): Cache<string, CachedPage> | undefined {
   return holder[GLOBAL] ?? undefined;
 }
 
+/**
+ * Drops every stored page: the catalogue they show has changed (read-model.server.ts calls this when its
+ * index moves to a new catalogue version). A page whose render began before the drop is not stored after
+ * it (`pageGeneration`): it may have read the old catalogue.
+ */
+export function dropPages(): void {
+  const holder = globalThis as { [GENERATION]?: number };
+  holder[GENERATION] = (holder[GENERATION] ?? 0) + 1;
+  pageCache()?.clear();
+}
+
+/** How many times the stored pages were dropped: a render compares it before and after. */
+export function pageGeneration(): number {
+  return (globalThis as { [GENERATION]?: number })[GENERATION] ?? 0;
+}
+const GENERATION = Symbol.for('brandshop.pageGeneration');
+
 /** The listing's query parameters (listingQuerySchema in features/catalog/listing.ts; a test keeps them equal). */
 export const LISTING_PARAMS = [
   'sort',
