@@ -6,7 +6,6 @@
 // Exit code 0 with the file's path on the last line; 2 when refused (the reason on stderr).
 import { statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { BackupRefused, createBackup } from '../src/lib/backup.ts';
 import { env, loadDotEnv } from '../src/lib/env.ts';
 import { runningShop } from '../src/lib/running-shop.ts';
 import { commandLine } from './cli.ts';
@@ -15,6 +14,8 @@ const cli = commandLine('npm run backup -- [FILE | --out FILE]', { allowPosition
 if (cli.positionals.length > 1) cli.fail(`one file, not ${cli.positionals.length}`);
 const [file] = cli.positionals;
 if (file !== undefined && cli.values.out !== undefined) cli.fail('the file once: FILE or --out FILE, not both');
+// Loaded once the arguments are known: a wrong one is answered at once, not after the database driver (scripts/cli.ts).
+const { BackupRefused, createBackup } = await import('../src/lib/backup.ts');
 loadDotEnv();
 const config = env();
 const stamp = new Date().toISOString().replace(/[:.]/g, '-');

@@ -10,16 +10,17 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { brotliCompressSync, constants } from 'node:zlib';
-import { chromium } from 'playwright-core';
 import { CHROMIUM_ARGS, chromiumPath } from '../tests/e2e/chromium.ts';
 import { pageTypes } from '../tests/support/page-types.ts';
-import { startTestServer } from '../tests/support/server.ts';
 import { commandLine, httpAddress } from './cli.ts';
 
 const FIRST_ROUND_TRIP = 10 * 1460;
 const cli = commandLine('npm run first-round-trip -- [URL]', { allowPositionals: true });
 if (cli.positionals.length > 1) cli.fail(`one address, not ${cli.positionals.length}`);
 const given = cli.positionals[0] === undefined ? undefined : httpAddress(cli, cli.positionals[0]);
+// Loaded once the arguments are known: a wrong one is answered at once, not after Playwright and the database (scripts/cli.ts).
+const { chromium } = await import('playwright-core');
+const { startTestServer } = await import('../tests/support/server.ts');
 const server = given ? undefined : await startTestServer({ label: 'first-round-trip', seedProducts: 2000, env: { LOG_LEVEL: 'warn' } });
 const base = given ?? (server?.baseUrl as string);
 

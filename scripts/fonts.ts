@@ -3,15 +3,17 @@
 // and 1440 × 900: the text nodes inside the viewport, their face and characters, mapped to the subsets of
 // scripts/subset-fonts.ts; then, with every font file held back 1.5 s, the layout shift (CLS) the swap
 // causes. Without a URL it starts the built shop on a fresh database itself.
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { CHROMIUM_ARGS, chromiumPath } from '../tests/e2e/chromium.ts';
 import { pageTypes } from '../tests/support/page-types.ts';
-import { startTestServer } from '../tests/support/server.ts';
 import { commandLine, httpAddress } from './cli.ts';
 
 const cli = commandLine('npm run fonts -- [URL]', { allowPositionals: true });
 if (cli.positionals.length > 1) cli.fail(`one address, not ${cli.positionals.length}`);
 const given = cli.positionals[0] === undefined ? undefined : httpAddress(cli, cli.positionals[0]);
+// Loaded once the arguments are known: a wrong one is answered at once, not after Playwright and the database (scripts/cli.ts).
+const { chromium } = await import('playwright-core');
+const { startTestServer } = await import('../tests/support/server.ts');
 const server = given ? undefined : await startTestServer({ label: 'fonts', seedProducts: 200, env: { LOG_LEVEL: 'warn' } });
 const base = given ?? (server?.baseUrl as string);
 const VIEWPORTS = [

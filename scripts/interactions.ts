@@ -10,11 +10,10 @@
 // Each figure is the median of --runs runs (5 unless told); the table goes to docs/performance.md and
 // bench-results/interactions.json. Without a URL it starts the built shop on a fresh database itself.
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { CHROMIUM_ARGS, chromiumPath } from '../tests/e2e/chromium.ts';
 import { guestLines, inStock } from '../tests/support/in-stock.ts';
 import { PAGE_TYPE_NAMES, type PageTypeName } from '../tests/support/page-types.ts';
-import { startTestServer } from '../tests/support/server.ts';
 import { THROTTLING, median, phonePage } from './throttled-phone.ts';
 import { commandLine, httpAddress, oneOf, wholeNumber } from './cli.ts';
 
@@ -33,6 +32,9 @@ const given = cli.positionals[0] === undefined ? undefined : httpAddress(cli, cl
 const runs = wholeNumber(cli, '--runs', cli.values.runs, { min: 1 });
 // --page names a page type (its hydration) or an interaction (its INP).
 const only = cli.values.page === undefined ? undefined : oneOf(cli, '--page', cli.values.page, [...PAGE_TYPE_NAMES, ...INTERACTIONS]);
+// Loaded once the arguments are known: a wrong one is answered at once, not after Playwright and the database (scripts/cli.ts).
+const { chromium } = await import('playwright-core');
+const { startTestServer } = await import('../tests/support/server.ts');
 const server = given ? undefined : await startTestServer({ label: 'interactions', seedProducts: 2000, env: { LOG_LEVEL: 'warn' } });
 const base = given ?? (server?.baseUrl as string);
 

@@ -2,11 +2,13 @@
 // the bottom (islands hydrated when visible), and optionally after a click that loads more.
 // Usage: npm run js-budget -- http://127.0.0.1:4321 / /i/12/razmery …
 import { gzipSync } from 'node:zlib';
-import { chromium, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { chromiumPath, CHROMIUM_ARGS } from '../tests/e2e/chromium.ts';
 import { commandLine, pageAddresses } from './cli.ts';
 
 const { base, paths } = pageAddresses(commandLine('npm run js-budget -- [URL [PATH…]]', { allowPositionals: true }));
+// Loaded once the arguments are known: a wrong one is answered at once, not after Playwright (scripts/cli.ts).
+const { chromium } = await import('playwright-core');
 const browser = await chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_ARGS });
 
 async function measure(page: Page, path: string) {

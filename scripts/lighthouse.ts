@@ -14,13 +14,10 @@
 // Lighthouse told to keep it; the HTTP cache is emptied, as for a first visit. Their budgets are issue
 // 22's: performance ≥ 95, accessibility and best practices 100 (a script error fails best practices).
 import { mkdirSync, writeFileSync } from 'node:fs';
-import * as chromeLauncher from 'chrome-launcher';
-import lighthouse from 'lighthouse';
-import { chromium, type BrowserContext } from 'playwright-core';
+import type { BrowserContext } from 'playwright-core';
 import { CHROMIUM_ARGS, chromiumPath } from '../tests/e2e/chromium.ts';
 import { guestLines, inStock } from '../tests/support/in-stock.ts';
 import { PAGE_TYPE_NAMES, pageTypes } from '../tests/support/page-types.ts';
-import { startTestServer } from '../tests/support/server.ts';
 import { commandLine, httpAddress, oneOf, wholeNumber } from './cli.ts';
 
 const PROFILES = ['first', 'guest', 'customer'] as const;
@@ -46,6 +43,11 @@ const LCP_BUDGET = cli.values.photos ? 2 : 1.5;
 const TRANSFER_BUDGET_KB = cli.values.photos ? 350 : 250;
 const profiles: Profile[] = cli.values.profile === undefined ? [...PROFILES] : [oneOf(cli, '--profile', cli.values.profile, PROFILES)];
 const runs = wholeNumber(cli, '--runs', cli.values.runs, { min: 1 });
+// Loaded once the arguments are known: a wrong one is answered at once, not after a second of Lighthouse, Playwright and the database (scripts/cli.ts).
+const chromeLauncher = await import('chrome-launcher');
+const { default: lighthouse } = await import('lighthouse');
+const { chromium } = await import('playwright-core');
+const { startTestServer } = await import('../tests/support/server.ts');
 const server = given ? undefined : await startTestServer({ label: 'lighthouse', seedProducts: 2000, env: { LOG_LEVEL: 'warn' } });
 const base = given ?? (server?.baseUrl as string);
 

@@ -3,7 +3,6 @@
 // (docs/operations.md "Backups"). Refuses to replace a database that is there unless --force (the
 // embedded one is then moved aside, not deleted), and never touches one a running shop has open.
 // Exit code 0 when restored; 2 when refused (the reason on stderr).
-import { BackupRefused, restoreBackup } from '../src/lib/backup.ts';
 import { env, loadDotEnv } from '../src/lib/env.ts';
 import { runningShop } from '../src/lib/running-shop.ts';
 import { commandLine } from './cli.ts';
@@ -11,6 +10,8 @@ import { commandLine } from './cli.ts';
 const cli = commandLine('npm run restore -- FILE [--force]', { allowPositionals: true, options: { force: { type: 'boolean', default: false } } });
 const file = cli.positionals[0] ?? cli.fail('the backup file is missing');
 if (cli.positionals.length > 1) cli.fail(`one file, not ${cli.positionals.length}`);
+// Loaded once the arguments are known: a wrong one is answered at once, not after the database driver (scripts/cli.ts).
+const { BackupRefused, restoreBackup } = await import('../src/lib/backup.ts');
 loadDotEnv();
 const config = env();
 try {

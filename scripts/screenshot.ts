@@ -1,11 +1,12 @@
 // Screenshots of pages at desktop (1440 px) and mobile (390 px) widths, for looking at what we build.
 // Usage: npm run screenshots -- http://127.0.0.1:4321 / /i/12/razmery …  → screenshots/<name>-{desktop,mobile}.png
 import { mkdirSync } from 'node:fs';
-import { chromium } from 'playwright-core';
 import { chromiumPath, CHROMIUM_ARGS } from '../tests/e2e/chromium.ts';
 import { commandLine, pageAddresses } from './cli.ts';
 
 const { base, paths } = pageAddresses(commandLine('npm run screenshots -- [URL [PATH…]]', { allowPositionals: true }));
+// Loaded once the arguments are known: a wrong one is answered at once, not after Playwright (scripts/cli.ts).
+const { chromium } = await import('playwright-core');
 const outDir = process.env['SCREENSHOT_DIR'] ?? 'screenshots';
 mkdirSync(outDir, { recursive: true });
 const browser = await chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_ARGS });

@@ -4,12 +4,8 @@
 // unless told --force: replacing a real shop's catalogue loses its history.
 // Uses DATABASE_URL or the PGlite folder in DATA_DIR, like the server. Stop the server first on PGlite:
 // an embedded database has one owner at a time.
-import { sql } from 'drizzle-orm';
-import { openDatabase, selectRows } from '../src/lib/db/client.ts';
-import { customers, orders } from '../src/lib/db/schema.ts';
 import { env, loadDotEnv } from '../src/lib/env.ts';
 import { progressBar } from '../src/lib/progress.ts';
-import { seedCatalogue } from '../src/lib/seed/seed.ts';
 import { commandLine, wholeNumber } from './cli.ts';
 
 const cli = commandLine('npm run seed -- [--products N] [--seed N] [--batch-size N] [--force]', {
@@ -24,6 +20,11 @@ const values = cli.values;
 const products = wholeNumber(cli, '--products', values.products, { min: 1, max: 1_000_000 });
 const batchSize = wholeNumber(cli, '--batch-size', values['batch-size'], { min: 1 });
 const givenSeed = values.seed === undefined ? undefined : wholeNumber(cli, '--seed', values.seed);
+// Loaded once the arguments are known: a wrong one is answered at once, not after the database driver (scripts/cli.ts).
+const { sql } = await import('drizzle-orm');
+const { openDatabase, selectRows } = await import('../src/lib/db/client.ts');
+const { customers, orders } = await import('../src/lib/db/schema.ts');
+const { seedCatalogue } = await import('../src/lib/seed/seed.ts');
 loadDotEnv();
 const config = env();
 const seed = givenSeed ?? config.SEED;

@@ -9,10 +9,9 @@
 // navigation starts (its click not prevented). A tap held for an island's hydration is answered when the
 // island answers it. Each figure is the median of --runs runs; the table goes to bench-results/taps.json.
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { chromium, type Locator, type Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { CHROMIUM_ARGS, chromiumPath } from '../tests/e2e/chromium.ts';
 import { inStock } from '../tests/support/in-stock.ts';
-import { startTestServer } from '../tests/support/server.ts';
 import { THROTTLING, median, phonePage } from './throttled-phone.ts';
 import { commandLine, httpAddress, oneOf, wholeNumber } from './cli.ts';
 
@@ -23,6 +22,9 @@ const cli = commandLine('npm run taps -- [URL] [--runs N] [--control NAME]', {
 if (cli.positionals.length > 1) cli.fail(`one address, not ${cli.positionals.length}`);
 const given = cli.positionals[0] === undefined ? undefined : httpAddress(cli, cli.positionals[0]);
 const runs = wholeNumber(cli, '--runs', cli.values.runs, { min: 1 });
+// Loaded once the arguments are known: a wrong one is answered at once, not after Playwright and the database (scripts/cli.ts).
+const { chromium } = await import('playwright-core');
+const { startTestServer } = await import('../tests/support/server.ts');
 
 /**
  * What shows the answer: a dialog or panel of that name shown, an element shown, a radio checked, text in a
