@@ -7,16 +7,15 @@ import { relative } from 'node:path';
 /**
  * The slowest test files of the reports: [seconds, file] pairs, slowest first. A Playwright file's time
  * is the sum of its tests' (both viewports); a vitest file's its own run, hooks included.
- * @param {{ vitest?: string[], playwright?: string }} reports
+ * @param {{ vitest?: string, playwright?: string }} reports
  * @param {number} count
  * @returns {[number, string][]}
  */
 export function slowestFiles(reports, count = 10) {
   /** @type {Map<string, number>} */
   const files = new Map();
-  for (const path of reports.vitest ?? []) {
-    if (!existsSync(path)) continue;
-    const report = JSON.parse(readFileSync(path, 'utf8'));
+  if (reports.vitest && existsSync(reports.vitest)) {
+    const report = JSON.parse(readFileSync(reports.vitest, 'utf8'));
     for (const file of report.testResults ?? []) files.set(relative(process.cwd(), file.name), (file.endTime - file.startTime) / 1000);
   }
   if (reports.playwright && existsSync(reports.playwright)) {

@@ -1,6 +1,5 @@
-// `npm test`: the type check and the linters side by side; the production build with the unit tests beside it;
-// the integration tests (vitest) and the end-to-end tests (Playwright in Debian's Chromium) against the
-// build; then the slowest files, each stage's time and one closing line with the totals.
+// `npm test`: build the production server, then run unit + integration tests (vitest) and end-to-end
+// tests (Playwright in Debian's Chromium) against it, and print one closing line with the totals.
 // Flags: --no-check (skip type checks and linters), --no-build (reuse dist/), --no-e2e, --only=unit|integration|e2e
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
@@ -74,56 +73,31 @@ if (!cli.values['no-check'] && !only) {
     if (status !== 0) failedSteps++;
 }
 
-/**
- * vitest over one project, its JSON report named after it.
- * @param {'unit' | 'integration'} project
- * @returns {[string, string[]]}
- */
-const vitest = (project) => [
-  'npx',
-  ['vitest', 'run', '--project', project, '--reporter=default', '--reporter=json', `--outputFile.json=${reportDir}/vitest-${project}.json`],
-];
-/** @type {string[]} */
-const vitestReports = [];
-/** Adds a vitest run's totals. @param {'unit' | 'integration'} project */
-function countVitest(project) {
-  const out = `${reportDir}/vitest-${project}.json`;
-  vitestReports.push(out);
-  if (!existsSync(out)) return;
-  const report = JSON.parse(readFileSync(out, 'utf8'));
-  totals.passed += report.numPassedTests;
-  totals.failed += report.numFailedTests;
-  totals.skipped += report.numPendingTests + (report.numTodoTests ?? 0);
-}
-
-const build = !cli.values['no-build'] && only !== 'unit';
-const unit = !only || only === 'unit';
-const integration = !only || only === 'integration';
-if (build && unit) {
-  // The unit tests need no build: they run beside it (the build is mostly one thread), their output printed
-  // once they end. 45 s one after the other, ~30 s side by side.
-  const [built, unitStatus] = await runTogether([
-    ['build', 'npm', ['run', 'build']],
-    ['unit', ...vitest('unit')],
-  ]);
-  if (unitStatus !== 0) failedSteps++;
-  countVitest('unit');
-  if (built !== 0) failBuild();
-} else {
-  if (build && run('build', 'npm', ['run', 'build']) !== 0) failBuild();
-  if (unit) {
-    if (run('unit', ...vitest('unit')) !== 0) failedSteps++;
-    countVitest('unit');
+if (!cli.values['no-build'] && only !== 'unit') {
+  if (run('build', 'npm', ['run', 'build']) !== 0) {
+    console.log('\ntests: 0 passed, 1 failed (the build failed)');
+    process.exit(1);
   }
 }
-if (integration) {
-  if (run('integration', ...vitest('integration')) !== 0) failedSteps++;
-  countVitest('integration');
-}
 
-function failBuild() {
-  console.log('\ntests: 0 passed, 1 failed (the build failed)');
-  process.exit(1);
+const projects = only === 'unit' || only === 'integration' ? [only] : only === 'e2e' ? [] : ['unit', 'integration'];
+if (projects.length > 0) {
+  const out = `${reportDir}/vitest.json`;
+  const status = run(projects.join(' + '), 'npx', [
+    'vitest',
+    'run',
+    ...projects.flatMap((p) => ['--project', p]),
+    '--reporter=default',
+    '--reporter=json',
+    `--outputFile.json=${out}`,
+  ]);
+  if (status !== 0) failedSteps++;
+  if (existsSync(out)) {
+    const report = JSON.parse(readFileSync(out, 'utf8'));
+    totals.passed += report.numPassedTests;
+    totals.failed += report.numFailedTests;
+    totals.skipped += report.numPendingTests + (report.numTodoTests ?? 0);
+  }
 }
 
 if (!cli.values['no-e2e'] && (!only || only === 'e2e')) {
@@ -140,7 +114,7 @@ if (!cli.values['no-e2e'] && (!only || only === 'e2e')) {
 
 // A step that failed without reporting a failed test (a crash, a broken setup) still fails the run.
 if (failedSteps > 0 && totals.failed === 0) totals.failed = failedSteps;
-const slowest = slowestFiles({ vitest: vitestReports, playwright: `${reportDir}/playwright.json` });
+const slowest = slowestFiles({ vitest: `${reportDir}/vitest.json`, playwright: `${reportDir}/playwright.json` });
 if (slowest.length) console.log(`\nslowest files:\n${slowest.map(([seconds, file]) => `  ${seconds} s  ${file}`).join('\n')}`);
 console.log(`\ntime: ${timings.join(', ')}; ${Math.round((Date.now() - suiteStarted) / 1000)} s in all`);
 console.log(`tests: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
