@@ -59,6 +59,22 @@ const schema = z.object({
   // 54-FZ receipt lines' VAT code (YooKassa's table: 1 without VAT, 4 is 20 %, …) and the tax system, when the shop's cash register needs it.
   YOOKASSA_VAT_CODE: z.coerce.number().int().min(1).max(12).default(1),
   YOOKASSA_TAX_SYSTEM_CODE: z.coerce.number().int().min(1).max(6).optional(),
+  // Delivery by carriers (issue 38, docs/delivery.md). CDEK's API v2: its test host unless told; without the
+  // account's client id and secret the shop offers its fixed methods only, as before.
+  CDEK_API_URL: z.url().default('https://api.edu.cdek.ru/v2'),
+  CDEK_CLIENT_ID: z.string().min(8).max(200).optional(),
+  CDEK_CLIENT_SECRET: z.string().min(8).max(200).optional(),
+  // Where parcels leave from: the carrier's own city code (CDEK: Moscow is 44).
+  DELIVERY_SENDER_CITY_CODE: z.coerce.number().int().min(1).default(44),
+  // Working days between an order and its hand-over to the carrier, and the daily cut-off (Moscow time)
+  // after which an order is handed over a day later: both go into the arrival dates checkout shows.
+  DELIVERY_HANDLING_DAYS: z.coerce.number().int().min(0).max(30).default(1),
+  DELIVERY_CUTOFF: z
+    .string()
+    .regex(/^(?:[01]\d|2[0-3]):[0-5]\d$/)
+    .default('14:00'),
+  // A carrier slower than this is not waited for: checkout shows the fixed methods with a note.
+  CARRIER_TIMEOUT_MS: z.coerce.number().int().min(100).max(30_000).default(2_000),
   // The largest catalogue file `npm run import` reads (bytes); a larger one is refused before anything is read.
   IMPORT_MAX_BYTES: z.coerce
     .number()
@@ -127,6 +143,10 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     .refine((e) => e.PAYMENT_PROVIDER !== 'yookassa' || (e.YOOKASSA_SHOP_ID && e.YOOKASSA_SECRET_KEY), {
       message: 'PAYMENT_PROVIDER=yookassa needs YOOKASSA_SHOP_ID and YOOKASSA_SECRET_KEY',
       path: ['PAYMENT_PROVIDER'],
+    })
+    .refine((e) => !e.CDEK_CLIENT_ID === !e.CDEK_CLIENT_SECRET, {
+      message: 'CDEK needs both CDEK_CLIENT_ID and CDEK_CLIENT_SECRET',
+      path: ['CDEK_CLIENT_ID'],
     })
     .refine((e) => !e.EXCHANGE_LOGIN === !e.EXCHANGE_PASSWORD, {
       message: 'the 1C exchange needs both EXCHANGE_LOGIN and EXCHANGE_PASSWORD',

@@ -39,6 +39,11 @@ function create() {
       'provider',
       'operation',
     ]),
+    carrierCalls: counter(
+      'shop_carrier_calls_total',
+      'Questions to a delivery carrier by carrier, operation (cities, points, quotes) and outcome (ok, cached, refused, unavailable: checkout fell back to the fixed methods)',
+      ['carrier', 'operation', 'outcome'],
+    ),
     mail: counter('shop_mail_total', 'Mail deliveries by outcome: sent, failed (kept in the outbox for a retry)', ['outcome']),
     importRuns: counter(
       'shop_import_runs_total',

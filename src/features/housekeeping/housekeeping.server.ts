@@ -10,6 +10,7 @@ import { retryOutbox } from '~/lib/mail.server.ts';
 import { beforeExit, STOP_ORDER, whenReady } from '~/lib/runtime.ts';
 import { deleteSpentCredentials } from '~/features/auth/auth.server.ts';
 import { releaseExpiredOrders } from '~/features/checkout/checkout.server.ts';
+import { forgetExpiredCarrierAnswers } from '~/features/delivery/delivery.server.ts';
 import { refreshFeedIfDue } from '~/features/discovery/discovery.server.ts';
 import { deleteEndedOperatorSessions } from '~/features/ops/ops.server.ts';
 import { pollPendingPayments, refundDuePayments } from '~/features/payments/payments.server.ts';
@@ -30,7 +31,8 @@ export function housekeepingJobs(everySeconds = env().JOBS_EVERY_SECONDS): Job[]
     {
       name: 'delete-spent-rows',
       everyMs: every(60 * MINUTE),
-      run: async () => (await deleteSpentCredentials()) + (await deleteEndedOperatorSessions()) + (await deleteLapsedThrottles()),
+      run: async () =>
+        (await deleteSpentCredentials()) + (await deleteEndedOperatorSessions()) + (await deleteLapsedThrottles()) + (await forgetExpiredCarrierAnswers()),
     },
   ];
 }

@@ -757,3 +757,16 @@ export const auditLog = pgTable(
   },
   (t) => [index('audit_log_object_idx').on(t.objectType, t.objectId), index('audit_log_at_idx').on(t.at)],
 );
+
+// What carriers answered, shared by every process of the shop (issue 38, src/features/delivery/delivery.server.ts):
+// a city's pickup points for 24 hours, a route's tariffs for 10 minutes. One row per question; the
+// housekeeping job deletes rows past their time.
+export const carrierCache = pgTable(
+  'carrier_cache',
+  {
+    key: text('key').primaryKey(),
+    value: jsonb('value').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('carrier_cache_expires_idx').on(t.expiresAt)],
+);

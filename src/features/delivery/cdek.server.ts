@@ -1,0 +1,210 @@
+// CDEK's integration API v2 (docs/research/cdek-api-v2.md has the protocol and its sources): an OAuth
+// client-credentials token, kept until shortly before it expires and asked for again once on a 401;
+// city suggestions, pickup points and the tariff list. Every call has a deadline (CARRIER_TIMEOUT_MS):
+// checkout never waits longer for a carrier. What the carrier sends back is checked field by field and
+// anything it does not promise is left out, so a changed answer is one error here, not a broken page.
+import { z } from '~/lib/zod.ts';
+import type { CarrierCity, CarrierQuote, DeliveryMode, Parcel, PickupPoint } from './delivery.ts';
+
+export interface CdekConfig {
+  /** The API's base, `https://api.cdek.ru/v2` (or the test host, or a stand-in). */
+  url: string;
+  clientId: string;
+  clientSecret: string;
+  timeoutMs: number;
+}
+
+/** The carrier could not answer in time or at all (network, 5xx, 429): checkout falls back. */
+export class CarrierUnavailable extends Error {
+  readonly status: number | undefined;
+  constructor(message: string, status?: number) {
+    super(message);
+    this.name = 'CarrierUnavailable';
+    this.status = status;
+  }
+}
+
+/** The carrier answered and refused the request (4xx with its error codes). */
+export class CarrierRefused extends Error {
+  readonly status: number;
+  readonly codes: readonly string[];
+  constructor(message: string, status: number, codes: readonly string[]) {
+    super(message);
+    this.name = 'CarrierRefused';
+    this.status = status;
+    this.codes = codes;
+  }
+}
+
+const tokenSchema = z.object({ access_token: z.string().min(1), expires_in: z.number().positive() });
+const errorsSchema = z.object({ errors: z.array(z.object({ code: z.string(), message: z.string().optional() })).optional() });
+
+const suggestionSchema = z.array(z.object({ code: z.number().int(), full_name: z.string() }));
+
+const pointSchema = z.object({
+  code: z.string().min(1).max(50),
+  name: z.string().max(300).optional(),
+  type: z.string(),
+  address_comment: z.string().optional(),
+  nearest_metro_station: z.string().optional(),
+  work_time: z.string().default(''),
+  is_dressing_room: z.boolean().default(false),
+  have_cashless: z.boolean().default(false),
+  is_handout: z.boolean().default(true),
+  weight_max: z.number().optional(),
+  location: z.object({ city_code: z.number().int(), address: z.string(), latitude: z.number(), longitude: z.number() }),
+});
+
+const tariffSchema = z.object({
+  tariff_code: z.number().int(),
+  tariff_name: z.string(),
+  delivery_mode: z.number().int(),
+  delivery_sum: z.number().nonnegative(),
+  period_min: z.number().int(),
+  period_max: z.number().int(),
+});
+const tariffListSchema = z.object({ tariff_codes: z.array(z.unknown()).default([]) });
+
+/** Where a tariff's parcel ends (CDEK's delivery_mode: 2 and 4 at an office, 6 and 7 at a postamat, 1 and 3 at the door). */
+export function modeOf(deliveryMode: number): DeliveryMode | undefined {
+  if (deliveryMode === 2 || deliveryMode === 4) return 'pickup';
+  if (deliveryMode === 6 || deliveryMode === 7) return 'postamat';
+  if (deliveryMode === 1 || deliveryMode === 3) return 'courier';
+  return undefined;
+}
+
+/** The shop hands parcels over at a CDEK office: only tariffs that start at one (modes 3, 4, 7). */
+const FROM_OFFICE = new Set([3, 4, 7]);
+
+export interface CdekClient {
+  suggestCities(name: string): Promise<CarrierCity[]>;
+  pickupPoints(cityCode: number): Promise<PickupPoint[]>;
+  /** The tariffs from the sender's city to this one for these parcels, one per mode and the cheapest of each. */
+  quotes(from: number, to: number, parcels: readonly Parcel[]): Promise<CarrierQuote[]>;
+}
+
+export function cdekClient(config: CdekConfig, fetchImpl: typeof fetch = fetch): CdekClient {
+  let token: { value: string; until: number } | undefined;
+  let asking: Promise<string> | undefined;
+
+  async function send(path: string, init: RequestInit & { query?: Record<string, string | number> }): Promise<Response> {
+    const url = new URL(config.url.replace(/\/$/, '') + path);
+    for (const [name, value] of Object.entries(init.query ?? {})) url.searchParams.set(name, String(value));
+    try {
+      return await fetchImpl(url, { ...init, signal: AbortSignal.timeout(config.timeoutMs) });
+    } catch (error) {
+      const timedOut = error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError');
+      throw new CarrierUnavailable(timedOut ? `CDEK did not answer within ${config.timeoutMs} ms` : `CDEK could not be reached (${(error as Error).message})`);
+    }
+  }
+
+  async function newToken(): Promise<string> {
+    const body = new URLSearchParams({ grant_type: 'client_credentials', client_id: config.clientId, client_secret: config.clientSecret });
+    const res = await send('/oauth/token', { method: 'POST', body, headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    if (res.status >= 500 || res.status === 429) throw new CarrierUnavailable(`CDEK's token endpoint answered ${res.status}`, res.status);
+    if (!res.ok) throw new CarrierRefused(`CDEK refused the shop's credentials (${res.status})`, res.status, ['unauthorized']);
+    const parsed = tokenSchema.safeParse(await res.json().catch(() => undefined));
+    if (!parsed.success) throw new CarrierUnavailable('CDEK answered the token request with something else');
+    // A minute early: a token that expires on the way is a wasted call.
+    token = { value: parsed.data.access_token, until: Date.now() + Math.max(0, parsed.data.expires_in - 60) * 1000 };
+    return token.value;
+  }
+
+  async function bearer(fresh: boolean): Promise<string> {
+    if (!fresh && token && token.until > Date.now()) return token.value;
+    // Callers at once share one token request.
+    asking ??= newToken().finally(() => (asking = undefined));
+    return asking;
+  }
+
+  /** A call with the token; a 401 (an expired or revoked token) asks for a new one once. */
+  async function call(path: string, init: RequestInit & { query?: Record<string, string | number> } = {}): Promise<unknown> {
+    for (let attempt = 0; ; attempt++) {
+      const res = await send(path, { ...init, headers: { ...init.headers, authorization: `Bearer ${await bearer(attempt > 0)}`, accept: 'application/json' } });
+      if (res.status === 401 && attempt === 0) {
+        token = undefined;
+        continue;
+      }
+      if (res.status >= 500 || res.status === 429) throw new CarrierUnavailable(`CDEK answered ${res.status} to ${path}`, res.status);
+      const body: unknown = await res.json().catch(() => undefined);
+      if (!res.ok) {
+        const codes = errorsSchema.safeParse(body).data?.errors?.map((e) => e.code) ?? [];
+        throw new CarrierRefused(`CDEK refused ${path} (${res.status}${codes.length ? `: ${codes.join(', ')}` : ''})`, res.status, codes);
+      }
+      return body;
+    }
+  }
+
+  return {
+    async suggestCities(name) {
+      const found = suggestionSchema.safeParse(await call('/location/suggest/cities', { query: { name, country_code: 'RU' } }));
+      if (!found.success) throw new CarrierUnavailable('CDEK answered the city suggestions with something else');
+      return found.data.slice(0, 10).map((c) => ({ code: c.code, name: c.full_name.replace(/, Россия$/, '') }));
+    },
+
+    async pickupPoints(cityCode) {
+      const answer = await call('/deliverypoints', { query: { city_code: cityCode, type: 'ALL', is_handout: 1 } });
+      if (!Array.isArray(answer)) throw new CarrierUnavailable('CDEK answered the pickup points with something else');
+      const points: PickupPoint[] = [];
+      // One malformed point is left out, not the city's whole list.
+      for (const item of answer) {
+        const parsed = pointSchema.safeParse(item);
+        if (!parsed.success || !parsed.data.is_handout) continue;
+        const p = parsed.data;
+        points.push({
+          code: p.code,
+          name: p.name ?? p.code,
+          kind: p.type === 'POSTAMAT' ? 'postamat' : 'office',
+          cityCode: p.location.city_code,
+          address: p.location.address,
+          ...(p.address_comment ? { howToFind: p.address_comment } : {}),
+          ...(p.nearest_metro_station ? { metro: p.nearest_metro_station } : {}),
+          hours: p.work_time,
+          latitude: p.location.latitude,
+          longitude: p.location.longitude,
+          fittingRoom: p.is_dressing_room,
+          card: p.have_cashless,
+          // CDEK gives kilograms.
+          ...(p.weight_max ? { maxWeight: Math.round(p.weight_max * 1000) } : {}),
+        });
+      }
+      return points;
+    },
+
+    async quotes(from, to, parcels) {
+      const body = {
+        type: 1,
+        currency: 1,
+        lang: 'rus',
+        from_location: { code: from },
+        to_location: { code: to },
+        packages: parcels.map((p) => ({ weight: p.weight, length: p.length, width: p.width, height: p.height })),
+      };
+      const answer = tariffListSchema.safeParse(
+        await call('/calculator/tarifflist', { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' } }),
+      );
+      if (!answer.success) throw new CarrierUnavailable('CDEK answered the tariff list with something else');
+      const best = new Map<DeliveryMode, CarrierQuote>();
+      for (const row of answer.data.tariff_codes) {
+        const parsed = tariffSchema.safeParse(row);
+        if (!parsed.success || !FROM_OFFICE.has(parsed.data.delivery_mode)) continue;
+        const t = parsed.data;
+        const mode = modeOf(t.delivery_mode);
+        if (!mode) continue;
+        const quote: CarrierQuote = {
+          carrier: 'cdek',
+          tariffCode: t.tariff_code,
+          tariffName: t.tariff_name,
+          mode,
+          price: Math.round(t.delivery_sum * 100),
+          periodMin: t.period_min,
+          periodMax: t.period_max,
+        };
+        const kept = best.get(mode);
+        // The cheapest of each mode; of two at one price, the faster.
+        if (!kept || quote.price < kept.price || (quote.price === kept.price && quote.periodMax < kept.periodMax)) best.set(mode, quote);
+      }
+      return [...best.values()];
+    },
+  };
+}

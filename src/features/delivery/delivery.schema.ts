@@ -1,0 +1,57 @@
+// The delivery calls' inputs and answers (docs/api.md "Delivery"): the single source of their types.
+import { z } from '~/lib/zod.ts';
+
+const cityCode = z.coerce.number().int().min(1).max(100_000_000);
+const flag = z.enum(['1']).optional();
+
+export const citiesQuerySchema = z.object({ q: z.string().trim().min(2).max(60) });
+export const pointsQuerySchema = z.object({
+  city: cityCode,
+  q: z.string().trim().max(60).optional(),
+  fitting_room: flag,
+  card: flag,
+  kind: z.enum(['office', 'postamat']).optional(),
+});
+export const optionsBodySchema = z.object({ city: cityCode, items: z.number().int().min(1).max(100) });
+
+/** Why the answer has no carrier's options: the shop has no carrier account, or the carrier cannot answer now. */
+const fallback = z.enum(['not_configured', 'unavailable']).nullable().describe('null when the carrier answered; otherwise checkout offers the fixed methods');
+
+export const citiesResponse = z.object({
+  cities: z.array(z.object({ code: z.number().int(), name: z.string() })),
+  fallback,
+});
+export const pointsResponse = z.object({
+  points: z.array(
+    z.object({
+      code: z.string(),
+      name: z.string(),
+      kind: z.enum(['office', 'postamat']),
+      city_code: z.number().int(),
+      address: z.string(),
+      how_to_find: z.string().nullable(),
+      metro: z.string().nullable(),
+      hours: z.string(),
+      latitude: z.number(),
+      longitude: z.number(),
+      fitting_room: z.boolean(),
+      card: z.boolean(),
+    }),
+  ),
+  fallback,
+});
+export const optionsResponse = z.object({
+  offers: z.array(
+    z.object({
+      carrier: z.literal('cdek'),
+      tariff_code: z.number().int(),
+      tariff_name: z.string(),
+      mode: z.enum(['pickup', 'postamat', 'courier']),
+      price: z.number().int().describe('kopecks'),
+      arrival_from: z.string().describe('YYYY-MM-DD'),
+      arrival_to: z.string(),
+      arrival: z.string().describe('as the shopper reads it, in the request\'s language ("25–27 November")'),
+    }),
+  ),
+  fallback,
+});

@@ -1,0 +1,31 @@
+// Beyond the spec (docs/api.md "Delivery"): what the carrier offers to a city for a parcel of `items`
+// items — its cheapest tariff to a pickup point, a postamat and the door, each with its price and the
+// arrival dates of an order placed now. Writes nothing.
+import { formatArrival } from '~/features/delivery/arrival.ts';
+import { optionsBodySchema, optionsResponse } from '~/features/delivery/delivery.schema.ts';
+import { deliveryOffers } from '~/features/delivery/delivery.server.ts';
+import { endpoint } from '~/lib/http/endpoint.ts';
+import { ok } from '~/lib/http/envelope.ts';
+
+export const POST = endpoint({
+  summary: 'Delivery offers of the carrier to a city (its carrier code) for a parcel of `items` items, with prices in kopecks and arrival dates',
+  response: optionsResponse,
+  body: optionsBodySchema,
+  async handler({ body, locale }) {
+    const answer = await deliveryOffers(body.city, body.items);
+    if (!answer.ok) return ok({ offers: [], fallback: answer.fallback });
+    return ok({
+      offers: answer.value.map((o) => ({
+        carrier: o.carrier,
+        tariff_code: o.tariffCode,
+        tariff_name: o.tariffName,
+        mode: o.mode,
+        price: o.price,
+        arrival_from: o.arrival.from,
+        arrival_to: o.arrival.to,
+        arrival: formatArrival(o.arrival, locale),
+      })),
+      fallback: null,
+    });
+  },
+});
