@@ -42,12 +42,10 @@ async function call<T>(server: TestServer, path: string, init: RequestInit = {},
   return { status: res.status, body };
 }
 const offers = (server: TestServer, city: number, items = 1, language = 'ru') =>
-  call<{ offers: { mode: string; price: number; tariff_code: number; arrival: string; arrival_from: string; arrival_to: string }[]; fallback: string | null }>(
-    server,
-    '/api/v1/ecommerce-core/delivery/options',
-    { method: 'POST', body: JSON.stringify({ city, items }) },
-    language,
-  );
+  call<{
+    offers: { mode: string; price: number; tariff_code: number; arrival: string; arrival_from: string; arrival_to: string; quote: string }[];
+    fallback: string | null;
+  }>(server, '/api/v1/ecommerce-core/delivery/options', { method: 'POST', body: JSON.stringify({ city, items }) }, language);
 type Point = {
   code: string;
   kind: string;
@@ -97,6 +95,10 @@ describe('delivery by CDEK through the shop', () => {
       // "25–27 ноября" or "30 ноября – 2 декабря": the days and the month in Russian.
       expect(o.arrival).toMatch(/^\d{1,2}(?: [а-я]+)?(?:\s?–\s?\d{1,2})? [а-я]+(?: \d{4}\u202fг\.)?(?: – \d{1,2} [а-я]+.*)?$/);
     }
+    // Each offer sealed for placement: a quote of its own per offer.
+    const quotes = (body.data?.offers ?? []).map((o) => o.quote);
+    expect(quotes.every((q) => /^[\w-]+\.[\w-]{43}$/.test(q))).toBe(true);
+    expect(new Set(quotes).size).toBe(3);
     const english = await offers(shop, 270, 2, 'en');
     expect(english.body.data?.offers[0]?.arrival).toMatch(/[A-Z][a-z]+/);
     // Two items weigh more than one: a dearer parcel.

@@ -50,6 +50,7 @@ export const optionsResponse = z.object({
       price: z.number().int().describe('kopecks'),
       arrival_from: z.string().describe('YYYY-MM-DD'),
       arrival_to: z.string(),
+      quote: z.string().describe('the offer sealed by the shop: placement charges its price and keeps its dates (valid 60 minutes)'),
       arrival: z.string().describe('as the shopper reads it, in the request\'s language ("25–27 November")'),
     }),
   ),

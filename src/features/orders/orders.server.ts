@@ -40,6 +40,13 @@ function orderSecret(): Promise<string> {
   return secret;
 }
 
+/** A key of the shop's own for one purpose (a delivery quote's seal), derived from the order secret. */
+export async function purposeKey(purpose: string): Promise<Buffer> {
+  return createHmac('sha256', await orderSecret())
+    .update(`purpose:${purpose}`)
+    .digest();
+}
+
 /** The hash in /order-success/{code}/{hash}: who holds it may see that order's result page. */
 export async function orderHash(code: string): Promise<string> {
   return createHmac('sha256', await orderSecret())

@@ -1,9 +1,12 @@
 // Beyond the spec (docs/api.md "Delivery"): what the carrier offers to a city for a parcel of `items`
 // items — its cheapest tariff to a pickup point, a postamat and the door, each with its price and the
-// arrival dates of an order placed now. Writes nothing.
+// arrival dates of an order placed now, each sealed (quote.server.ts) for placement to charge as quoted.
+// Writes nothing.
 import { formatArrival } from '~/features/delivery/arrival.ts';
 import { optionsBodySchema, optionsResponse } from '~/features/delivery/delivery.schema.ts';
 import { deliveryOffers } from '~/features/delivery/delivery.server.ts';
+import { sealQuote } from '~/features/delivery/quote.server.ts';
+import { purposeKey } from '~/features/orders/orders.server.ts';
 import { endpoint } from '~/lib/http/endpoint.ts';
 import { ok } from '~/lib/http/envelope.ts';
 
@@ -14,6 +17,7 @@ export const POST = endpoint({
   async handler({ body, locale }) {
     const answer = await deliveryOffers(body.city, body.items);
     if (!answer.ok) return ok({ offers: [], fallback: answer.fallback });
+    const key = await purposeKey('delivery-quote');
     return ok({
       offers: answer.value.map((o) => ({
         carrier: o.carrier,
@@ -23,6 +27,7 @@ export const POST = endpoint({
         price: o.price,
         arrival_from: o.arrival.from,
         arrival_to: o.arrival.to,
+        quote: sealQuote(key, o, body.city, body.items),
         arrival: formatArrival(o.arrival, locale),
       })),
       fallback: null,
