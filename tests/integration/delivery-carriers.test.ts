@@ -154,6 +154,78 @@ describe('delivery by CDEK through the shop', () => {
   });
 });
 
+describe('an order delivered by CDEK', () => {
+  const API = '/api/v1/ecommerce-core';
+  /** A product in stock whose delivery is paid (a free-delivery one would price every way at 0). */
+  async function paidDeliveryItem(nth: number): Promise<{ id: number; variant_code: string }> {
+    let seen = 0;
+    const listing = (await call<{ products: { id: number; free_delivery: boolean }[] }>(shop, `${API}/products?per_page=60`)).body.data?.products ?? [];
+    for (const p of listing.filter((x) => !x.free_delivery)) {
+      const product = (await call<{ variants: { code: string; available: boolean }[] }>(shop, `${API}/product/${p.id}`)).body.data;
+      const variant = product?.variants.find((v) => v.available);
+      if (variant && seen++ === nth) return { id: p.id, variant_code: variant.code };
+    }
+    throw new Error('no product with paid delivery in stock');
+  }
+  const place = (items: { id: number; variant_code: string; quantity: number }[], delivery: Record<string, unknown>) =>
+    call<{ code: string; total: number }>(shop, `${API}/checkout/place-order`, {
+      method: 'POST',
+      headers: { 'idempotency-key': crypto.randomUUID() },
+      body: JSON.stringify({
+        items,
+        contact: { name: 'Анна Доставкина', email: 'anna.delivery@example.ru', phone: '+7 (916) 123-45-67' },
+        delivery: { method: 'courier', city: 'Новосибирск', address: 'ул. Ильича, 6', ...delivery },
+        payment: 'card',
+      }),
+    });
+  const summary = (items: { id: number; variant_code: string; quantity: number }[], delivery: Record<string, unknown>) =>
+    call<{ delivery_price: number; items_total: number; total: number }>(shop, `${API}/checkout/summary`, {
+      method: 'POST',
+      body: JSON.stringify({ items, delivery: { method: 'courier', ...delivery } }),
+    });
+
+  it('charges the quoted price for the chosen pickup point; a forged quote, another parcel or a point not listed is refused with the reason', async () => {
+    const item = await paidDeliveryItem(0);
+    const items = [{ ...item, quantity: 1 }];
+    const pickup = (await offers(shop, 270, 1)).body.data?.offers.find((o) => o.mode === 'pickup');
+    if (!pickup) throw new Error('no pickup offer');
+    const priced = await summary(items, { quote: pickup.quote });
+    expect(priced.body.data?.delivery_price).toBe(pickup.price);
+
+    const refusals: [Record<string, unknown>, typeof items, string, string][] = [
+      [{ quote: pickup.quote.replace(/^./, (c) => (c === 'A' ? 'B' : 'A')), point: 'C270-1' }, items, 'delivery.quote', 'Стоимость доставки изменилась'],
+      [{ quote: pickup.quote, point: 'C270-1' }, [{ ...item, quantity: 2 }], 'delivery.quote', 'Стоимость доставки изменилась'],
+      [{ quote: pickup.quote }, items, 'delivery.point', 'Обязательное поле'],
+      [{ quote: pickup.quote, point: 'NSK-GONE' }, items, 'delivery.point', 'больше не принимает заказы'],
+      // A postamat's code for an office's tariff.
+      [{ quote: pickup.quote, point: 'C270-P6' }, items, 'delivery.point', 'больше не принимает заказы'],
+    ];
+    for (const [delivery, lines, field, message] of refusals) {
+      const refused = await place(lines, delivery);
+      expect(refused.status, JSON.stringify(delivery).slice(0, 80)).toBe(422);
+      expect(refused.body.errors?.[field]?.[0]).toContain(message);
+    }
+
+    const placed = await place(items, { quote: pickup.quote, point: 'C270-1' });
+    expect(placed.status).toBe(201);
+    expect(placed.body.data?.total).toBe((priced.body.data?.items_total ?? 0) + pickup.price);
+  });
+
+  it('charges a courier order as quoted without asking the carrier again: a carrier down at placement stops nothing', async () => {
+    // Another product: the first test's order took the last of its size.
+    const item = await paidDeliveryItem(1);
+    const courier = (await offers(shop, 424, 1)).body.data?.offers.find((o) => o.mode === 'courier');
+    if (!courier) throw new Error('no courier offer');
+    // Whatever CDEK would answer now — another price, or nothing — the sealed quote is what is charged.
+    standin.failNext(5);
+    const placed = await place([{ ...item, quantity: 1 }], { quote: courier.quote, city: 'Казань', address: 'ул. Баумана, 1' });
+    standin.failNext(0);
+    expect(placed.status).toBe(201);
+    const priced = await summary([{ ...item, quantity: 1 }], { quote: courier.quote });
+    expect(placed.body.data?.total).toBe((priced.body.data?.items_total ?? 0) + courier.price);
+  });
+});
+
 describe('hostile delivery parameters', () => {
   const long = 'ы'.repeat(10_000);
   it.each([

@@ -94,8 +94,12 @@ async function postgresTemplate(adminUrl: string, options: SeedOptions): Promise
       await admin.query(`DROP DATABASE IF EXISTS ${making} WITH (FORCE)`);
       if (!(await exists())) throw error;
     }
-    // Templates of earlier sources are of no more use.
-    for (const row of (await admin.query(`SELECT datname FROM pg_database WHERE datname LIKE 'shop_template_%' AND datname <> '${name}'`)).rows)
+    // Templates of earlier sources are of no more use. Only those: another size of these sources may have just
+    // been made by another worker, which is about to copy it (dropping it failed that worker's start).
+    const current = `shop_template_${sourcesFingerprint()}_`;
+    for (const row of (
+      await admin.query(`SELECT datname FROM pg_database WHERE datname LIKE 'shop_template_%' AND left(datname, ${current.length}) <> '${current}'`)
+    ).rows)
       await admin.query(`DROP DATABASE IF EXISTS ${String(row['datname'])} WITH (FORCE)`).catch(() => undefined);
     return name;
   } finally {

@@ -3,6 +3,7 @@
 import { z } from '~/lib/zod.ts';
 import { emailField, mobilePhoneField, personNameField, postcodeField, textLine } from '~/lib/contact.schema.ts';
 import { cartItemSchema } from '~/features/cart/cart.schema.ts';
+import { QUOTE_MAX_CHARS } from '~/features/delivery/delivery.ts';
 
 export const DELIVERY_METHODS = ['courier', 'pickup', 'post'] as const;
 export const PAYMENT_METHODS = ['card', 'sbp'] as const;
@@ -16,6 +17,10 @@ export const placeOrderSchema = z.object({
     address: textLine(300, true),
     postcode: postcodeField(),
     comment: textLine(500).default(''),
+    // Delivery by a carrier (issue 38): the offer as sealed by POST /delivery/options, and for a pickup
+    // point or postamat the point's code. The quote decides the way and the price, not `method`.
+    quote: z.string().min(1).max(QUOTE_MAX_CHARS).optional(),
+    point: z.string().trim().min(1).max(50).optional(),
   }),
   payment: z.enum(PAYMENT_METHODS).default('card'),
   /** Kopecks of bonus points and of balance to spend (customers only; capped, see docs/api.md). */
@@ -29,7 +34,7 @@ export const checkoutFormSchema = placeOrderSchema.pick({ contact: true, deliver
 
 /** The summary call's body: what prices an order, without the contact or the address. */
 export const summarySchema = placeOrderSchema.pick({ items: true, use_bonus: true, use_balance: true }).extend({
-  delivery: z.object({ method: z.enum(DELIVERY_METHODS) }),
+  delivery: z.object({ method: z.enum(DELIVERY_METHODS), quote: z.string().min(1).max(QUOTE_MAX_CHARS).optional() }),
 });
 
 const money = z.number().int();

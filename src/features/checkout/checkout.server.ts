@@ -14,6 +14,7 @@ import { getDeliveryOptions } from '~/features/content/content.server.ts';
 import type { DeliveryOption } from '~/features/content/content.ts';
 import { cancelOrder, lockOrder, markPaid, orderHash } from '~/features/orders/orders.server.ts';
 import { cartLinesOf } from '~/features/cart/cart.server.ts';
+import { carrierChoice, quoted } from '~/features/delivery/delivery.server.ts';
 import type { CartItem } from '~/features/cart/cart.ts';
 import type { PlaceOrderInput } from './checkout.schema.ts';
 
@@ -60,7 +61,9 @@ const conflict = (key: 'checkout.outOfStock' | 'checkout.empty' | 'checkout.keyI
   new HttpError(409, key, undefined, undefined, params);
 
 /** What the shopper chooses, without the contact: enough to price an order (the summary call sends this much). */
-export type PricingInput = Pick<PlaceOrderInput, 'items' | 'use_bonus' | 'use_balance'> & { delivery: Pick<PlaceOrderInput['delivery'], 'method'> };
+export type PricingInput = Pick<PlaceOrderInput, 'items' | 'use_bonus' | 'use_balance'> & {
+  delivery: Pick<PlaceOrderInput['delivery'], 'method'> & { quote?: string | undefined };
+};
 
 /**
  * The lines to order: a customer's selected cart lines that the cart shows as available (spec §4: the
@@ -176,11 +179,29 @@ async function deliveryOption(method: string): Promise<DeliveryOption> {
   return option;
 }
 
+/** How many items a parcel of these lines holds (a carrier's quote is for that many). */
+const itemCount = (items: readonly CartItem[]) => items.reduce((n, item) => n + item.quantity, 0);
+
+/** A carrier's sealed quote as a delivery option to price: its price, and the address it needs. */
+function quotedOption(quote: { mode: 'pickup' | 'postamat' | 'courier'; price: number; tariff: number }): DeliveryOption {
+  const courier = quote.mode === 'courier';
+  return {
+    id: courier ? 'courier' : 'pickup',
+    name: `cdek ${quote.tariff}`,
+    description: '',
+    price: quote.price,
+    days_min: 0,
+    days_max: 0,
+    address: courier ? 'full' : 'point',
+  };
+}
+
 /** The checkout page's summary: what placing this order would cost now, written nowhere. */
 export async function summarize(input: PricingInput, owner: Owner): Promise<Pricing> {
   const items = await orderItems(owner, input);
   if (items.length === 0) throw conflict('checkout.empty');
-  return price(await getDb(), owner, items, input, await deliveryOption(input.delivery.method), false);
+  const option = input.delivery.quote ? quotedOption(await quoted(input.delivery.quote, itemCount(items))) : await deliveryOption(input.delivery.method);
+  return price(await getDb(), owner, items, input, option, false);
 }
 
 async function existing(key: string, owner: Owner): Promise<PlacedOrder | null> {
@@ -204,7 +225,9 @@ export async function placeOrder(input: PlaceOrderInput, owner: Owner, idempoten
   await releaseDue();
   const items = await orderItems(owner, input);
   if (items.length === 0) throw conflict('checkout.empty');
-  const option = await deliveryOption(input.delivery.method);
+  // A carrier's quote (issue 38) decides the way and the price; otherwise the editors' method does.
+  const carrier = input.delivery.quote ? await carrierChoice(input.delivery.quote, input.delivery.point, itemCount(items)) : null;
+  const option = carrier ? quotedOption(carrier) : await deliveryOption(input.delivery.method);
   if (option.address === 'postal' && !input.delivery.postcode) throw new HttpError(422, 'error.validation', { 'delivery.postcode': ['validation.required'] });
   const db = await getDb();
   const code = newOrderCode();
@@ -222,11 +245,11 @@ export async function placeOrder(input: PlaceOrderInput, owner: Owner, idempoten
         tx,
         sql`INSERT INTO orders (code, customer_id, status, contact_name, contact_phone, contact_email, delivery_address, items_total,
                                 discount_total, delivery_price, bonus_used, balance_used, total, payment_status, delivery_method,
-                                payment_method, reserved_until, idempotency_key)
+                                payment_method, reserved_until, idempotency_key, delivery_carrier)
             VALUES (${code}, ${owner.customerId}, 'pending', ${input.contact.name}, ${input.contact.phone}, ${input.contact.email.toLowerCase()},
                     ${JSON.stringify(address)}::jsonb, ${p.items_total}, ${p.discount_total}, ${p.delivery_price}, ${p.bonus_used}, ${p.balance_used},
-                    ${p.total}, 'unpaid', ${input.delivery.method}, ${input.payment},
-                    now() + make_interval(secs => ${seconds}), ${idempotencyKey})
+                    ${p.total}, 'unpaid', ${option.id}, ${input.payment},
+                    now() + make_interval(secs => ${seconds}), ${idempotencyKey}, ${carrier ? JSON.stringify(carrier) : null}::jsonb)
             RETURNING id`,
       );
       if (!order) throw new Error('order row missing');

@@ -10,10 +10,13 @@ import { selectRows } from '~/lib/db/client.ts';
 import { getDb } from '~/lib/db/index.ts';
 import { env } from '~/lib/env.ts';
 import { logger, loggableError } from '~/lib/log.ts';
+import { HttpError } from '~/lib/http/errors.ts';
 import { metrics } from '~/lib/metrics.ts';
+import { purposeKey } from '~/features/orders/orders.server.ts';
 import { arrivalRange } from './arrival.ts';
 import { CarrierRefused, CarrierUnavailable, cdekClient, type CdekClient } from './cdek.server.ts';
 import type { CarrierCity, DeliveryOffer, Parcel, PickupPoint, PointKind } from './delivery.ts';
+import { openQuote, type SealedQuote } from './quote.server.ts';
 
 export const POINTS_TTL_MS = 24 * 60 * 60 * 1000;
 export const QUOTES_TTL_MS = 10 * 60 * 1000;
@@ -141,4 +144,47 @@ export async function forgetExpiredCarrierAnswers(): Promise<number> {
     sql`WITH gone AS (DELETE FROM carrier_cache WHERE expires_at <= now() RETURNING 1) SELECT count(*)::int AS n FROM gone`,
   );
   return rows[0]?.n ?? 0;
+}
+
+/** A quote this shop sealed, not run out, for a parcel of this many items; else the checkout's 422. */
+export async function quoted(quoteToken: string, items: number): Promise<SealedQuote> {
+  const quote = openQuote(await purposeKey('delivery-quote'), quoteToken);
+  // Items added or taken away since: another parcel, another price. The shopper chooses again.
+  if (!quote || quote.items !== items) throw new HttpError(422, 'error.validation', { 'delivery.quote': ['delivery.quoteStale'] });
+  return quote;
+}
+
+/** What an order keeps of its carrier delivery (orders.delivery_carrier). */
+export interface CarrierDeliveryRecord {
+  carrier: 'cdek';
+  tariff: number;
+  mode: DeliveryOffer['mode'];
+  price: number;
+  arrival: { from: string; to: string };
+  point: { code: string; name: string; address: string; hours: string } | null;
+}
+
+/**
+ * The carrier delivery a shopper chose at placement: its sealed quote opened (charged as quoted, even if
+ * the tariff changed since), for the parcel being ordered, and for a pickup point or postamat one the
+ * carrier still lists in that city. A point cannot be checked while the carrier is down: it is taken as
+ * chosen rather than block the order. Field errors are the checkout's 422s.
+ */
+export async function carrierChoice(quoteToken: string, pointCode: string | undefined, items: number): Promise<CarrierDeliveryRecord> {
+  const quote = await quoted(quoteToken, items);
+  const record: CarrierDeliveryRecord = {
+    carrier: quote.carrier,
+    tariff: quote.tariff,
+    mode: quote.mode,
+    price: quote.price,
+    arrival: { from: quote.from, to: quote.to },
+    point: null,
+  };
+  if (quote.mode === 'courier') return record;
+  if (!pointCode) throw new HttpError(422, 'error.validation', { 'delivery.point': ['validation.required'] });
+  const listed = await pickupPoints(quote.city);
+  if (!listed.ok) return { ...record, point: { code: pointCode, name: pointCode, address: '', hours: '' } };
+  const point = listed.value.find((p) => p.code === pointCode && (p.kind === 'postamat') === (quote.mode === 'postamat'));
+  if (!point) throw new HttpError(422, 'error.validation', { 'delivery.point': ['delivery.pointGone'] });
+  return { ...record, point: { code: point.code, name: point.name, address: point.address, hours: point.hours } };
 }

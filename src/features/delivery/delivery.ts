@@ -59,3 +59,6 @@ export interface Parcel {
   width: number;
   height: number;
 }
+
+/** A sealed quote (quote.server.ts) is shorter than this: a longer one is refused before anything is read. */
+export const QUOTE_MAX_CHARS = 600;

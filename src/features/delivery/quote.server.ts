@@ -5,11 +5,9 @@
 import { createHmac } from 'node:crypto';
 import { z } from '~/lib/zod.ts';
 import { sameSecret } from '~/lib/same-secret.ts';
-import type { DeliveryOffer } from './delivery.ts';
+import { QUOTE_MAX_CHARS, type DeliveryOffer } from './delivery.ts';
 
 export const QUOTE_MINUTES = 60;
-/** Longer is not a quote of ours: refused before any decoding. */
-export const QUOTE_MAX_CHARS = 600;
 
 const sealedSchema = z.object({
   v: z.literal(1),

@@ -351,6 +351,9 @@ export const orders = pgTable(
     paymentStatus: text('payment_status').notNull().default('unpaid'),
     // courier | pickup | post
     deliveryMethod: text('delivery_method').notNull().default('courier'),
+    // Delivery by a carrier (issue 38), as quoted at checkout: { carrier, tariff, tariff_name, mode, price,
+    // arrival: { from, to }, point: { code, name, address, hours } | null }; null for the fixed methods.
+    deliveryCarrier: jsonb('delivery_carrier'),
     // card | sbp
     paymentMethod: text('payment_method').notNull().default('card'),
     // An unpaid order holds its stock until then; afterwards it is cancelled and the stock returns.

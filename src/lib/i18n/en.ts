@@ -417,6 +417,8 @@ export const en: Partial<Messages> = {
   'cart.total': 'Total',
   // Checkout (issue 9).
   'checkout.outOfStock': 'Not enough in stock: {name}. Refresh the cart',
+  'delivery.quoteStale': 'The delivery price has changed or run out: choose the delivery again',
+  'delivery.pointGone': 'This pickup point no longer takes orders: choose another',
   'checkout.empty': 'Choose items to order',
   'checkout.keyInUse': 'This idempotency key belongs to another order',
   'checkout.keyRequired': 'An Idempotency-Key header is required',

@@ -417,6 +417,8 @@ export const ru = {
   'cart.total': 'Итого',
   // Checkout (issue 9).
   'checkout.outOfStock': 'Недостаточно товара на складе: {name}. Обновите корзину',
+  'delivery.quoteStale': 'Стоимость доставки изменилась или устарела — выберите способ доставки ещё раз',
+  'delivery.pointGone': 'Этот пункт выдачи больше не принимает заказы — выберите другой',
   'checkout.empty': 'Выберите товары для оформления заказа',
   'checkout.keyInUse': 'Этот ключ повтора уже использован другим заказом',
   'checkout.keyRequired': 'Нужен заголовок Idempotency-Key',
