@@ -25,19 +25,15 @@ const CITIES_TTL_MS = 24 * 60 * 60 * 1000;
 /** One item of a parcel until products carry their own weight and size (docs/delivery.md). */
 export const ITEM_PARCEL: Parcel = { weight: 1000, length: 30, width: 25, height: 10 };
 
-let client: { config: string; cdek: CdekClient } | undefined;
+let client: CdekClient | undefined;
 
 /** The configured carrier, or undefined when the shop has no carrier account (the fixed methods only). */
 export function carrier(): CdekClient | undefined {
   const e = env();
   if (!e.CDEK_CLIENT_ID || !e.CDEK_CLIENT_SECRET) return undefined;
-  const config = `${e.CDEK_API_URL} ${e.CDEK_CLIENT_ID} ${e.CARRIER_TIMEOUT_MS}`;
-  if (client?.config !== config)
-    client = {
-      config,
-      cdek: cdekClient({ url: e.CDEK_API_URL, clientId: e.CDEK_CLIENT_ID, clientSecret: e.CDEK_CLIENT_SECRET, timeoutMs: e.CARRIER_TIMEOUT_MS }),
-    };
-  return client.cdek;
+  // env() is read once per process: one client, and so one token, for the process's life.
+  client ??= cdekClient({ url: e.CDEK_API_URL, clientId: e.CDEK_CLIENT_ID, clientSecret: e.CDEK_CLIENT_SECRET, timeoutMs: e.CARRIER_TIMEOUT_MS });
+  return client;
 }
 
 /** Why there is no carrier answer: not configured, or the carrier could not give one now. */
