@@ -75,6 +75,31 @@ const schema = z.object({
     .default('14:00'),
   // A carrier slower than this is not waited for: checkout shows the fixed methods with a note.
   CARRIER_TIMEOUT_MS: z.coerce.number().int().min(100).max(30_000).default(2_000),
+  // The pickup map's tiles ({z}/{x}/{y}) and their credit; `none`: the points on a plain ground. OpenStreetMap's
+  // own servers are for light use only: a busy shop names its own tile provider.
+  MAP_TILES_URL: z
+    .union([z.literal('none'), z.url().regex(/^https?:\/\/[^/]+\/.*\{z\}.*\{x\}.*\{y\}/)])
+    .default('https://tile.openstreetmap.org/{z}/{x}/{y}.png'),
+  MAP_TILES_ATTRIBUTION: z.string().max(300).default('© OpenStreetMap'),
+  // Shipments (docs/delivery.md "Shipments"): the carrier's office where the shop hands parcels over (CDEK's
+  // point code, the orders' shipment_point), and for a courier pickup the shop's address, contact and phone.
+  DELIVERY_SENDER_POINT: z
+    .string()
+    .regex(/^[\w-]{1,50}$/)
+    .optional(),
+  DELIVERY_SENDER_ADDRESS: z.string().max(255).optional(),
+  DELIVERY_SENDER_NAME: z.string().max(255).optional(),
+  DELIVERY_SENDER_PHONE: z
+    .string()
+    .regex(/^\+?\d{10,15}$/)
+    .optional(),
+  // 1: paid orders delivered by a carrier are registered with it by the housekeeping job, without a manager.
+  DELIVERY_AUTO_REGISTER: z
+    .enum(['0', '1'])
+    .default('0')
+    .transform((v) => v === '1'),
+  // A secret the carrier's webhook address carries (…/delivery/cdek/webhook?token=…): CDEK signs nothing.
+  CDEK_WEBHOOK_TOKEN: z.string().min(16).max(200).optional(),
   // The largest catalogue file `npm run import` reads (bytes); a larger one is refused before anything is read.
   IMPORT_MAX_BYTES: z.coerce
     .number()

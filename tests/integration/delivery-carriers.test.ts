@@ -6,11 +6,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectConforms, type Envelope } from '../support/api.ts';
 import { startCdekStandin, type CdekStandin } from '../support/cdek-standin.ts';
+import { readOutbox } from '../support/mail.ts';
+import { signedInOperator, Visitor } from '../support/ops.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 
 const ID = 'shop-cdek-account';
 const SECRET = 'shop-cdek-secret-42';
 const METRICS_TOKEN = 'metrics-token-for-the-delivery-tests-0123';
+const HOOK_TOKEN = 'cdek-hook-token-0123456789';
+const HOOK = `/api/v1/ecommerce-core/delivery/cdek/webhook?token=${HOOK_TOKEN}`;
 let standin: CdekStandin;
 let shop: TestServer;
 
@@ -18,7 +22,7 @@ beforeAll(async () => {
   standin = await startCdekStandin(ID, SECRET);
   shop = await startTestServer({
     label: 'delivery',
-    seedProducts: 10,
+    seedProducts: 60,
     env: {
       CDEK_API_URL: standin.url,
       CDEK_CLIENT_ID: ID,
@@ -26,6 +30,11 @@ beforeAll(async () => {
       CARRIER_TIMEOUT_MS: '400',
       DELIVERY_CUTOFF: '14:00',
       DELIVERY_HANDLING_DAYS: '1',
+      DELIVERY_SENDER_POINT: 'MSK1',
+      DELIVERY_SENDER_ADDRESS: 'Москва, ул. Тверская, 7',
+      DELIVERY_SENDER_NAME: 'Склад Brandshop',
+      DELIVERY_SENDER_PHONE: '+74951234567',
+      CDEK_WEBHOOK_TOKEN: HOOK_TOKEN,
       METRICS_TOKEN,
     },
   });
@@ -72,7 +81,7 @@ describe('delivery by CDEK through the shop', () => {
       code: 'MSK1',
       kind: 'office',
       address: 'ул. Тверская, 10',
-      metro: 'м. Пушкинская',
+      metro: 'Пушкинская',
       fitting_room: true,
       hours: 'Пн-Вс 09:00-21:00',
     });
@@ -217,11 +226,11 @@ describe('an order delivered by CDEK', () => {
     const courier = (await offers(shop, 424, 1)).body.data?.offers.find((o) => o.mode === 'courier');
     if (!courier) throw new Error('no courier offer');
     // Whatever CDEK would answer now — another price, or nothing — the sealed quote is what is charged.
+    const priced = await summary([{ ...item, quantity: 1 }], { quote: courier.quote });
     standin.failNext(5);
     const placed = await place([{ ...item, quantity: 1 }], { quote: courier.quote, city: 'Казань', address: 'ул. Баумана, 1' });
     standin.failNext(0);
     expect(placed.status).toBe(201);
-    const priced = await summary([{ ...item, quantity: 1 }], { quote: courier.quote });
     expect(placed.body.data?.total).toBe((priced.body.data?.items_total ?? 0) + courier.price);
   });
 });
@@ -272,4 +281,281 @@ describe('a shop without a carrier account', () => {
       await plain.stop();
     }
   });
+});
+
+describe('shipments and tracking', () => {
+  const API = '/api/v1/ecommerce-core';
+  let manager: Visitor;
+  let used = 10;
+
+  beforeAll(async () => {
+    manager = (await signedInOperator(shop, 'dispatch@example.ru', 'admin')).visitor;
+  });
+
+  async function inStockItem(): Promise<{ id: number; variant_code: string }> {
+    for (; used < 60; used++) {
+      const product = (await call<{ variants: { code: string; available: boolean }[] }>(shop, `${API}/product/${used + 1}`)).body.data;
+      const variant = product?.variants.find((v) => v.available);
+      if (variant) return { id: ++used, variant_code: variant.code };
+    }
+    throw new Error('nothing in stock');
+  }
+
+  /** A guest's order to a pickup point in St Petersburg (or by courier), placed with its quote and paid. */
+  async function paidCarrierOrder(mode: 'pickup' | 'courier' = 'pickup', headers: Record<string, string> = {}): Promise<string> {
+    const item = await inStockItem();
+    const offer = (await offers(shop, 137, 1)).body.data?.offers.find((o) => o.mode === mode);
+    if (!offer) throw new Error(`no ${mode} offer`);
+    const point = mode === 'pickup' ? (await points('city=137&kind=office')).body.data?.points[0]?.code : undefined;
+    const placed = await call<{ code: string; payment_url: string }>(shop, `${API}/checkout/place-order`, {
+      method: 'POST',
+      headers: { 'idempotency-key': crypto.randomUUID(), ...headers },
+      body: JSON.stringify({
+        ...(headers['authorization'] ? {} : { items: [{ ...item, quantity: 1 }] }),
+        contact: { name: 'Вера Получатель', email: 'vera.parcel@example.ru', phone: '+7 (921) 555-44-33' },
+        delivery: { method: 'pickup', city: 'Санкт-Петербург', address: 'Невский пр-т, 1', quote: offer.quote, ...(point ? { point } : {}) },
+        payment: 'card',
+      }),
+    });
+    expect(placed.status).toBe(201);
+    const code = placed.body.data?.code ?? '';
+    const paid = await fetch(`${shop.baseUrl}${API}/payments/test/${placed.body.data?.payment_url.split('/').pop()}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ action: 'sbp' }),
+    });
+    expect(paid.status).toBe(200);
+    return code;
+  }
+
+  const ship = async (code: string) => {
+    const page = await manager.go(`/ops/orders/${code}`);
+    return manager.go(`/ops/orders/${code}`, { _csrf: Visitor.formToken(page.html), action: 'ship' });
+  };
+  const carrierOrders = (code: string) => [...standin.orders.values()].filter((o) => o.number === code);
+  const hook = (body: unknown, path = HOOK, init: RequestInit = {}) =>
+    fetch(shop.baseUrl + path, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'accept-language': 'ru' },
+      body: JSON.stringify(body),
+      ...init,
+    });
+  const orderStatus = async (code: string) => /data-testid="ops-order-status">\s*([^<]+?)\s*</.exec((await manager.go(`/ops/orders/${code}`)).html)?.[1];
+
+  it('registers a paid order with CDEK once — a double click, a lost answer and a retry make one carrier order — with the point, recipient and items', async () => {
+    const code = await paidCarrierOrder('pickup');
+    // The carrier does the work but the answer is lost: the manager sees a failure and presses again.
+    standin.loseNextAnswer(1);
+    const lost = await ship(code);
+    expect(lost.status).toBe(502);
+    expect(lost.html).toContain('Служба доставки не отвечает');
+    const page = await manager.go(`/ops/orders/${code}`);
+    const token = Visitor.formToken(page.html);
+    const [a, b] = await Promise.all([
+      manager.go(`/ops/orders/${code}`, { _csrf: token, action: 'ship' }),
+      manager.go(`/ops/orders/${code}`, { _csrf: token, action: 'ship' }),
+    ]);
+    expect([a.status, b.status].sort()).toEqual(a.status === 303 && b.status === 303 ? [303, 303] : [303, 409]);
+    expect(carrierOrders(code)).toHaveLength(1);
+    const body = carrierOrders(code)[0]?.body as Record<string, unknown>;
+    expect(body).toMatchObject({
+      type: 1,
+      number: code,
+      shipment_point: 'MSK1',
+      delivery_point: expect.stringMatching(/^SPB/),
+      recipient: { name: 'Вера Получатель', email: 'vera.parcel@example.ru', phones: [{ number: '+79215554433' }] },
+      delivery_recipient_cost: { value: 0 },
+    });
+    expect((body['packages'] as { items: { amount: number; payment: { value: number } }[] }[])[0]?.items).toEqual([
+      expect.objectContaining({ amount: 1, payment: { value: 0 } }),
+    ]);
+    const shown = await manager.go(`/ops/orders/${code}`);
+    expect(shown.html).toContain('Передан в СДЭК');
+    expect(shown.html).toContain(`Номер отправления: ${carrierOrders(code)[0]?.cdekNumber}`);
+    expect(shown.html).not.toContain('name="action" value="ship"');
+    // Pressing once more answers the registered order as it is.
+    expect((await ship(code)).status).toBe(303);
+    expect(carrierOrders(code)).toHaveLength(1);
+    const audit = await manager.go(`/ops/audit?object=order&id=${code}`);
+    expect(audit.html).toContain('order.shipment');
+  });
+
+  it('prints the waybill the carrier made, as a PDF', async () => {
+    const code = await paidCarrierOrder('courier');
+    expect((await ship(code)).status).toBe(303);
+    const res = await fetch(`${shop.baseUrl}/ops/orders/${code}/waybill.pdf`, {
+      headers: { cookie: [...manager.cookies].map(([k, v]) => `${k}=${v}`).join('; ') },
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/pdf');
+    const pdf = Buffer.from(await res.arrayBuffer()).toString('latin1');
+    expect(pdf.startsWith('%PDF-')).toBe(true);
+    expect(pdf).toContain(carrierOrders(code)[0]?.cdekNumber);
+    // A courier order goes to the door: the city's code and the address, no point.
+    expect(carrierOrders(code)[0]?.body).toMatchObject({ to_location: { code: 137, address: 'Невский пр-т, 1' } });
+    expect((await fetch(`${shop.baseUrl}/ops/orders/${code}/waybill.pdf`, { redirect: 'manual' })).status).toBe(303);
+  });
+
+  it('books one courier pickup a day for the parcels handed to the carrier', async () => {
+    const list = await manager.go('/ops/orders');
+    const booked = await manager.go('/ops/orders', { _csrf: Visitor.formToken(list.html), action: 'intake' });
+    expect(booked.status, /role="alert"[^>]*>([^<]*)/.exec(booked.html)?.[1]).toBe(303);
+    const shown = await manager.go(booked.headers.get('location') ?? '');
+    expect(shown.html).toMatch(/Курьер вызван на \d{4}-\d{2}-\d{2}: посылок — [1-9]/);
+    expect(standin.intakes).toHaveLength(1);
+    expect(standin.intakes[0]).toMatchObject({
+      from_location: { code: 44, address: 'Москва, ул. Тверская, 7' },
+      sender: { phones: [{ number: '+74951234567' }] },
+    });
+    const again = await manager.go('/ops/orders', { _csrf: Visitor.formToken(shown.html), action: 'intake' });
+    expect(again.status).toBe(409);
+    expect(again.html).toContain('Курьер уже вызван на');
+    expect(standin.intakes).toHaveLength(1);
+  });
+
+  it('follows the carrier: a webhook is read back, moves the order forward once, never back, mails at the point and at delivery, and credits points once', async () => {
+    const register = await call<{ access_token: string }>(shop, `${API}/auth/customer-registration`, {
+      method: 'POST',
+      body: JSON.stringify({ email: `parcel.${Date.now()}@example.ru`, phone: '+7 (921) 555-44-33', password: 'посылка едет в Петербург' }),
+    });
+    const auth = { authorization: `Bearer ${register.body.data?.access_token}` };
+    await call(shop, `${API}/customer/cart/store-cart-item`, {
+      method: 'POST',
+      headers: auth,
+      body: JSON.stringify({ item: { ...(await inStockItem()), quantity: 1, uid: crypto.randomUUID() } }),
+    });
+    const code = await paidCarrierOrder('pickup', auth);
+    expect((await ship(code)).status).toBe(303);
+    const mailsAbout = () => readOutbox(shop.database.env['DATA_DIR'] as string).filter((m) => m.body.includes(code) || m.raw.includes(code));
+
+    const shipped = standin.advance(code, 'RECEIVED_AT_SHIPMENT_WAREHOUSE');
+    expect((await (await hook(shipped)).json()) as unknown).toMatchObject({ data: { status: 'shipped', moved: true } });
+    const atPoint = standin.advance(code, 'ACCEPTED_AT_PICK_UP_POINT');
+    const answers = await Promise.all([hook(atPoint), hook(atPoint), hook(atPoint)]);
+    expect(answers.map((r) => r.status)).toEqual([200, 200, 200]);
+    expect(await orderStatus(code)).toBe('Ожидает в пункте выдачи');
+    // The older event again, late: nothing moves back.
+    expect((await (await hook(shipped)).json()) as unknown).toMatchObject({ data: { status: 'at_pickup_point', moved: false } });
+    expect(await orderStatus(code)).toBe('Ожидает в пункте выдачи');
+
+    const detail = await call<{
+      status: string;
+      history: { status: string }[];
+      delivery: { carrier: { point: { hours: string } | null; number: string | null } | null };
+    }>(shop, `${API}/customer/orders/${code}`, { headers: auth });
+    expect(detail.body.data?.history.filter((h) => h.status === 'at_pickup_point')).toHaveLength(1);
+    expect(detail.body.data?.delivery.carrier?.number).toBe(carrierOrders(code)[0]?.cdekNumber);
+    // The mail is written once the change is made, after the webhook's answer.
+    const mailed = async (text: string) => {
+      for (let i = 0; i < 50 && !mailsAbout().some((m) => m.body.includes(text)); i++) await new Promise((r) => setTimeout(r, 100));
+      return mailsAbout().filter((m) => m.body.includes(text));
+    };
+    const atPointMail = await mailed('ждёт вас');
+    expect(atPointMail).toHaveLength(1);
+    expect(atPointMail[0]?.body).toContain(`Часы работы: ${detail.body.data?.delivery.carrier?.point?.hours}`);
+
+    const handed = standin.advance(code, 'DELIVERED');
+    await Promise.all([hook(handed), hook(handed)]);
+    expect(await orderStatus(code)).toBe('Доставлен');
+    const bonus = await call<{ items: { reason: string; order_code?: string | null }[] }>(shop, `${API}/customer/balance-history?kind=bonus`, {
+      headers: auth,
+    });
+    expect(JSON.stringify(bonus.body.data).match(/order_bonus/g)).toHaveLength(1);
+    expect(await mailed('Доставлен')).toHaveLength(1);
+  });
+
+  it('refuses a webhook that is forged, names an unknown order, is huge, has the wrong key or method — and changes nothing', async () => {
+    const code = await paidCarrierOrder('pickup');
+    expect((await ship(code)).status).toBe(303);
+    const real = standin.advance(code, 'RECEIVED_AT_SHIPMENT_WAREHOUSE');
+    // The carrier has the order at its office, but nobody has told the shop yet: every hostile call leaves it paid.
+    const cases: [string, () => Promise<Response>, number][] = [
+      ['another uuid', () => hook({ ...real, uuid: crypto.randomUUID() }), 404],
+      ['an unknown order number', () => hook({ ...real, attributes: { ...(real['attributes'] as object), number: 'BS-00000001' } }), 404],
+      ['another type', () => hook({ ...real, type: 'PRINT_FORM' }), 422],
+      ['no uuid', () => hook({ type: 'ORDER_STATUS', attributes: {} }), 422],
+      ['not JSON', () => hook('', HOOK, { body: '{"type":' }), 400],
+      ['2 MB', () => hook({ ...real, padding: 'x'.repeat(2_000_000) }), 413],
+      ['no key', () => hook(real, '/api/v1/ecommerce-core/delivery/cdek/webhook'), 403],
+      ['a wrong key', () => hook(real, '/api/v1/ecommerce-core/delivery/cdek/webhook?token=cdek-hook-token-XXXXXXXXXX'), 403],
+      ['GET', () => fetch(shop.baseUrl + HOOK), 404],
+    ];
+    for (const [name, send, status] of cases) {
+      const res = await send();
+      expect([name, res.status >= 400 && res.status < 500 ? res.status : `got ${res.status}`]).toEqual([
+        name,
+        status === 404 && name === 'GET' ? res.status : status,
+      ]);
+      expect(await orderStatus(code), name).toBe('В обработке');
+    }
+    expect((await hook(real)).status).toBe(200);
+    expect(await orderStatus(code)).toBe('Отправлен');
+  });
+});
+
+describe('automatic registration and polling', () => {
+  it('registers a paid order without a manager and applies what the carrier says by asking it, once an hour at most', async () => {
+    const own = await startCdekStandin(ID, SECRET);
+    own.depotAcceptsAtOnce(true);
+    const auto = await startTestServer({
+      label: 'delivery-auto',
+      seedProducts: 10,
+      env: {
+        CDEK_API_URL: own.url,
+        CDEK_CLIENT_ID: ID,
+        CDEK_CLIENT_SECRET: SECRET,
+        DELIVERY_SENDER_POINT: 'MSK1',
+        DELIVERY_AUTO_REGISTER: '1',
+        JOBS_EVERY_SECONDS: '1',
+      },
+    });
+    try {
+      const API = '/api/v1/ecommerce-core';
+      let item: { id: number; variant_code: string } | undefined;
+      for (let id = 1; !item && id < 30; id++) {
+        const product = (await call<{ variants: { code: string; available: boolean }[] }>(auto, `${API}/product/${id}`)).body.data;
+        const variant = product?.variants.find((v) => v.available);
+        if (variant) item = { id, variant_code: variant.code };
+      }
+      const offer = (await offers(auto, 424, 1)).body.data?.offers.find((o) => o.mode === 'courier');
+      const placed = await call<{ code: string; payment_url: string; hash: string }>(auto, `${API}/checkout/place-order`, {
+        method: 'POST',
+        headers: { 'idempotency-key': crypto.randomUUID() },
+        body: JSON.stringify({
+          items: [{ ...item, quantity: 1 }],
+          contact: { name: 'Вера Автомат', email: 'vera.auto@example.ru', phone: '+7 (921) 555-44-33' },
+          delivery: { method: 'courier', city: 'Казань', address: 'ул. Баумана, 1', quote: offer?.quote },
+          payment: 'card',
+        }),
+      });
+      const code = placed.body.data?.code ?? '';
+      await fetch(`${auto.baseUrl}${API}/payments/test/${placed.body.data?.payment_url.split('/').pop()}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ action: 'sbp' }),
+      });
+      const detail = async () =>
+        (await call<{ status: string; delivery: { carrier: { number: string | null } | null } }>(auto, `${API}/orders/${code}?hash=${placed.body.data?.hash}`))
+          .body.data;
+      // The job registers it, then the poll finds it received at the sender's office: shipped, with its number.
+      const deadline = Date.now() + 30_000;
+      let seen = await detail();
+      while (Date.now() < deadline && seen?.status !== 'shipped') {
+        await new Promise((r) => setTimeout(r, 300));
+        seen = await detail();
+      }
+      const held = [...own.orders.values()].filter((o) => o.number === code);
+      expect(held).toHaveLength(1);
+      expect(seen).toMatchObject({ status: 'shipped', delivery: { carrier: { number: held[0]?.cdekNumber } } });
+      const asked = () => own.calls.filter((c) => c.path === `/orders/${held[0]?.uuid}`).length;
+      const before = asked();
+      // Polled: then not asked again within the hour, though the job runs every second here.
+      await new Promise((r) => setTimeout(r, 2_500));
+      expect(asked()).toBe(before);
+      expect(before).toBeLessThanOrEqual(2);
+    } finally {
+      await auto.stop();
+      await own.close();
+    }
+  }, 90_000);
 });

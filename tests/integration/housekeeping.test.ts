@@ -138,7 +138,16 @@ describe('housekeeping jobs', () => {
   });
 
   it('log one line per run of every job', async () => {
-    const names = ['release-unpaid-orders', 'retry-mail', 'poll-pending-payments', 'refund-due-payments', 'refresh-product-feed', 'delete-spent-rows'];
+    const names = [
+      'release-unpaid-orders',
+      'retry-mail',
+      'poll-pending-payments',
+      'refund-due-payments',
+      'refresh-product-feed',
+      'register-shipments',
+      'poll-shipments',
+      'delete-spent-rows',
+    ];
     await until(
       () => names.filter((job) => jobLines(job).length < 2),
       (missing) => missing.length === 0,

@@ -103,6 +103,31 @@ export interface StandinCall {
   body: unknown;
 }
 
+/** The statuses the stand-in's depots set, with CDEK's names and legacy numbers. */
+export const STANDIN_STATUSES = {
+  ACCEPTED: ['Принят', 0],
+  CREATED: ['Создан', 1],
+  RECEIVED_AT_SHIPMENT_WAREHOUSE: ['Принят на склад отправителя', 3],
+  SENT_TO_RECIPIENT_CITY: ['Отправлен в г. получатель', 8],
+  ACCEPTED_AT_RECIPIENT_CITY_WAREHOUSE: ['Принят на склад доставки', 10],
+  TAKEN_BY_COURIER: ['Выдан на доставку', 11],
+  ACCEPTED_AT_PICK_UP_POINT: ['Принят на склад до востребования', 12],
+  DELIVERED: ['Вручен', 4],
+  NOT_DELIVERED: ['Не вручен', 5],
+} as const;
+export type StandinStatusCode = keyof typeof STANDIN_STATUSES;
+
+export interface StandinOrder {
+  uuid: string;
+  number: string;
+  cdekNumber: string;
+  body: Record<string, unknown>;
+  /** Refused after acceptance (CDEK's INVALID), with the codes why. */
+  invalid: string[] | undefined;
+  /** Oldest first. */
+  statuses: { code: StandinStatusCode; date_time: string; city: string }[];
+}
+
 export interface CdekStandin {
   url: string;
   /** Every call but the token's, in order. */
@@ -116,15 +141,78 @@ export interface CdekStandin {
   rateLimitNext(n: number): void;
   /** The tokens issued so far stop working (a 401), as when they expire. */
   expireTokens(): void;
+  /** The next `n` calls are carried out but answered 500, as when an answer is lost on the way back. */
+  loseNextAnswer(n: number): void;
+  /** New orders are received at the sender's office at once (RECEIVED_AT_SHIPMENT_WAREHOUSE), as a depot that scans them in. */
+  depotAcceptsAtOnce(on: boolean): void;
+  /** The orders registered with it, by uuid. */
+  orders: Map<string, StandinOrder>;
+  /** The courier pickups asked of it. */
+  intakes: Record<string, unknown>[];
+  /** The carrier moves an order (by the shop's number) to a status, as its depots do; the ORDER_STATUS webhook body it would send. */
+  advance(number: string, code: StandinStatusCode): Record<string, unknown>;
   close(): Promise<void>;
 }
 
 export async function startCdekStandin(clientId: string, clientSecret: string): Promise<CdekStandin> {
   const tokens = new Set<string>();
   const calls: StandinCall[] = [];
-  const state = { slowMs: 0, fail: 0, limit: 0, tokensIssued: 0 };
+  const state = { slowMs: 0, fail: 0, limit: 0, lose: 0, acceptAtOnce: false, tokensIssued: 0, cdekNumber: 1_107_000_000 };
+  const orders = new Map<string, StandinOrder>();
+  const prints = new Map<string, { orders: string[]; asked: number }>();
+  const intakes: Record<string, unknown>[] = [];
+  let base = '';
+  const now = () => new Date().toISOString().replace(/\.\d+Z$/, '+0000');
+  const accepted = (res: ServerResponse, uuid: string, type = 'CREATE') =>
+    json(res, 202, { entity: { uuid }, requests: [{ request_uuid: randomUUID(), type, date_time: now(), state: 'ACCEPTED' }], related_entities: [] });
+  const notFound = (res: ServerResponse, what: string) =>
+    json(res, 400, {
+      requests: [
+        {
+          type: 'GET',
+          state: 'INVALID',
+          date_time: now(),
+          errors: [{ code: 'v2_entity_not_found', additional_code: '0x7B234F39', message: `Entity is not found by uuid ${what}` }],
+        },
+      ],
+      related_entities: [],
+    });
+  const orderView = (o: StandinOrder) => ({
+    entity: {
+      uuid: o.uuid,
+      type: 1,
+      is_return: false,
+      is_reverse: false,
+      number: o.number,
+      tariff_code: o.body['tariff_code'],
+      ...(o.invalid ? {} : { cdek_number: o.cdekNumber }),
+      recipient: o.body['recipient'],
+      packages: o.body['packages'],
+      // CDEK lists the newest first.
+      statuses: [...o.statuses]
+        .reverse()
+        .map((st) => ({ code: st.code, name: STANDIN_STATUSES[st.code][0], date_time: st.date_time, city: st.city, deleted: false })),
+    },
+    requests: [
+      {
+        request_uuid: randomUUID(),
+        type: 'CREATE',
+        date_time: o.statuses[0]?.date_time ?? now(),
+        state: o.invalid ? 'INVALID' : 'SUCCESSFUL',
+        ...(o.invalid ? { errors: o.invalid.map((code) => ({ code, message: 'Введённый номер отправления ИМ не уникальный' })) } : {}),
+      },
+    ],
+    related_entities: [],
+  });
 
   const json = (res: ServerResponse, status: number, body: unknown) => {
+    // A lost answer: the work is done, the caller hears a failure.
+    if (state.lose > 0 && status < 300 && !res.req.url?.includes('/oauth/')) {
+      state.lose--;
+      res.writeHead(500, { 'content-type': 'application/json;charset=UTF-8' });
+      res.end(JSON.stringify({ errors: [{ code: 'v2_internal_error', message: 'Internal server error' }] }));
+      return;
+    }
     res.writeHead(status, { 'content-type': 'application/json;charset=UTF-8' });
     res.end(JSON.stringify(body));
   };
@@ -246,14 +334,144 @@ export async function startCdekStandin(clientId: string, clientSecret: string): 
         }),
       });
     }
+    if (path === '/orders' && req.method === 'POST') {
+      const order = (body ?? {}) as Record<string, unknown>;
+      const recipient = order['recipient'] as { name?: string; phones?: { number?: string }[] } | undefined;
+      const packages = order['packages'] as { number?: string; weight?: number; items?: unknown[] }[] | undefined;
+      if (!order['tariff_code']) return refuse(res, 400, 'v2_order_tariff_code_is_empty', 'tariff_code is empty');
+      if (!recipient?.name || !recipient.phones?.[0]?.number) return refuse(res, 400, 'order_recipient_is_empty', 'recipient is empty');
+      if (!packages?.length || packages.some((p) => !p.number || !p.weight)) return refuse(res, 400, 'order_packages_is_empty', 'packages is empty');
+      if (order['delivery_point'] && order['to_location']) return refuse(res, 400, 'v2_delivery_address_multivalued', 'delivery_point and to_location');
+      if (!order['delivery_point'] && !order['to_location']) return refuse(res, 400, 'delivery_location_is_not_recognized', 'no delivery location');
+      if (!order['shipment_point'] && !order['from_location']) return refuse(res, 400, 'shipment_location_is_not_recognized', 'no shipment location');
+      const number = String(order['number'] ?? '');
+      if (number.length > 40 || !/^[\x20-\x7e]*$/.test(number)) return refuse(res, 400, 'v2_invalid_format', 'number');
+      const uuid = randomUUID();
+      // A second order under a number already taken is accepted, then found INVALID, as CDEK does.
+      const taken = [...orders.values()].some((o) => o.number === number && !o.invalid);
+      orders.set(uuid, {
+        uuid,
+        number,
+        cdekNumber: String(++state.cdekNumber),
+        body: order,
+        invalid: taken ? ['error_validate_im_dep_number_has_already_had_integration'] : undefined,
+        statuses: [
+          { code: 'ACCEPTED', date_time: now(), city: 'Офис СДЭК' },
+          ...(taken ? [] : [{ code: 'CREATED' as const, date_time: now(), city: 'Офис СДЭК' }]),
+          ...(!taken && state.acceptAtOnce ? [{ code: 'RECEIVED_AT_SHIPMENT_WAREHOUSE' as const, date_time: now(), city: 'Москва' }] : []),
+        ],
+      });
+      return accepted(res, uuid);
+    }
+    if (path === '/orders' && req.method === 'GET') {
+      const number = url.searchParams.get('im_number');
+      const found = [...orders.values()].filter((o) => o.number === number && !o.invalid).at(-1);
+      if (!found)
+        return json(res, 400, {
+          requests: [
+            {
+              type: 'GET',
+              state: 'INVALID',
+              date_time: now(),
+              errors: [{ code: 'v2_entity_not_found_im_number', message: `Entity is not found by im_number ${number}` }],
+            },
+          ],
+          related_entities: [],
+        });
+      return json(res, 200, orderView(found));
+    }
+    const orderPath = /^\/orders\/([\w-]+)$/.exec(path);
+    if (orderPath && req.method === 'GET') {
+      const found = orders.get(orderPath[1] ?? '');
+      return found ? json(res, 200, orderView(found)) : notFound(res, orderPath[1] ?? '');
+    }
+    if (path === '/print/orders' && req.method === 'POST') {
+      const wanted = ((body as { orders?: { order_uuid?: string }[] } | undefined)?.orders ?? []).map((o) => o.order_uuid ?? '');
+      if (wanted.length === 0 || wanted.length > 100) return refuse(res, 400, 'v2_field_is_empty', 'orders');
+      if (wanted.some((uuid) => !orders.has(uuid))) return refuse(res, 400, 'v2_entity_not_found', 'order');
+      const uuid = randomUUID();
+      prints.set(uuid, { orders: wanted, asked: 0 });
+      return accepted(res, uuid);
+    }
+    const pdfPath = /^\/print\/orders\/([\w-]+)\.pdf$/.exec(path);
+    if (pdfPath && req.method === 'GET') {
+      const job = prints.get(pdfPath[1] ?? '');
+      if (!job || job.asked < 2) return notFound(res, pdfPath[1] ?? '');
+      const numbers = job.orders.map((uuid) => orders.get(uuid)?.cdekNumber ?? '').join(', ');
+      res.writeHead(200, { 'content-type': 'application/pdf' });
+      return res.end(minimalPdf(`CDEK waybill ${numbers}`));
+    }
+    const printPath = /^\/print\/orders\/([\w-]+)$/.exec(path);
+    if (printPath && req.method === 'GET') {
+      const uuid = printPath[1] ?? '';
+      const job = prints.get(uuid);
+      if (!job) return notFound(res, uuid);
+      // Made on the second look, as CDEK's forms take a moment.
+      job.asked++;
+      const ready = job.asked >= 2;
+      return json(res, 200, {
+        entity: {
+          uuid,
+          orders: job.orders.map((order_uuid) => ({ order_uuid })),
+          copy_count: 2,
+          type: 'tpl_russia',
+          ...(ready ? { url: `${base}/print/orders/${uuid}.pdf` } : {}),
+          statuses: [
+            { code: 'ACCEPTED', name: 'Принят', date_time: now() },
+            ...(ready ? [{ code: 'READY', name: 'Сформирован', date_time: now() }] : [{ code: 'PROCESSING', name: 'Формируется', date_time: now() }]),
+          ],
+        },
+        requests: [{ request_uuid: randomUUID(), type: 'CREATE', date_time: now(), state: 'SUCCESSFUL' }],
+        related_entities: [],
+      });
+    }
+    if (path === '/intakes' && req.method === 'POST') {
+      const intake = (body ?? {}) as Record<string, unknown>;
+      if (!/^\d{4}-\d{2}-\d{2}$/.test(String(intake['intake_date'] ?? ''))) return refuse(res, 400, 'v2_field_is_empty', 'intake_date');
+      if (!intake['from_location'] || !intake['sender']) return refuse(res, 400, 'v2_field_is_empty', 'from_location, sender');
+      if (!intake['order_uuid'] && !intake['cdek_number'] && !(Number(intake['weight']) > 0)) return refuse(res, 400, 'v2_field_is_empty', 'weight');
+      if (intakes.some((i) => i['intake_date'] === intake['intake_date'])) return refuse(res, 400, 'v2_intake_exists_by_date_address', 'intake exists');
+      intakes.push(intake);
+      return accepted(res, randomUUID());
+    }
     return refuse(res, 404, 'v2_entity_not_found', `No such method: ${req.method} ${url.pathname}`);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
+  base = `http://127.0.0.1:${port}/v2`;
   return {
-    url: `http://127.0.0.1:${port}/v2`,
+    url: base,
     calls,
+    orders,
+    intakes,
+    loseNextAnswer: (n) => (state.lose = n),
+    depotAcceptsAtOnce: (on) => (state.acceptAtOnce = on),
+    advance(number, code) {
+      const order = [...orders.values()].filter((o) => o.number === number && !o.invalid).at(-1);
+      if (!order) throw new Error(`the stand-in holds no order ${number}`);
+      const at = now();
+      const city = code === 'RECEIVED_AT_SHIPMENT_WAREHOUSE' || code === 'SENT_TO_RECIPIENT_CITY' ? 'Москва' : 'Санкт-Петербург';
+      order.statuses.push({ code, date_time: at, city });
+      return {
+        type: 'ORDER_STATUS',
+        date_time: at,
+        uuid: order.uuid,
+        attributes: {
+          is_return: false,
+          is_reverse: false,
+          is_client_return: false,
+          cdek_number: order.cdekNumber,
+          number: order.number,
+          code,
+          status_code: String(STANDIN_STATUSES[code][1]),
+          status_date_time: at,
+          city_name: city,
+          city_code: '137',
+          deleted: false,
+        },
+      };
+    },
     get tokensIssued() {
       return state.tokensIssued;
     },
@@ -267,4 +485,26 @@ export async function startCdekStandin(clientId: string, clientSecret: string): 
         server.close(() => resolve());
       }),
   };
+}
+
+/** A one-page PDF with one line of text: what a waybill download is, in bytes a viewer opens. */
+function minimalPdf(text: string): Buffer {
+  const stream = `BT /F1 18 Tf 72 720 Td (${text.replace(/[()\\]/g, '')}) Tj ET`;
+  const objects = [
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>',
+    `<< /Length ${stream.length} >>\nstream\n${stream}\nendstream`,
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+  ];
+  let pdf = '%PDF-1.4\n';
+  const offsets: number[] = [];
+  objects.forEach((o, i) => {
+    offsets.push(pdf.length);
+    pdf += `${i + 1} 0 obj\n${o}\nendobj\n`;
+  });
+  const xref = pdf.length;
+  pdf += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('')}`;
+  pdf += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+  return Buffer.from(pdf, 'latin1');
 }

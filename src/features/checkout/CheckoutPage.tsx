@@ -3,7 +3,7 @@
 // address (six with Russian Post's postcode) — and may create an account afterwards; a customer's
 // contact and saved addresses are filled in. The page is reachable only with selected, available lines.
 import { useClientStore } from '~/lib/client-store.ts';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { z } from '~/lib/zod.ts';
 import { FormError, FormField } from '~/components/ui/FormField.tsx';
 import { PhoneField } from '~/components/ui/PhoneField.tsx';
@@ -19,6 +19,8 @@ import { guestItems } from '~/features/cart/cart.store.ts';
 import type { CartItem } from '~/features/cart/cart.ts';
 import type { DeliveryOption } from '~/features/content/content.ts';
 import { openAuth } from '~/features/layout/layout.store.ts';
+import { CarrierDelivery, offerTitle, type CarrierSelection, type MapTiles } from '~/features/delivery/CarrierDelivery.tsx';
+import type { CarrierCity, PointView } from '~/features/delivery/delivery.ts';
 import { placeOrderCall, summaryCall } from './checkout.client.ts';
 import { checkoutFormSchema, type CheckoutSummary } from './checkout.schema.ts';
 import { newIdempotencyKey } from './checkout.ts';
@@ -36,6 +38,15 @@ export interface CheckoutAddress {
   address: string;
   postcode: string;
   is_default: boolean;
+  /** The carrier's city for this address's city, when the shop delivers by a carrier and knows it. */
+  carrier_city: CarrierCity | null;
+}
+
+/** Delivery by a carrier (issue 38): null when the shop has no carrier account (the fixed methods only). */
+export interface CarrierProps {
+  city: CarrierCity | null;
+  point: PointView | null;
+  tiles: MapTiles | null;
 }
 
 interface Props {
@@ -45,6 +56,7 @@ interface Props {
   customer: { name: string; email: string; phone: string } | null;
   addresses: CheckoutAddress[];
   deliveryInfoUrl: string;
+  carriers: CarrierProps | null;
 }
 
 const FIELDS = [
@@ -56,6 +68,8 @@ const FIELDS = [
   'delivery.address',
   'delivery.postcode',
   'delivery.comment',
+  'delivery.quote',
+  'delivery.point',
   'payment',
 ] as const;
 
@@ -86,7 +100,7 @@ function Choice({
   );
 }
 
-export default function CheckoutPage({ m, options, customer, addresses, deliveryInfoUrl }: Props) {
+export default function CheckoutPage({ m, options, customer, addresses, deliveryInfoUrl, carriers }: Props) {
   useIslandMark('checkout');
   const session = useClientStore($session, null);
   const shown = shownIn(m);
@@ -103,8 +117,17 @@ export default function CheckoutPage({ m, options, customer, addresses, delivery
     payment: 'card',
   } satisfies FormInput);
   const { register, handleSubmit, control, setError, setValue, watch } = form;
-  const method = watch('delivery.method');
+  const chosenMethod = watch('delivery.method');
   const payment = watch('payment');
+
+  // The carrier's offer, when the shop delivers by a carrier and it answered; else the fixed methods.
+  const [city, setCity] = useState<CarrierCity | null>(carriers?.city ?? preferred?.carrier_city ?? null);
+  const [carrier, setCarrier] = useState<CarrierSelection>({ offer: null, point: null, fallback: null });
+  const [requote, setRequote] = useState(0);
+  const onCarrier = useCallback((selection: CarrierSelection) => setCarrier(selection), []);
+  const fixed = !carriers || carrier.fallback !== null;
+  const offer = fixed ? null : carrier.offer;
+  const method = offer ? (offer.mode === 'courier' ? 'courier' : 'pickup') : chosenMethod;
   const option = options.find((o) => o.id === method) ?? options[0];
 
   const [items, setItems] = useState<CartItem[] | null>(null);
@@ -150,7 +173,7 @@ export default function CheckoutPage({ m, options, customer, addresses, delivery
     summaryCall(
       {
         ...(customer ? {} : { items: items ?? [] }),
-        delivery: { method },
+        delivery: { method, ...(offer ? { quote: offer.quote } : {}) },
         // Asked for everything held; the server keeps it within what is held, the cap and the total.
         use_bonus: useBonus ? SPEND_ALL : 0,
         use_balance: useBalance ? SPEND_ALL : 0,
@@ -176,22 +199,42 @@ export default function CheckoutPage({ m, options, customer, addresses, delivery
       });
     return () => controller.abort();
     // The summary follows what prices the order; `summary` is read only to tell the first load.
-  }, [customer, items, method, useBonus, useBalance, m]);
+  }, [customer, items, method, offer, useBonus, useBalance, m]);
 
   const pickAddress = (a: CheckoutAddress | null) => {
     setAddressId(a?.id ?? null);
+    if (carriers && a?.carrier_city) setCity(a.carrier_city);
     const opts = { shouldValidate: Boolean(a), shouldDirty: true };
     setValue('delivery.city', a?.city ?? '', opts);
     setValue('delivery.address', a?.address ?? '', opts);
     setValue('delivery.postcode', a?.postcode ?? '', opts);
   };
 
+  // By a carrier the city is the carrier's, and a point's address is the point's: the form holds them.
+  useEffect(() => {
+    if (!offer || !city) return;
+    setValue('delivery.city', city.name);
+    if (offer.mode !== 'courier') setValue('delivery.address', carrier.point?.address ?? '');
+  }, [offer, city, carrier.point, setValue]);
+
   const submit = handleSubmit(async (values) => {
     setFormError(undefined);
+    if (carriers && !fixed && !offer) {
+      setFormError(m['delivery.cityPick']);
+      return;
+    }
+    if (offer && offer.mode !== 'courier' && !carrier.point) {
+      setError('delivery.point', { type: 'required', message: m['delivery.choosePoint'] ?? '' });
+      return;
+    }
+    const delivery = offer
+      ? { ...values.delivery, method, quote: offer.quote, ...(carrier.point ? { point: carrier.point.code } : {}) }
+      : { ...values.delivery, quote: undefined, point: undefined };
     try {
       const placed = await placeOrderCall(
         {
           ...values,
+          delivery,
           ...(customer ? {} : { items }),
           use_bonus: summary?.bonus_used ?? 0,
           use_balance: summary?.balance_used ?? 0,
@@ -203,13 +246,30 @@ export default function CheckoutPage({ m, options, customer, addresses, delivery
       if (!(error instanceof ApiError)) throw error;
       // Refused before an order was made: the next press is a new attempt.
       if (error.failure.status === 409 || error.failure.status === 422) key.current = newIdempotencyKey();
+      // A quote run out or edited: the offers are asked for again and the shopper chooses again.
+      if (error.failure.errors['delivery.quote']) setRequote((n) => n + 1);
       if (!applyFieldErrors(error, FIELDS, (field, message) => setError(field, { type: 'server', message }))) setFormError(error.message);
     }
   });
 
   const count = useMemo(() => summary?.lines.reduce((s, l) => s + l.quantity, 0) ?? 0, [summary]);
-  const days = option ? fill(m['checkout.days'] ?? '', { min: option.days_min, max: option.days_max }) : '';
+  const days = offer
+    ? `${offerTitle(m, offer)} · ${offer.arrival}`
+    : option
+      ? fill(m['checkout.days'] ?? '', { min: option.days_min, max: option.days_max })
+      : '';
   const isSubmitting = form.formState.isSubmitting;
+
+  const cityAndAddress = (
+    <div className="grid gap-4 sm:grid-cols-[1fr_2fr]">
+      <FormField label={m['checkout.city'] ?? ''} autoComplete="address-level2" {...fieldProps(form, 'delivery.city', shown)} />
+      <FormField
+        label={option?.address === 'point' ? (m['checkout.pointAddress'] ?? '') : (m['checkout.address'] ?? '')}
+        autoComplete="street-address"
+        {...fieldProps(form, 'delivery.address', shown)}
+      />
+    </div>
+  );
 
   return (
     <form onSubmit={submit} noValidate className="grid gap-8 lg:grid-cols-[1fr_380px]" aria-label={m['checkout.title']}>
@@ -238,42 +298,87 @@ export default function CheckoutPage({ m, options, customer, addresses, delivery
         </Section>
 
         <Section n={2} title={m['checkout.delivery'] ?? ''}>
-          <div className="grid gap-3" role="radiogroup" aria-label={m['checkout.delivery']}>
-            {options.map((o) => (
-              <Choice key={o.id} value={o.id} checked={method === o.id} {...register('delivery.method')}>
-                <span className="flex flex-wrap justify-between gap-x-4 font-600">
-                  <span>{o.name}</span>
-                  <span className="tabular-nums" data-testid={`delivery-price-${o.id}`}>
-                    {summary && summary.delivery_price === 0 ? m['checkout.free'] : formatPrice(o.price)}
-                  </span>
-                </span>
-                <span className="mt-1 block text-xs text-ink-soft">
-                  {o.description} {fill(m['checkout.days'] ?? '', { min: o.days_min, max: o.days_max })}
-                </span>
-              </Choice>
-            ))}
-          </div>
-          {addresses.length > 0 && (
-            <div className="grid gap-2" role="radiogroup" aria-label={m['checkout.savedAddresses']}>
-              <p className="text-xs font-600 uppercase tracking-wider text-ink-soft">{m['checkout.savedAddresses']}</p>
-              {addresses.map((a) => (
-                <Choice key={a.id} name="saved-address" checked={addressId === a.id} onChange={() => pickAddress(a)}>
-                  {a.label}
-                </Choice>
-              ))}
-              <Choice name="saved-address" checked={addressId === null} onChange={() => pickAddress(null)}>
-                {m['checkout.newAddress']}
-              </Choice>
-            </div>
+          {carriers ? (
+            <>
+              {addresses.length > 0 && (
+                <div className="grid gap-2" role="radiogroup" aria-label={m['checkout.savedAddresses']}>
+                  <p className="text-xs font-600 uppercase tracking-wider text-ink-soft">{m['checkout.savedAddresses']}</p>
+                  {addresses.map((a) => (
+                    <Choice key={a.id} name="saved-address" checked={addressId === a.id} onChange={() => pickAddress(a)}>
+                      {a.label}
+                    </Choice>
+                  ))}
+                  <Choice name="saved-address" checked={addressId === null} onChange={() => pickAddress(null)}>
+                    {m['checkout.newAddress']}
+                  </Choice>
+                </div>
+              )}
+              <CarrierDelivery
+                m={m}
+                items={count}
+                city={city}
+                onCity={setCity}
+                initialPoint={carriers.point}
+                tiles={carriers.tiles}
+                requote={requote}
+                onChange={onCarrier}
+                pointError={form.formState.errors.delivery?.point?.message}
+              >
+                <div className="grid gap-3" role="radiogroup" aria-label={m['checkout.delivery']}>
+                  {options.map((o) => (
+                    <Choice key={o.id} value={o.id} checked={method === o.id} {...register('delivery.method')}>
+                      <span className="flex flex-wrap justify-between gap-x-4 font-600">
+                        <span>{o.name}</span>
+                        <span className="tabular-nums" data-testid={`delivery-price-${o.id}`}>
+                          {summary && summary.delivery_price === 0 ? m['checkout.free'] : formatPrice(o.price)}
+                        </span>
+                      </span>
+                      <span className="mt-1 block text-xs text-ink-soft">
+                        {o.description} {fill(m['checkout.days'] ?? '', { min: o.days_min, max: o.days_max })}
+                      </span>
+                    </Choice>
+                  ))}
+                </div>
+              </CarrierDelivery>
+              {fixed
+                ? cityAndAddress
+                : offer?.mode === 'courier' && (
+                    <FormField label={m['checkout.address'] ?? ''} autoComplete="street-address" {...fieldProps(form, 'delivery.address', shown)} />
+                  )}
+            </>
+          ) : (
+            <>
+              <div className="grid gap-3" role="radiogroup" aria-label={m['checkout.delivery']}>
+                {options.map((o) => (
+                  <Choice key={o.id} value={o.id} checked={method === o.id} {...register('delivery.method')}>
+                    <span className="flex flex-wrap justify-between gap-x-4 font-600">
+                      <span>{o.name}</span>
+                      <span className="tabular-nums" data-testid={`delivery-price-${o.id}`}>
+                        {summary && summary.delivery_price === 0 ? m['checkout.free'] : formatPrice(o.price)}
+                      </span>
+                    </span>
+                    <span className="mt-1 block text-xs text-ink-soft">
+                      {o.description} {fill(m['checkout.days'] ?? '', { min: o.days_min, max: o.days_max })}
+                    </span>
+                  </Choice>
+                ))}
+              </div>
+              {addresses.length > 0 && (
+                <div className="grid gap-2" role="radiogroup" aria-label={m['checkout.savedAddresses']}>
+                  <p className="text-xs font-600 uppercase tracking-wider text-ink-soft">{m['checkout.savedAddresses']}</p>
+                  {addresses.map((a) => (
+                    <Choice key={a.id} name="saved-address" checked={addressId === a.id} onChange={() => pickAddress(a)}>
+                      {a.label}
+                    </Choice>
+                  ))}
+                  <Choice name="saved-address" checked={addressId === null} onChange={() => pickAddress(null)}>
+                    {m['checkout.newAddress']}
+                  </Choice>
+                </div>
+              )}
+              {cityAndAddress}
+            </>
           )}
-          <div className="grid gap-4 sm:grid-cols-[1fr_2fr]">
-            <FormField label={m['checkout.city'] ?? ''} autoComplete="address-level2" {...fieldProps(form, 'delivery.city', shown)} />
-            <FormField
-              label={option?.address === 'point' ? (m['checkout.pointAddress'] ?? '') : (m['checkout.address'] ?? '')}
-              autoComplete="street-address"
-              {...fieldProps(form, 'delivery.address', shown)}
-            />
-          </div>
           {option?.address === 'postal' && (
             <FormField
               label={m['checkout.postcode'] ?? ''}

@@ -226,7 +226,7 @@ export async function placeOrder(input: PlaceOrderInput, owner: Owner, idempoten
   const items = await orderItems(owner, input);
   if (items.length === 0) throw conflict('checkout.empty');
   // A carrier's quote (issue 38) decides the way and the price; otherwise the editors' method does.
-  const carrier = input.delivery.quote ? await carrierChoice(input.delivery.quote, input.delivery.point, itemCount(items)) : null;
+  const carrier = input.delivery.quote ? await carrierChoice(input.delivery.quote, input.delivery.point, itemCount(items), input.delivery.city) : null;
   const option = carrier ? quotedOption(carrier) : await deliveryOption(input.delivery.method);
   if (option.address === 'postal' && !input.delivery.postcode) throw new HttpError(422, 'error.validation', { 'delivery.postcode': ['validation.required'] });
   const db = await getDb();

@@ -55,7 +55,7 @@ describe('CDEK, when it answers', () => {
       cityCode: 44,
       address: 'ул. Тверская, 10',
       howToFind: 'Вход со двора, второй подъезд',
-      metro: 'м. Пушкинская',
+      metro: 'Пушкинская',
       hours: 'Пн-Вс 09:00-21:00',
       latitude: 55.753215,
       longitude: 37.622504,
@@ -126,5 +126,64 @@ describe('CDEK, when it does not answer well', () => {
   it('an address where nothing listens is unavailable', async () => {
     const nowhere = cdekClient({ url: 'http://127.0.0.1:9/v2', clientId: ID, clientSecret: SECRET, timeoutMs: 300 });
     await expect(nowhere.pickupPoints(44)).rejects.toBeInstanceOf(CarrierUnavailable);
+  });
+});
+
+describe('CDEK shipments', () => {
+  const order = (number: string) => ({
+    type: 1,
+    number,
+    tariff_code: 136,
+    shipment_point: 'MSK1',
+    delivery_point: 'SPB1',
+    recipient: { name: 'Вера Получатель', phones: [{ number: '+79215554433' }] },
+    packages: [{ number: '1', weight: 1000, items: [{ name: 'Платье', ware_key: 'V-1', payment: { value: 0 }, cost: 100, weight: 1000, amount: 1 }] }],
+  });
+
+  it('registers an order (202), reads it back with its number and statuses oldest first, and finds it by the shop’s number', async () => {
+    const uuid = await cdek.createOrder(order('BS-10000001'));
+    const held = await cdek.getOrder(uuid);
+    expect(held).toMatchObject({ uuid, number: 'BS-10000001', carrierNumber: expect.stringMatching(/^\d{10}$/), invalid: undefined });
+    expect(held.statuses.map((s) => s.code)).toEqual(['ACCEPTED', 'CREATED']);
+    standin.advance('BS-10000001', 'ACCEPTED_AT_PICK_UP_POINT');
+    expect((await cdek.getOrder(uuid)).statuses.at(-1)).toMatchObject({ code: 'ACCEPTED_AT_PICK_UP_POINT', name: 'Принят на склад до востребования' });
+    expect((await cdek.orderByNumber('BS-10000001'))?.uuid).toBe(uuid);
+    expect(await cdek.orderByNumber('BS-99999999')).toBeUndefined();
+  });
+
+  it('reports a second order under a taken number as CDEK does: accepted, then invalid', async () => {
+    await cdek.createOrder(order('BS-10000002'));
+    const twin = await cdek.createOrder(order('BS-10000002'));
+    expect((await cdek.getOrder(twin)).invalid).toEqual(['error_validate_im_dep_number_has_already_had_integration']);
+  });
+
+  it('refuses an order without a recipient with CDEK’s code, and an unknown uuid as not found', async () => {
+    const { recipient: _, ...incomplete } = order('BS-10000003');
+    await expect(cdek.createOrder(incomplete)).rejects.toMatchObject({ name: 'CarrierRefused', codes: ['order_recipient_is_empty'] });
+    await expect(cdek.getOrder('00000000-0000-0000-0000-000000000000')).rejects.toMatchObject({ status: 400, codes: ['v2_entity_not_found'] });
+  });
+
+  it('makes a waybill: asked, made on a later look, downloaded with the token — and never fetched from another host', async () => {
+    const uuid = await cdek.createOrder(order('BS-10000004'));
+    const job = await cdek.printWaybill(uuid);
+    expect(await cdek.printReady(job)).toBeUndefined();
+    const url = await cdek.printReady(job);
+    expect(url).toMatch(/\.pdf$/);
+    const pdf = Buffer.from(await cdek.download(url ?? '')).toString('latin1');
+    expect(pdf.startsWith('%PDF-1.4')).toBe(true);
+    await expect(cdek.download('https://elsewhere.example/v2/print/orders/x.pdf')).rejects.toBeInstanceOf(CarrierUnavailable);
+  });
+
+  it('books a courier pickup once a day', async () => {
+    const intake = {
+      intake_date: '2026-12-01',
+      intake_time_from: '10:00',
+      intake_time_to: '18:00',
+      weight: 3000,
+      sender: { name: 'Склад', phones: [{ number: '+74951234567' }] },
+      from_location: { code: 44, address: 'ул. Тверская, 7' },
+    };
+    expect(await cdek.createIntake(intake)).toMatch(/^[\w-]{36}$/);
+    await expect(cdek.createIntake(intake)).rejects.toMatchObject({ codes: ['v2_intake_exists_by_date_address'] });
   });
 });

@@ -37,7 +37,28 @@ export class CarrierRefused extends Error {
 }
 
 const tokenSchema = z.object({ access_token: z.string().min(1), expires_in: z.number().positive() });
-const errorsSchema = z.object({ errors: z.array(z.object({ code: z.string(), message: z.string().optional() })).optional() });
+const errorList = z.array(z.object({ code: z.string(), message: z.string().optional() }));
+// Synchronous calls refuse with `errors`; the asynchronous entities (orders, prints, intakes) inside `requests`.
+const errorsSchema = z.object({ errors: errorList.optional(), requests: z.array(z.object({ errors: errorList.optional() })).optional() });
+const errorCodes = (body: unknown): string[] => {
+  const parsed = errorsSchema.safeParse(body).data;
+  return [...(parsed?.errors ?? []), ...(parsed?.requests ?? []).flatMap((r) => r.errors ?? [])].map((e) => e.code);
+};
+
+/** An asynchronous entity's answer: `{ entity: { uuid, … }, requests: [{ state, errors }] }`. */
+const entitySchema = z.object({
+  entity: z.looseObject({ uuid: z.string().min(1).max(100) }),
+  requests: z.array(z.object({ state: z.string(), errors: errorList.optional() })).default([]),
+});
+
+const carrierStatusSchema = z.object({ code: z.string(), name: z.string().default(''), date_time: z.string(), city: z.string().optional() });
+const orderEntitySchema = z.object({
+  uuid: z.string(),
+  number: z.string().optional(),
+  cdek_number: z.union([z.string(), z.number()]).optional(),
+  statuses: z.array(z.unknown()).default([]),
+});
+const printEntitySchema = z.object({ uuid: z.string(), url: z.string().optional(), statuses: z.array(z.object({ code: z.string() })).default([]) });
 
 const suggestionSchema = z.array(z.object({ code: z.number().int(), full_name: z.string() }));
 
@@ -76,25 +97,89 @@ export function modeOf(deliveryMode: number): DeliveryMode | undefined {
 /** The shop hands parcels over at a CDEK office: only tariffs that start at one (modes 3, 4, 7). */
 const FROM_OFFICE = new Set([3, 4, 7]);
 
+/** A status of a carrier's order, as CDEK lists it. */
+export interface CarrierStatus {
+  code: string;
+  name: string;
+  /** ISO time. */
+  at: string;
+  city: string;
+}
+
+/** What the carrier holds of a shop's order. */
+export interface CarrierOrder {
+  uuid: string;
+  /** The shop's order code, as sent. */
+  number: string | undefined;
+  /** The carrier's own number, once it has processed the order. */
+  carrierNumber: string | undefined;
+  /** The request was refused after it was accepted (CDEK's INVALID): the codes why. */
+  invalid: string[] | undefined;
+  /** Oldest first. */
+  statuses: CarrierStatus[];
+}
+
+/** Shipping calls are a manager's or a job's, not a shopper's: they may wait longer than checkout does. */
+export const SHIPPING_TIMEOUT_MS = 15_000;
+
 export interface CdekClient {
   suggestCities(name: string): Promise<CarrierCity[]>;
   pickupPoints(cityCode: number): Promise<PickupPoint[]>;
   /** The tariffs from the sender's city to this one for these parcels, one per mode and the cheapest of each. */
   quotes(from: number, to: number, parcels: readonly Parcel[]): Promise<CarrierQuote[]>;
+  /** Registers an order (POST /orders, answered 202): the carrier's uuid for it. */
+  createOrder(body: Record<string, unknown>): Promise<string>;
+  getOrder(uuid: string): Promise<CarrierOrder>;
+  /** The order the carrier holds under the shop's number, if any (the newest of several). */
+  orderByNumber(number: string): Promise<CarrierOrder | undefined>;
+  /** Asks for an order's waybill (POST /print/orders); the print job's uuid. */
+  printWaybill(orderUuid: string): Promise<string>;
+  /** The print job's PDF address once ready, undefined while it is being made. */
+  printReady(printUuid: string): Promise<string | undefined>;
+  /** A PDF the carrier made (its address needs the token). */
+  download(url: string): Promise<Uint8Array<ArrayBuffer>>;
+  /** Asks for a courier to pick parcels up (POST /intakes): the intake's uuid. */
+  createIntake(body: Record<string, unknown>): Promise<string>;
+}
+
+function carrierOrder(body: unknown): CarrierOrder {
+  const parsed = z
+    .object({ entity: orderEntitySchema, requests: z.array(z.object({ state: z.string(), errors: errorList.optional() })).default([]) })
+    .safeParse(body);
+  if (!parsed.success) throw new CarrierUnavailable('CDEK answered the order with something else');
+  const { entity, requests } = parsed.data;
+  const invalid = requests.find((r) => r.state === 'INVALID');
+  const statuses: CarrierStatus[] = [];
+  for (const row of entity.statuses) {
+    const s = carrierStatusSchema.safeParse(row);
+    if (s.success) statuses.push({ code: s.data.code, name: s.data.name, at: new Date(s.data.date_time).toISOString(), city: s.data.city ?? '' });
+  }
+  // CDEK lists the newest first; the shop applies them in the order they happened (two in one second keep CDEK's order).
+  statuses.reverse().sort((a, b) => a.at.localeCompare(b.at));
+  return {
+    uuid: entity.uuid,
+    number: entity.number,
+    carrierNumber: entity.cdek_number === undefined ? undefined : String(entity.cdek_number),
+    invalid: invalid ? (invalid.errors ?? []).map((e) => e.code) : undefined,
+    statuses,
+  };
 }
 
 export function cdekClient(config: CdekConfig, fetchImpl: typeof fetch = fetch): CdekClient {
   let token: { value: string; until: number } | undefined;
   let asking: Promise<string> | undefined;
 
-  async function send(path: string, init: RequestInit & { query?: Record<string, string | number> }): Promise<Response> {
-    const url = new URL(config.url.replace(/\/$/, '') + path);
+  type Init = RequestInit & { query?: Record<string, string | number>; timeoutMs?: number };
+
+  async function send(path: string, init: Init): Promise<Response> {
+    const url = new URL(/^https?:/.test(path) ? path : config.url.replace(/\/$/, '') + path);
     for (const [name, value] of Object.entries(init.query ?? {})) url.searchParams.set(name, String(value));
+    const timeoutMs = init.timeoutMs ?? config.timeoutMs;
     try {
-      return await fetchImpl(url, { ...init, signal: AbortSignal.timeout(config.timeoutMs) });
+      return await fetchImpl(url, { ...init, signal: AbortSignal.timeout(timeoutMs) });
     } catch (error) {
       const timedOut = error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError');
-      throw new CarrierUnavailable(timedOut ? `CDEK did not answer within ${config.timeoutMs} ms` : `CDEK could not be reached (${(error as Error).message})`);
+      throw new CarrierUnavailable(timedOut ? `CDEK did not answer within ${timeoutMs} ms` : `CDEK could not be reached (${(error as Error).message})`);
     }
   }
 
@@ -118,7 +203,11 @@ export function cdekClient(config: CdekConfig, fetchImpl: typeof fetch = fetch):
   }
 
   /** A call with the token; a 401 (an expired or revoked token) asks for a new one once. */
-  async function call(path: string, init: RequestInit & { query?: Record<string, string | number> } = {}): Promise<unknown> {
+  async function call(path: string, init: Init = {}): Promise<unknown> {
+    return (await authorised(path, init, (res) => res.json().catch(() => undefined))) as unknown;
+  }
+
+  async function authorised<T>(path: string, init: Init, read: (res: Response) => Promise<T>): Promise<T | unknown> {
     for (let attempt = 0; ; attempt++) {
       const res = await send(path, { ...init, headers: { ...init.headers, authorization: `Bearer ${await bearer(attempt > 0)}`, accept: 'application/json' } });
       if (res.status === 401 && attempt === 0) {
@@ -126,14 +215,36 @@ export function cdekClient(config: CdekConfig, fetchImpl: typeof fetch = fetch):
         continue;
       }
       if (res.status >= 500 || res.status === 429) throw new CarrierUnavailable(`CDEK answered ${res.status} to ${path}`, res.status);
-      const body: unknown = await res.json().catch(() => undefined);
       if (!res.ok) {
-        const codes = errorsSchema.safeParse(body).data?.errors?.map((e) => e.code) ?? [];
-        throw new CarrierRefused(`CDEK refused ${path} (${res.status}${codes.length ? `: ${codes.join(', ')}` : ''})`, res.status, codes);
+        const codes = errorCodes(await res.json().catch(() => undefined));
+        throw new CarrierRefused(
+          `CDEK refused ${path.replace(/^https?:\/\/[^/]+/, '')} (${res.status}${codes.length ? `: ${codes.join(', ')}` : ''})`,
+          res.status,
+          codes,
+        );
       }
-      return body;
+      return read(res);
     }
   }
+
+  const post = (body: unknown): Init => ({
+    method: 'POST',
+    body: JSON.stringify(body),
+    headers: { 'content-type': 'application/json' },
+    timeoutMs: SHIPPING_TIMEOUT_MS,
+  });
+  const entityUuid = (body: unknown, what: string): string => {
+    const parsed = entitySchema.safeParse(body);
+    if (!parsed.success) throw new CarrierUnavailable(`CDEK answered the ${what} with something else`);
+    const invalid = parsed.data.requests.find((r) => r.state === 'INVALID');
+    if (invalid)
+      throw new CarrierRefused(
+        `CDEK refused the ${what}`,
+        400,
+        (invalid.errors ?? []).map((e) => e.code),
+      );
+    return parsed.data.entity.uuid;
+  };
 
   return {
     async suggestCities(name) {
@@ -158,7 +269,8 @@ export function cdekClient(config: CdekConfig, fetchImpl: typeof fetch = fetch):
           cityCode: p.location.city_code,
           address: p.location.address,
           ...(p.address_comment ? { howToFind: p.address_comment } : {}),
-          ...(p.nearest_metro_station ? { metro: p.nearest_metro_station } : {}),
+          // CDEK writes the station with its "м." or without; the shop writes it once.
+          ...(p.nearest_metro_station ? { metro: p.nearest_metro_station.replace(/^м\.\s*/, '') } : {}),
           hours: p.work_time,
           latitude: p.location.latitude,
           longitude: p.location.longitude,
@@ -205,6 +317,49 @@ export function cdekClient(config: CdekConfig, fetchImpl: typeof fetch = fetch):
         if (!kept || quote.price < kept.price || (quote.price === kept.price && quote.periodMax < kept.periodMax)) best.set(mode, quote);
       }
       return [...best.values()];
+    },
+
+    async createOrder(body) {
+      return entityUuid(await call('/orders', post(body)), 'order');
+    },
+
+    async getOrder(uuid) {
+      return carrierOrder(await call(`/orders/${encodeURIComponent(uuid)}`, { timeoutMs: SHIPPING_TIMEOUT_MS }));
+    },
+
+    async orderByNumber(number) {
+      try {
+        return carrierOrder(await call('/orders', { query: { im_number: number }, timeoutMs: SHIPPING_TIMEOUT_MS }));
+      } catch (error) {
+        if (error instanceof CarrierRefused && error.codes.some((c) => c.startsWith('v2_entity_not_found'))) return undefined;
+        throw error;
+      }
+    },
+
+    async printWaybill(orderUuid) {
+      return entityUuid(await call('/print/orders', post({ orders: [{ order_uuid: orderUuid }], copy_count: 2, type: 'tpl_russia' })), 'waybill');
+    },
+
+    async printReady(printUuid) {
+      const parsed = z
+        .object({ entity: printEntitySchema })
+        .safeParse(await call(`/print/orders/${encodeURIComponent(printUuid)}`, { timeoutMs: SHIPPING_TIMEOUT_MS }));
+      if (!parsed.success) throw new CarrierUnavailable('CDEK answered the waybill with something else');
+      const codes = parsed.data.entity.statuses.map((s) => s.code);
+      if (codes.includes('INVALID') || codes.includes('REMOVED')) throw new CarrierRefused('CDEK could not make the waybill', 400, codes);
+      return codes.includes('READY') ? parsed.data.entity.url : undefined;
+    },
+
+    async download(url) {
+      // Only from the carrier's own host: the address came in an answer, and the token must not go elsewhere.
+      if (new URL(url).origin !== new URL(config.url).origin) throw new CarrierUnavailable('CDEK gave a waybill address on another host');
+      const bytes = await authorised(url, { timeoutMs: SHIPPING_TIMEOUT_MS }, (res) => res.arrayBuffer());
+      if (!(bytes instanceof ArrayBuffer) || bytes.byteLength === 0) throw new CarrierUnavailable('CDEK sent no waybill');
+      return new Uint8Array(bytes);
+    },
+
+    async createIntake(body) {
+      return entityUuid(await call('/intakes', post(body)), 'courier pickup');
     },
   };
 }

@@ -15,7 +15,7 @@ import { metrics } from '~/lib/metrics.ts';
 import { purposeKey } from '~/features/orders/orders.server.ts';
 import { arrivalRange } from './arrival.ts';
 import { CarrierRefused, CarrierUnavailable, cdekClient, type CdekClient } from './cdek.server.ts';
-import type { CarrierCity, DeliveryOffer, Parcel, PickupPoint, PointKind } from './delivery.ts';
+import type { CarrierCity, CarrierDeliveryRecord, DeliveryOffer, Parcel, PickupPoint, PointKind } from './delivery.ts';
 import { openQuote, type SealedQuote } from './quote.server.ts';
 
 export const POINTS_TTL_MS = 24 * 60 * 60 * 1000;
@@ -93,6 +93,21 @@ const refusedAsNone = (error: unknown): never[] => {
   throw error;
 };
 
+/** The carrier's city named exactly `name` ("Москва"; a region after a comma is not compared), if it knows one. */
+export async function cityNamed(name: string): Promise<CarrierCity | null> {
+  const wanted = name.trim().toLowerCase();
+  if (wanted.length < 2 || wanted.length > 60) return null;
+  const found = await suggestCities(wanted);
+  if (!found.ok) return null;
+  return found.value.find((c) => c.name.split(',')[0]?.trim().toLowerCase() === wanted) ?? null;
+}
+
+/** One point of a city, if the carrier lists it (undefined also when the carrier cannot answer now). */
+export async function pointIn(cityCode: number, code: string): Promise<PickupPoint | undefined> {
+  const all = await pickupPoints(cityCode);
+  return all.ok ? all.value.find((p) => p.code === code) : undefined;
+}
+
 export interface PointFilter {
   /** Words of the street, the metro station or the point's name. */
   q?: string | undefined;
@@ -150,26 +165,17 @@ export async function quoted(quoteToken: string, items: number): Promise<SealedQ
   return quote;
 }
 
-/** What an order keeps of its carrier delivery (orders.delivery_carrier). */
-export interface CarrierDeliveryRecord {
-  carrier: 'cdek';
-  tariff: number;
-  mode: DeliveryOffer['mode'];
-  price: number;
-  arrival: { from: string; to: string };
-  point: { code: string; name: string; address: string; hours: string } | null;
-}
-
 /**
  * The carrier delivery a shopper chose at placement: its sealed quote opened (charged as quoted, even if
  * the tariff changed since), for the parcel being ordered, and for a pickup point or postamat one the
  * carrier still lists in that city. A point cannot be checked while the carrier is down: it is taken as
  * chosen rather than block the order. Field errors are the checkout's 422s.
  */
-export async function carrierChoice(quoteToken: string, pointCode: string | undefined, items: number): Promise<CarrierDeliveryRecord> {
+export async function carrierChoice(quoteToken: string, pointCode: string | undefined, items: number, cityName = ''): Promise<CarrierDeliveryRecord> {
   const quote = await quoted(quoteToken, items);
   const record: CarrierDeliveryRecord = {
     carrier: quote.carrier,
+    city: { code: quote.city, name: cityName },
     tariff: quote.tariff,
     mode: quote.mode,
     price: quote.price,

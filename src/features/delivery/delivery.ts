@@ -62,3 +62,66 @@ export interface Parcel {
 
 /** A sealed quote (quote.server.ts) is shorter than this: a longer one is refused before anything is read. */
 export const QUOTE_MAX_CHARS = 600;
+
+/** A pickup point as the API and the pages give it to the browser. */
+export interface PointView {
+  code: string;
+  name: string;
+  kind: PointKind;
+  city_code: number;
+  address: string;
+  how_to_find: string | null;
+  metro: string | null;
+  hours: string;
+  latitude: number;
+  longitude: number;
+  fitting_room: boolean;
+  card: boolean;
+}
+
+export function pointView(p: PickupPoint): PointView {
+  return {
+    code: p.code,
+    name: p.name,
+    kind: p.kind,
+    city_code: p.cityCode,
+    address: p.address,
+    how_to_find: p.howToFind ?? null,
+    metro: p.metro ?? null,
+    hours: p.hours,
+    latitude: p.latitude,
+    longitude: p.longitude,
+    fitting_room: p.fittingRoom,
+    card: p.card,
+  };
+}
+
+/** A carrier's offer as checkout shows it (POST …/delivery/options). */
+export interface OfferView {
+  carrier: CarrierId;
+  tariff_code: number;
+  tariff_name: string;
+  mode: DeliveryMode;
+  price: number;
+  arrival_from: string;
+  arrival_to: string;
+  quote: string;
+  arrival: string;
+}
+
+/** The message naming a carrier as shoppers know it ("СДЭК"). */
+export const carrierNameKey = (carrier: CarrierId) => `delivery.carrier.${carrier}` as const;
+
+/** What an order keeps of its carrier delivery (orders.delivery_carrier). */
+export interface CarrierDeliveryRecord {
+  carrier: CarrierId;
+  /** The carrier's city: its code, and its name as the shopper chose it. */
+  city?: { code: number; name: string };
+  tariff: number;
+  mode: DeliveryMode;
+  price: number;
+  arrival: { from: string; to: string };
+  point: { code: string; name: string; address: string; hours: string } | null;
+}
+
+export { formatArrival } from './arrival.ts';

@@ -117,6 +117,10 @@ export const SALE = {
   orderStatus: 'Статус заказа',
   statusChanged: 'Дата изменения статуса',
   tracking: 'Трек-номер',
+  // Delivery by a carrier (issue 38): free requisites, as Bitrix writes its delivery service's.
+  deliveryService: 'Служба доставки',
+  pickupPoint: 'Пункт выдачи',
+  deliveryDates: 'Срок доставки',
   site: 'Сайт',
   card: 'Банковская карта',
   sbp: 'СБП',

@@ -8,6 +8,8 @@ import { getDatabase } from '~/lib/db/index.ts';
 import type { Actor } from '~/features/ops/ops.audit.server.ts';
 import { operatorUpdate, type OperatorChange } from '~/features/orders/orders.actions.server.ts';
 import { canMove, ORDER_FLOW, type OrderStatus } from '~/features/orders/orders.ts';
+import { carrierNameKey, type CarrierDeliveryRecord } from '~/features/delivery/delivery.ts';
+import { t } from '~/lib/i18n/index.ts';
 import { orderByCode, type OrderView } from '~/features/orders/orders.server.ts';
 import type { ImportProblem } from '~/features/import/import.ts';
 import { readState, writeState } from './catalogue.server.ts';
@@ -22,7 +24,7 @@ const QUERY_LIMIT = 500;
 const DELIVERY_ID = 'ORDER_DELIVERY';
 
 /** The order as the document needs it: the order's view without its lines and history, and its version. */
-interface OrderRow extends Omit<OrderView, 'lines' | 'history' | 'delivered_at' | 'created_at' | 'delivery_address'> {
+interface OrderRow extends Omit<OrderView, 'lines' | 'history' | 'delivered_at' | 'created_at' | 'delivery_address' | 'shipment'> {
   delivery_address: Partial<OrderView['delivery_address']>;
   created_at: string | Date;
   updated_at: string | Date;
@@ -65,6 +67,16 @@ function goods(id: string, name: string, price: number, quantity: number, kind: 
     E.unitPrice,
     money(price),
   )}${el(E.quantity, quantity)}${el(SALE.sum, money(price * quantity))}<${E.requisites}>${requisite(SALE.kindOfGoods, kind)}${requisite(SALE.typeOfGoods, kind)}</${E.requisites}></${E.product}>`;
+}
+
+/** What 1C is told of a carrier's delivery: the service and tariff, the point, the dates promised. */
+function carrierRequisites(carrier: CarrierDeliveryRecord | null | undefined): string[] {
+  if (!carrier) return [];
+  return [
+    requisite(SALE.deliveryService, t('ru', 'ops.order.carrierTariff', { carrier: t('ru', carrierNameKey(carrier.carrier)), tariff: carrier.tariff })),
+    ...(carrier.point ? [requisite(SALE.pickupPoint, `${carrier.point.code}, ${carrier.point.address}`)] : []),
+    requisite(SALE.deliveryDates, `${carrier.arrival.from} – ${carrier.arrival.to}`),
+  ];
 }
 
 function documentOf(order: OrderRow, lines: LineRow[]): string {
@@ -116,10 +128,11 @@ function documentOf(order: OrderRow, lines: LineRow[]): string {
     requisite(SALE.paid, String(paid)),
     requisite(SALE.deliveryAllowed, String(paid && order.status !== 'cancelled')),
     requisite(SALE.cancelled, String(order.status === 'cancelled')),
-    requisite(SALE.final, String(order.status === 'delivered' || order.status === 'cancelled')),
+    requisite(SALE.final, String(order.status === 'delivered' || order.status === 'cancelled' || order.status === 'returned')),
     requisite(SALE.orderStatus, order.status),
     requisite(SALE.statusChanged, `${changed.date} ${changed.time}`),
     requisite(SALE.tracking, order.tracking_id ?? ''),
+    ...carrierRequisites(order.delivery_carrier),
     requisite(SALE.site, new URL(env().SITE_URL).host),
     `</${E.requisites}>`,
     `</${E.document}>`,
@@ -136,8 +149,8 @@ export async function ordersDocument(now = new Date()): Promise<{ xml: string; c
   const orders = (
     await q(
       `SELECT id, code, customer_id, status, payment_status, payment_method, delivery_method, contact_name, contact_phone, contact_email,
-              delivery_address, items_total, discount_total, delivery_price, bonus_used, balance_used, total, tracking_id, created_at, updated_at,
-              updated_at::text AS version
+              delivery_address, items_total, discount_total, delivery_price, bonus_used, balance_used, total, tracking_id, delivery_carrier, created_at,
+              updated_at, updated_at::text AS version
          FROM orders WHERE exchanged_at IS NULL OR updated_at > exchanged_at ORDER BY updated_at, id LIMIT $1`,
       [QUERY_LIMIT],
     )

@@ -2,6 +2,7 @@
 // anyone visits, run by the one scheduler (src/lib/jobs.ts) in every server process — on PostgreSQL one
 // process at a time per job. Loaded with the middleware; the jobs start when the process is ready and
 // stop first when it stops (src/lib/runtime.ts).
+import { pollShipments, registerPaidOrders } from '~/features/delivery/delivery.shipments.server.ts';
 import { getDatabase } from '~/lib/db/index.ts';
 import { env } from '~/lib/env.ts';
 import { deleteLapsedThrottles } from '~/lib/http/rate-limit.server.ts';
@@ -28,6 +29,10 @@ export function housekeepingJobs(everySeconds = env().JOBS_EVERY_SECONDS): Job[]
     { name: 'poll-pending-payments', everyMs: every(MINUTE), run: () => pollPendingPayments() },
     { name: 'refund-due-payments', everyMs: every(5 * MINUTE), run: () => refundDuePayments() },
     { name: 'refresh-product-feed', everyMs: every(5 * MINUTE), run: async () => Number(await refreshFeedIfDue()) },
+    // Delivery by carriers (issue 38): paid orders registered without a manager when DELIVERY_AUTO_REGISTER=1,
+    // and the orders on their way asked about once an hour each (the carrier's webhook has no retries).
+    { name: 'register-shipments', everyMs: every(MINUTE), run: () => registerPaidOrders() },
+    { name: 'poll-shipments', everyMs: every(10 * MINUTE), run: () => pollShipments() },
     {
       name: 'delete-spent-rows',
       everyMs: every(60 * MINUTE),

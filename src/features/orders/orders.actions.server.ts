@@ -159,7 +159,8 @@ async function applyOperatorChange(order: OrderView, change: OperatorChange): Pr
   return (await orderByCode(code)) ?? order;
 }
 
-async function delivered(tx: Parameters<typeof recordStatus>[0], orderId: number): Promise<void> {
+/** The rules at delivery, in the delivering transaction: the customer's bonus points and the referring partner's commission. */
+export async function delivered(tx: Parameters<typeof recordStatus>[0], orderId: number): Promise<void> {
   await tx.execute(sql`UPDATE orders SET delivered_at = now() WHERE id = ${orderId}`);
   const [row] = await selectRows<{ customer_id: number | null; goods: number; partner_id: number | null; commission_bp: number | null }>(
     tx,

@@ -1,6 +1,7 @@
 // The managers' console's view of orders (issue 24): the list with its filters, search, counts per status
 // and pages that stay fast at 100,000 orders (keyset pagination on (created_at, id), indexes of migration
 // 0014). Changes to an order still go through orders.actions.server.ts: one rule wherever a move comes from.
+import { registerShipment } from '~/features/delivery/delivery.shipments.server.ts';
 import { sql, type SQL } from 'drizzle-orm';
 import { z } from '~/lib/zod.ts';
 import { likePattern, listSearchField } from '~/features/ops/ops.ts';
@@ -164,11 +165,12 @@ export const consoleOrderActionSchema = z.discriminatedUnion('action', [
   z.object({ action: z.literal('event'), event_status: textLine(200), place: z.string().trim().max(200).default('') }),
   z.object({ action: z.literal('note'), note: textLine(2000) }),
   z.object({ action: z.literal('refunded') }),
+  z.object({ action: z.literal('ship') }),
 ]);
 export type ConsoleOrderAction = z.infer<typeof consoleOrderActionSchema>;
 
 /** Carries out one of the page's actions; what the page confirms ('update', 'note', 'refunded'). */
-export async function consoleOrderAction(code: string, action: ConsoleOrderAction, actor: Actor): Promise<'update' | 'note' | 'refunded'> {
+export async function consoleOrderAction(code: string, action: ConsoleOrderAction, actor: Actor): Promise<'update' | 'note' | 'refunded' | 'shipped'> {
   switch (action.action) {
     case 'move':
       await operatorUpdate(code, { status: action.status, ...(action.note ? { note: action.note } : {}) }, actor);
@@ -185,6 +187,9 @@ export async function consoleOrderAction(code: string, action: ConsoleOrderActio
     case 'refunded':
       await markRefunded(code, actor);
       return 'refunded';
+    case 'ship':
+      await registerShipment(code, actor);
+      return 'shipped';
   }
 }
 

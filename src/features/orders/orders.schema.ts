@@ -35,7 +35,27 @@ export const orderDetailSchema = z.object({
   payment_method: z.string(),
   created_at: z.string(),
   contact: z.object({ name: z.string(), email: z.string(), phone: z.string() }),
-  delivery: z.object({ method: z.string(), city: z.string(), address: z.string(), postcode: z.string(), comment: z.string() }),
+  delivery: z.object({
+    method: z.string(),
+    city: z.string(),
+    address: z.string(),
+    postcode: z.string(),
+    comment: z.string(),
+    carrier: z
+      .object({
+        carrier: z.string(),
+        mode: z.enum(['pickup', 'postamat', 'courier']),
+        tariff: z.number().int(),
+        price: z.number().int(),
+        arrival_from: z.string(),
+        arrival_to: z.string(),
+        arrival: z.string().describe('as the shopper reads it ("3–7 December")'),
+        point: z.object({ code: z.string(), name: z.string(), address: z.string(), hours: z.string() }).nullable(),
+        number: z.string().nullable().describe("the carrier's parcel number, once shipped"),
+      })
+      .nullable()
+      .describe('delivery by a carrier (issue 38); null for the fixed methods'),
+  }),
   items_total: z.number().int(),
   discount_total: z.number().int(),
   delivery_price: z.number().int(),

@@ -13,6 +13,8 @@ import { t, type Locale, type MessageKey } from '~/lib/i18n/index.ts';
 import { loggableError, logger } from '~/lib/log.ts';
 import { mailLayout, sendMail } from '~/lib/mail.server.ts';
 import { canCancel, canReturn, statusLabelKey } from './orders.ts';
+import type { CarrierDeliveryRecord } from '~/features/delivery/delivery.ts';
+import { formatArrival } from '~/features/delivery/delivery.ts';
 import type { OrderDetail, orderSummarySchema } from './orders.schema.ts';
 import type { z } from '~/lib/zod.ts';
 
@@ -163,6 +165,10 @@ export interface OrderView {
   balance_used: number;
   total: number;
   tracking_id: string | null;
+  /** Delivery by a carrier as quoted at checkout (issue 38); null for the fixed methods. */
+  delivery_carrier: CarrierDeliveryRecord | null;
+  /** The order registered with its carrier; null until a manager (or the job) sends it. */
+  shipment: { carrier: string; state: string; number: string | null } | null;
   delivered_at: string | null;
   created_at: string;
   lines: OrderLineView[];
@@ -174,12 +180,20 @@ export interface OrderView {
 export async function orderByCode(code: string): Promise<OrderView | null> {
   const db = await getDb();
   const [order] = await selectRows<
-    Omit<OrderView, 'lines' | 'history' | 'tracking' | 'created_at' | 'delivered_at'> & { created_at: Date | string; delivered_at: Date | string | null }
+    Omit<OrderView, 'lines' | 'history' | 'tracking' | 'created_at' | 'delivered_at' | 'shipment'> & {
+      created_at: Date | string;
+      delivered_at: Date | string | null;
+      shipment_carrier: string | null;
+      shipment_state: string | null;
+      shipment_number: string | null;
+    }
   >(
     db,
-    sql`SELECT id, code, customer_id, status, payment_status, contact_name, contact_email, contact_phone, delivery_method, payment_method,
-               delivery_address, items_total, discount_total, delivery_price, bonus_used, balance_used, total, tracking_id, delivered_at, created_at
-          FROM orders WHERE code = ${code}`,
+    sql`SELECT o.id, o.code, o.customer_id, o.status, o.payment_status, o.contact_name, o.contact_email, o.contact_phone, o.delivery_method,
+               o.payment_method, o.delivery_address, o.items_total, o.discount_total, o.delivery_price, o.bonus_used, o.balance_used, o.total,
+               o.tracking_id, o.delivery_carrier, o.delivered_at, o.created_at,
+               s.carrier AS shipment_carrier, s.state AS shipment_state, s.number AS shipment_number
+          FROM orders o LEFT JOIN shipments s ON s.order_id = o.id WHERE o.code = ${code}`,
   );
   if (!order) return null;
   const lines = await selectRows<OrderLineView & Record<string, unknown>>(
@@ -196,8 +210,10 @@ export async function orderByCode(code: string): Promise<OrderView | null> {
     db,
     sql`SELECT status, place, created_at FROM tracking_events WHERE order_id = ${order.id} ORDER BY created_at, id`,
   );
+  const { shipment_carrier, shipment_state, shipment_number, ...fields } = order;
   return {
-    ...order,
+    ...fields,
+    shipment: shipment_carrier && shipment_state ? { carrier: shipment_carrier, state: shipment_state, number: shipment_number } : null,
     created_at: new Date(order.created_at).toISOString(),
     delivered_at: order.delivered_at ? new Date(order.delivered_at).toISOString() : null,
     tracking: tracking.map((e) => ({ ...e, created_at: new Date(e.created_at).toISOString() })),
@@ -232,7 +248,23 @@ export function orderDetail(order: OrderView, locale: Locale): OrderDetail {
     payment_method: order.payment_method,
     created_at: order.created_at,
     contact: { name: order.contact_name, email: order.contact_email, phone: order.contact_phone },
-    delivery: { method: order.delivery_method, ...order.delivery_address },
+    delivery: {
+      method: order.delivery_method,
+      ...order.delivery_address,
+      carrier: order.delivery_carrier
+        ? {
+            carrier: order.delivery_carrier.carrier,
+            mode: order.delivery_carrier.mode,
+            tariff: order.delivery_carrier.tariff,
+            price: order.delivery_carrier.price,
+            arrival_from: order.delivery_carrier.arrival.from,
+            arrival_to: order.delivery_carrier.arrival.to,
+            arrival: formatArrival(order.delivery_carrier.arrival, locale),
+            point: order.delivery_carrier.point,
+            number: order.shipment?.number ?? null,
+          }
+        : null,
+    },
     items_total: order.items_total,
     discount_total: order.discount_total,
     delivery_price: order.delivery_price,

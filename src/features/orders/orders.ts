@@ -3,8 +3,10 @@
 import { z } from '~/lib/zod.ts';
 import type { MessageKey } from '~/lib/i18n/index.ts';
 
-export const ORDER_FLOW = ['pending', 'processing', 'purchased', 'ready_to_ship', 'shipped', 'delivered'] as const;
-export const ORDER_STATUSES = [...ORDER_FLOW, 'cancelled'] as const;
+// in_transit and at_pickup_point come from the carrier's tracking (issue 38); so does returned, a parcel
+// the carrier brought back to the shop undelivered.
+export const ORDER_FLOW = ['pending', 'processing', 'purchased', 'ready_to_ship', 'shipped', 'in_transit', 'at_pickup_point', 'delivered'] as const;
+export const ORDER_STATUSES = [...ORDER_FLOW, 'cancelled', 'returned'] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
 
 export const STATUS_LABELS: Record<OrderStatus, MessageKey> = {
@@ -13,8 +15,11 @@ export const STATUS_LABELS: Record<OrderStatus, MessageKey> = {
   purchased: 'orders.status.purchased',
   ready_to_ship: 'orders.status.readyToShip',
   shipped: 'orders.status.shipped',
+  in_transit: 'orders.status.inTransit',
+  at_pickup_point: 'orders.status.atPickupPoint',
   delivered: 'orders.status.delivered',
   cancelled: 'orders.status.cancelled',
+  returned: 'orders.status.returned',
 };
 
 export function isOrderStatus(value: string): value is OrderStatus {
@@ -46,10 +51,22 @@ export const orderCodeSchema = z.string().regex(ORDER_CODE);
 export const BONUS_PERCENT = 5;
 export const BONUS_VALID_DAYS = 365;
 
-/** Forward along the flow, never back; cancelled only before shipping (docs/api.md "Orders"). */
+const flowIndex = (status: string) => ORDER_FLOW.indexOf(status as (typeof ORDER_FLOW)[number]);
+
+/** On its way: handed to the carrier and not yet delivered. */
+export function onTheWay(status: string): boolean {
+  const i = flowIndex(status);
+  return i >= flowIndex('shipped') && i < flowIndex('delivered');
+}
+
+/**
+ * Forward along the flow, never back; cancelled only before shipping, returned (to the shop, by the
+ * carrier) only while on the way (docs/api.md "Orders").
+ */
 export function canMove(from: string, to: OrderStatus): boolean {
-  if (from === 'cancelled' || from === 'delivered') return false;
-  if (to === 'cancelled') return from !== 'shipped';
-  const a = ORDER_FLOW.indexOf(from as (typeof ORDER_FLOW)[number]);
-  return a >= 0 && ORDER_FLOW.indexOf(to) > a;
+  if (from === 'cancelled' || from === 'delivered' || from === 'returned') return false;
+  if (to === 'cancelled') return flowIndex(from) < flowIndex('shipped');
+  if (to === 'returned') return onTheWay(from);
+  const a = flowIndex(from);
+  return a >= 0 && flowIndex(to) > a;
 }

@@ -7,6 +7,7 @@ import {
   boolean,
   check,
   customType,
+  date,
   index,
   integer,
   jsonb,
@@ -336,7 +337,7 @@ export const orders = pgTable(
     code: text('code').notNull(),
     // Null for a guest's order (the guest is known by the contact e-mail).
     customerId: integer('customer_id').references(() => customers.id),
-    // pending | processing | purchased | ready_to_ship | shipped | delivered | cancelled (spec §4)
+    // pending | processing | purchased | ready_to_ship | shipped | in_transit | at_pickup_point | delivered | cancelled | returned (spec §4, issue 38)
     status: text('status').notNull().default('pending'),
     contactName: text('contact_name').notNull(),
     contactPhone: text('contact_phone').notNull(),
@@ -351,8 +352,8 @@ export const orders = pgTable(
     paymentStatus: text('payment_status').notNull().default('unpaid'),
     // courier | pickup | post
     deliveryMethod: text('delivery_method').notNull().default('courier'),
-    // Delivery by a carrier (issue 38), as quoted at checkout: { carrier, tariff, tariff_name, mode, price,
-    // arrival: { from, to }, point: { code, name, address, hours } | null }; null for the fixed methods.
+    // Delivery by a carrier (issue 38), as quoted at checkout: { carrier, city: { code, name }, tariff, mode,
+    // price, arrival: { from, to }, point: { code, name, address, hours } | null }; null for the fixed methods.
     deliveryCarrier: jsonb('delivery_carrier'),
     // card | sbp
     paymentMethod: text('payment_method').notNull().default('card'),
@@ -773,3 +774,39 @@ export const carrierCache = pgTable(
   },
   (t) => [index('carrier_cache_expires_idx').on(t.expiresAt)],
 );
+
+// An order registered with its carrier (issue 38, docs/delivery.md "Shipments"): one per order, so a retry,
+// a double click or two managers never make a second one. `state` is `registering` while the carrier is
+// asked (a crash between asking and recording is settled by asking the carrier for the shop's number),
+// `registered` once it holds the order. `number` is the carrier's own (CDEK's cdek_number), known once the
+// carrier has processed the order. `seen` lists the carrier's statuses already applied (code@time).
+export const shipments = pgTable(
+  'shipments',
+  {
+    orderId: integer('order_id')
+      .primaryKey()
+      .references(() => orders.id, { onDelete: 'cascade' }),
+    carrier: text('carrier').notNull(),
+    state: text('state').notNull().default('registering'),
+    carrierUuid: text('carrier_uuid'),
+    number: text('number'),
+    status: text('status'),
+    seen: jsonb('seen')
+      .notNull()
+      .default(sql`'[]'::jsonb`),
+    intakeDate: date('intake_date', { mode: 'string' }),
+    polledAt: timestamp('polled_at', { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('shipments_carrier_uuid_idx').on(t.carrierUuid), index('shipments_polled_idx').on(t.polledAt)],
+);
+
+// A courier pickup asked of the carrier (CDEK's intakes): one per day, for that day's shipments.
+export const carrierIntakes = pgTable('carrier_intakes', {
+  intakeDate: date('intake_date', { mode: 'string' }).primaryKey(),
+  carrier: text('carrier').notNull(),
+  carrierUuid: text('carrier_uuid'),
+  shipments: integer('shipments').notNull(),
+  createdAt: createdAt(),
+});

@@ -2,6 +2,7 @@
 // filtered by fitting room, card payment and office or postamat — the list checkout shows without JavaScript.
 import { pointsQuerySchema, pointsResponse } from '~/features/delivery/delivery.schema.ts';
 import { pickupPoints } from '~/features/delivery/delivery.server.ts';
+import { pointView } from '~/features/delivery/delivery.ts';
 import { endpoint } from '~/lib/http/endpoint.ts';
 import { ok } from '~/lib/http/envelope.ts';
 
@@ -13,20 +14,7 @@ export const GET = endpoint({
     const answer = await pickupPoints(query.city, { q: query.q, fittingRoom: query.fitting_room === '1', card: query.card === '1', kind: query.kind });
     if (!answer.ok) return ok({ points: [], fallback: answer.fallback });
     return ok({
-      points: answer.value.map((p) => ({
-        code: p.code,
-        name: p.name,
-        kind: p.kind,
-        city_code: p.cityCode,
-        address: p.address,
-        how_to_find: p.howToFind ?? null,
-        metro: p.metro ?? null,
-        hours: p.hours,
-        latitude: p.latitude,
-        longitude: p.longitude,
-        fitting_room: p.fittingRoom,
-        card: p.card,
-      })),
+      points: answer.value.map(pointView),
       fallback: null,
     });
   },

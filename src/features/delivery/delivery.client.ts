@@ -1,0 +1,38 @@
+// The browser's delivery calls (docs/api.md "Delivery by carriers").
+import { api } from '~/lib/api.client.ts';
+import type { CarrierCity, OfferView, PointKind, PointView } from './delivery.ts';
+
+const BASE = '/api/v1/ecommerce-core/delivery';
+
+/** null when the carrier answered; otherwise why checkout offers the fixed methods. */
+export type FallbackView = 'not_configured' | 'unavailable' | null;
+
+export const citiesCall = (q: string, signal?: AbortSignal) =>
+  api<{ cities: CarrierCity[]; fallback: FallbackView }>(`${BASE}/cities`, { query: { q }, ...(signal ? { signal } : {}) });
+
+export interface PointQuery {
+  city: number;
+  q?: string;
+  fitting_room?: boolean;
+  card?: boolean;
+  kind?: PointKind | undefined;
+}
+
+export function pointsCall(query: PointQuery, signal?: AbortSignal) {
+  const q: Record<string, string | number> = { city: query.city };
+  if (query.q?.trim()) q.q = query.q.trim();
+  if (query.fitting_room) q.fitting_room = '1';
+  if (query.card) q.card = '1';
+  if (query.kind) q.kind = query.kind;
+  return api<{ points: PointView[]; fallback: FallbackView }>(`${BASE}/points`, { query: q, ...(signal ? { signal } : {}) });
+}
+
+export const optionsCall = (city: number, items: number, signal?: AbortSignal) =>
+  api<{ offers: OfferView[]; fallback: FallbackView }>(`${BASE}/options`, { method: 'POST', body: { city, items }, ...(signal ? { signal } : {}) });
+
+/** The no-JavaScript point list's address for a city (and a way: office or postamat). */
+export function pointListUrl(city: CarrierCity, kind?: PointKind): string {
+  const q = new URLSearchParams({ city: String(city.code), city_name: city.name });
+  if (kind) q.set('kind', kind);
+  return `/checkout/pickup?${q}`;
+}

@@ -1,0 +1,41 @@
+// The carrier's statuses as the order's (docs/delivery.md "Tracking"): forward along the flow, returned
+// from the way, nothing for statuses that say nothing new.
+import { describe, expect, it } from 'vitest';
+import { canMove } from '~/features/orders/orders.ts';
+import { furthest, orderStatusOf } from './delivery.shipments.server.ts';
+
+const codes = (...list: string[]) => list.map((code) => ({ code }));
+
+describe('CDEK statuses as the order’s', () => {
+  it('maps the depots’ statuses to shipped, in transit, at the pickup point, delivered and returned', () => {
+    expect(orderStatusOf('RECEIVED_AT_SHIPMENT_WAREHOUSE')).toBe('shipped');
+    expect(orderStatusOf('SENT_TO_RECIPIENT_CITY')).toBe('in_transit');
+    expect(orderStatusOf('TAKEN_BY_COURIER')).toBe('in_transit');
+    expect(orderStatusOf('ACCEPTED_AT_PICK_UP_POINT')).toBe('at_pickup_point');
+    expect(orderStatusOf('POSTOMAT_POSTED')).toBe('at_pickup_point');
+    expect(orderStatusOf('DELIVERED')).toBe('delivered');
+    expect(orderStatusOf('NOT_DELIVERED')).toBe('returned');
+    expect(orderStatusOf('CREATED')).toBeUndefined();
+    expect(orderStatusOf('INVALID')).toBeUndefined();
+  });
+
+  it('takes the furthest status, whatever order they came in; returned wins', () => {
+    expect(furthest(codes('CREATED', 'ACCEPTED'))).toBeUndefined();
+    expect(furthest(codes('ACCEPTED_AT_PICK_UP_POINT', 'RECEIVED_AT_SHIPMENT_WAREHOUSE', 'SENT_TO_RECIPIENT_CITY'))).toBe('at_pickup_point');
+    expect(furthest(codes('RECEIVED_AT_SHIPMENT_WAREHOUSE', 'DELIVERED', 'TAKEN_BY_COURIER'))).toBe('delivered');
+    expect(furthest(codes('ACCEPTED_AT_PICK_UP_POINT', 'NOT_DELIVERED'))).toBe('returned');
+  });
+
+  it('moves an order forward only: never back, never out of delivered, returned only from the way', () => {
+    expect(canMove('processing', 'shipped')).toBe(true);
+    expect(canMove('shipped', 'at_pickup_point')).toBe(true);
+    expect(canMove('at_pickup_point', 'in_transit')).toBe(false);
+    expect(canMove('at_pickup_point', 'at_pickup_point')).toBe(false);
+    expect(canMove('delivered', 'returned')).toBe(false);
+    expect(canMove('in_transit', 'returned')).toBe(true);
+    expect(canMove('processing', 'returned')).toBe(false);
+    expect(canMove('returned', 'delivered')).toBe(false);
+    expect(canMove('in_transit', 'cancelled')).toBe(false);
+    expect(canMove('ready_to_ship', 'cancelled')).toBe(true);
+  });
+});
