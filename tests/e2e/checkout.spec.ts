@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { expect, test, e2ePort } from './fixtures.ts';
-import { addFirstSize, hydrated, isMobile, open, signIn } from './helpers.ts';
+import { addFirstSize, hydrated, isMobile, open, payWith, signIn } from './helpers.ts';
 import { e2eInfoFile } from '../support/server.ts';
 
 const dataDir = () => (JSON.parse(readFileSync(e2eInfoFile(e2ePort()), 'utf8')) as { dataDir: string }).dataDir;
@@ -24,15 +24,6 @@ async function fillGuest(page: Page) {
   await page.getByRole('textbox', { name: 'Телефон' }).fill('9991234567');
   await page.getByRole('textbox', { name: 'Город' }).fill('Москва');
   await page.getByRole('textbox', { name: 'Улица, дом, квартира' }).fill('Тверская, 7, кв. 12');
-}
-
-async function payWith(page: Page, card: string) {
-  await page.waitForURL(/\/test-payment\//);
-  await hydrated(page);
-  await page.getByLabel('Номер карты').fill(card);
-  await page.getByLabel('Срок действия').fill('12/34');
-  await page.getByLabel('CVC').fill('123');
-  await page.getByRole('button', { name: 'Оплатить' }).click();
 }
 
 test('a guest checks out two sizes by Russian Post, passes 3-D Secure and lands on order-success; the cart is then empty', async ({ page }) => {

@@ -1,4 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import { expect, type Page } from '@playwright/test';
+import { base32Decode, hotp, totpStep } from '../../src/features/ops/totp.server.ts';
 
 /** Waits until every island that hydrates without scrolling has hydrated (Astro drops its `ssr` attribute). */
 export async function hydrated(page: Page): Promise<void> {
@@ -66,4 +68,42 @@ export async function addFirstSize(page: Page, nth = 0) {
   await page.getByRole('radiogroup', { name: 'Размер' }).getByRole('radio').and(page.locator(':not([disabled])')).first().click();
   await page.getByRole('button', { name: 'Добавить в корзину' }).click();
   await expect(page.getByText('Товар добавлен в корзину').first()).toBeVisible();
+}
+
+/** Pays on the test provider's card page (a 3-D Secure card asks for the SMS code next). */
+export async function payWith(page: Page, card: string) {
+  await page.waitForURL(/\/test-payment\//);
+  await hydrated(page);
+  await page.getByLabel('Номер карты').fill(card);
+  await page.getByLabel('Срок действия').fill('12/34');
+  await page.getByLabel('CVC').fill('123');
+  await page.getByRole('button', { name: 'Оплатить' }).click();
+}
+
+/** An operator added by the operator's call (the shop's token), set up in the browser through the link and signed in with a code. */
+export async function operatorSignsIn(page: Page, baseURL: string, operatorToken: string, role: 'manager' | 'admin'): Promise<string> {
+  const email = `op.${randomUUID().slice(0, 8)}@shop.ru`;
+  const res = await fetch(`${baseURL}/api/v1/ecommerce-core/ops/operators`, {
+    method: 'POST',
+    headers: { 'x-operator-token': operatorToken, 'content-type': 'application/json' },
+    body: JSON.stringify({ action: 'add', email, role }),
+  });
+  const { data } = (await res.json()) as { data: { setup_url: string; otpauth: string } };
+  const secret = base32Decode(new URL(data.otpauth).searchParams.get('secret') as string);
+  const code = (ahead: number) => hotp(secret, totpStep(Date.now()) + ahead);
+  const link = new URL(data.setup_url);
+  await page.goto(`${baseURL}${link.pathname}${link.search}`);
+  const password = 'длинная фраза для входа в панель';
+  await page.getByLabel('Пароль', { exact: true }).fill(password);
+  await page.getByLabel('Пароль ещё раз').fill(password);
+  await page.getByLabel('Код из приложения').fill(code(0));
+  await page.getByRole('button', { name: 'Сохранить и подтвердить' }).click();
+  await expect(page.getByTestId('ops-recovery')).toBeVisible();
+  await page.goto(`${baseURL}/ops/login`);
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Пароль').fill(password);
+  await page.getByLabel('Код из приложения').fill(code(1));
+  await page.getByRole('button', { name: 'Войти' }).click();
+  await page.waitForURL('**/ops/orders');
+  return email;
 }

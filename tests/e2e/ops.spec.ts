@@ -8,10 +8,9 @@ import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import type { Page } from '@playwright/test';
 import { expect, test, e2ePort } from './fixtures.ts';
-import { open, signIn } from './helpers.ts';
+import { open, operatorSignsIn, signIn } from './helpers.ts';
 import { e2eInfoFile } from '../support/server.ts';
 import { sendBuyoutRequest } from '../support/ops.ts';
-import { base32Decode, hotp, totpStep } from '../../src/features/ops/totp.server.ts';
 
 const API = '/api/v1/ecommerce-core';
 const dataDir = () => (JSON.parse(readFileSync(e2eInfoFile(e2ePort()), 'utf8')) as { dataDir: string }).dataDir;
@@ -52,34 +51,6 @@ async function paidOrder(baseURL: string, item: { id: number; variant_code: stri
   return { code: placed.code, email };
 }
 
-/** An operator added by the operator's call, set up in the browser through the link and signed in with a code. */
-async function operatorSignsIn(page: Page, baseURL: string, role: 'manager' | 'admin'): Promise<string> {
-  const email = `op.${randomUUID().slice(0, 8)}@shop.ru`;
-  const res = await fetch(`${baseURL}${API}/ops/operators`, {
-    method: 'POST',
-    headers: { 'x-operator-token': operatorToken(), 'content-type': 'application/json' },
-    body: JSON.stringify({ action: 'add', email, role }),
-  });
-  const { data } = (await res.json()) as { data: { setup_url: string; otpauth: string } };
-  const secret = base32Decode(new URL(data.otpauth).searchParams.get('secret') as string);
-  const code = (ahead: number) => hotp(secret, totpStep(Date.now()) + ahead);
-  const link = new URL(data.setup_url);
-  await page.goto(link.pathname + link.search);
-  const password = 'длинная фраза для входа в панель';
-  await page.getByLabel('Пароль', { exact: true }).fill(password);
-  await page.getByLabel('Пароль ещё раз').fill(password);
-  await page.getByLabel('Код из приложения').fill(code(0));
-  await page.getByRole('button', { name: 'Сохранить и подтвердить' }).click();
-  await expect(page.getByTestId('ops-recovery')).toBeVisible();
-  await page.goto('/ops/login');
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Пароль').fill(password);
-  await page.getByLabel('Код из приложения').fill(code(1));
-  await page.getByRole('button', { name: 'Войти' }).click();
-  await page.waitForURL('**/ops/orders');
-  return email;
-}
-
 /** Submits the order page's move form to each status in turn. */
 async function moveThrough(page: Page, statuses: string[]) {
   for (const status of statuses) {
@@ -93,7 +64,7 @@ test('an operator signs in with TOTP and finds the order a guest placed a moment
   const item = await inStock(baseURL!, 20);
   await paidOrder(baseURL!, item);
   const { code, email } = await paidOrder(baseURL!, item);
-  await operatorSignsIn(page, baseURL!, 'manager');
+  await operatorSignsIn(page, baseURL!, operatorToken(), 'manager');
   const rows = page.getByTestId('ops-orders').locator('tbody tr');
   await expect(rows.first()).toContainText(code);
   // From the keyboard: ↓ from the first row's link to the second's.
@@ -112,7 +83,7 @@ test('the operator moves a customer’s order to shipped with a tracking number;
   const customer = await browser.newPage();
   const { token } = await signIn(customer, baseURL!);
   const { code } = await paidOrder(baseURL!, await inStock(baseURL!, 30), token);
-  await operatorSignsIn(page, baseURL!, 'manager');
+  await operatorSignsIn(page, baseURL!, operatorToken(), 'manager');
   await page.goto(`/ops/orders/${code}`);
   await moveThrough(page, ['Выкуплен', 'Готов к отправке']);
   await page.getByLabel('Трек-номер').fill('RA123456785RU');
@@ -131,7 +102,7 @@ test('the operator cancels a paid order: the test provider refunds it and the st
   const left = async () =>
     (await call<{ variants: { code: string; left: number }[] }>(baseURL!, `/product/${item.id}`)).variants.find((v) => v.code === item.variant_code)?.left;
   await expect.poll(left, { timeout: 10_000 }).toBe(item.left - 1);
-  await operatorSignsIn(page, baseURL!, 'manager');
+  await operatorSignsIn(page, baseURL!, operatorToken(), 'manager');
   await page.goto(`/ops/orders/${code}`);
   await page.getByRole('button', { name: 'Отменить заказ' }).click();
   await expect(page.getByTestId('ops-order-status')).toHaveText('Отменён');
@@ -143,7 +114,7 @@ test('a manager takes a buyout request to “offer sent”', async ({ page, base
   // A request from the shop's form; the form takes five an hour from one address and the storefront's own
   // tests send some too, so when this one is refused (429) the newest new request is worked instead.
   await sendBuyoutRequest(baseURL!, { description: 'Hermès Birkin 30' });
-  await operatorSignsIn(page, baseURL!, 'manager');
+  await operatorSignsIn(page, baseURL!, operatorToken(), 'manager');
   await page.getByRole('navigation', { name: 'Панель управления' }).getByRole('link', { name: 'Выкуп' }).click();
   await page.getByTestId('ops-buyout-tab-new').click();
   await page.getByTestId('ops-buyouts').locator('tbody a').first().click();
@@ -162,7 +133,7 @@ test('an admin changes a price; the product page shows it and the audit log list
   const mobile = test.info().project.name === 'mobile';
   const item = await inStock(baseURL!, mobile ? 80 : 50);
   const [typed, shown, stored] = mobile ? ['66 600', '66600₽', '6660000'] : ['77 700', '77700₽', '7770000'];
-  const email = await operatorSignsIn(page, baseURL!, 'admin');
+  const email = await operatorSignsIn(page, baseURL!, operatorToken(), 'admin');
   await page.getByRole('navigation', { name: 'Панель управления' }).getByRole('link', { name: 'Каталог' }).click();
   await page.getByRole('searchbox', { name: /Название, артикул/ }).fill(`#${item.id}`);
   await page.getByRole('button', { name: 'Показать' }).click();

@@ -3,7 +3,9 @@
 // host); a tap on one shows its address and hours and chooses it. The tiles come from MAP_TILES_URL
 // (OpenStreetMap's by default); without them the points still show on a plain ground.
 import L from 'leaflet';
-import 'leaflet/dist/leaflet.css';
+// The file's address, not an import of its rules: Astro would add an imported stylesheet to the checkout
+// page's own, and the map's styles would load with the page.
+import leafletCss from 'leaflet/dist/leaflet.css?url';
 import { useEffect, useRef, useState } from 'react';
 import { PointDetails } from './CarrierDelivery.tsx';
 import type { PointView } from './delivery.ts';
@@ -17,6 +19,19 @@ interface Props {
   tiles: MapTiles | null;
 }
 
+let styled: Promise<void> | undefined;
+/** Leaflet's stylesheet, linked once, when the first map opens. */
+function leafletStyles(): Promise<void> {
+  styled ??= new Promise((resolve) => {
+    const link = document.createElement('link');
+    link.rel = 'stylesheet';
+    link.href = leafletCss;
+    link.onload = link.onerror = () => resolve();
+    document.head.append(link);
+  });
+  return styled;
+}
+
 const STYLE = { radius: 7, weight: 2, color: '#1a1a1a', fillColor: '#ffffff', fillOpacity: 1 };
 const CHOSEN = { ...STYLE, radius: 9, fillColor: '#1a1a1a' };
 
@@ -24,10 +39,17 @@ export default function PickupMap({ m, points, chosen, onPick, tiles }: Props) {
   const box = useRef<HTMLDivElement>(null);
   const [focused, setFocused] = useState<PointView | null>(chosen);
 
+  const [ready, setReady] = useState(false);
+  useEffect(() => {
+    void leafletStyles().then(() => setReady(true));
+  }, []);
+
   useEffect(() => {
     const element = box.current;
-    if (!element || points.length === 0) return;
+    if (!ready || !element || points.length === 0) return;
     const map = L.map(element, { zoomControl: true, attributionControl: Boolean(tiles) });
+    // The tile provider's credit only, without Leaflet's flag.
+    map.attributionControl?.setPrefix('<a href="https://leafletjs.com">Leaflet</a>');
     if (tiles) L.tileLayer(tiles.url, { attribution: tiles.attribution, maxZoom: 19 }).addTo(map);
     const bounds = L.latLngBounds([]);
     for (const p of points) {
@@ -42,7 +64,7 @@ export default function PickupMap({ m, points, chosen, onPick, tiles }: Props) {
     return () => {
       map.remove();
     };
-  }, [points, chosen, tiles]);
+  }, [ready, points, chosen, tiles]);
 
   return (
     <div className="grid gap-3" data-testid="pickup-map">
