@@ -145,7 +145,10 @@ export async function deliveryOffers(cityCode: number, items: number, now = new 
   const quotes = await remembered('quotes', route, QUOTES_TTL_MS, (cdek) => cdek.quotes(e.DELIVERY_SENDER_CITY_CODE, cityCode, [parcel]).catch(refusedAsNone));
   if (!quotes.ok) return quotes;
   const rules = { handlingDays: e.DELIVERY_HANDLING_DAYS, cutoff: e.DELIVERY_CUTOFF, timeZone: 'Europe/Moscow' };
-  return { ok: true, value: quotes.value.map((q) => ({ ...q, arrival: arrivalRange(now, q.periodMin, q.periodMax, rules) })) };
+  const order = { pickup: 0, postamat: 1, courier: 2 } as const;
+  // A point first, then a postamat, then the door: the order shoppers compare them in.
+  const sorted = [...quotes.value].sort((a, b) => order[a.mode] - order[b.mode]);
+  return { ok: true, value: sorted.map((q) => ({ ...q, arrival: arrivalRange(now, q.periodMin, q.periodMax, rules) })) };
 }
 
 /** Deletes what carriers answered past its time (the housekeeping job); the rows deleted. */
