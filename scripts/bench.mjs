@@ -20,6 +20,7 @@
 // 9. --import (issue 23): the catalogue import at scale, scripts/bench-import.ts (--offers, --photos).
 // 10. --photo-pages (issue 23): Lighthouse on category and product pages with real-sized photos, scripts/photo-pages.ts.
 // 11. --ops-orders (issue 24): the console's order list at 100,000 orders (tests/bench/ops-orders.bench.ts).
+// 12. --delivery (issue 38): the pickup step and the delivery options, warm, with both carriers' stand-ins (scripts/bench-delivery.ts).
 // Results: bench-results/<database>.json and a Markdown summary on stdout for docs/performance.md.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -61,6 +62,11 @@ if (process.argv.includes('--ops-orders')) {
     await admin.end();
   }
   process.exit(status ?? 1);
+}
+// --delivery (issue 38): the pickup step and the delivery options, warm, scripts/bench-delivery.ts.
+if (process.argv.includes('--delivery')) {
+  const args = process.argv.slice(2);
+  process.exit(spawnSync(process.execPath, ['scripts/bench-delivery.ts', ...args], { stdio: 'inherit' }).status ?? 1);
 }
 if (process.argv.includes('--import')) {
   const args = process.argv.slice(2).filter((a) => a !== '--import');

@@ -42,6 +42,7 @@ const COMMANDS: Record<string, string[][]> = {
     ['--import', '--offers', 'x'],
     ['--photo-pages', '--no-such-flag'],
     ['--ops-orders', '--products', '5'],
+    ['--delivery', '--requests', 'many'],
   ],
   'first-round-trip': [['shop']],
   fonts: [['http://127.0.0.1:4321', 'http://127.0.0.1:4322']],

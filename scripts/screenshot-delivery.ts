@@ -38,12 +38,15 @@ for (const [label, viewport, skip] of [
   await page.goto(`${base}/checkout`, { waitUntil: 'networkidle' });
   await page.getByTestId('delivery-city').fill('Санкт');
   await page.getByRole('option', { name: /Санкт-Петербург/ }).click();
-  await page.getByTestId('offer-price-pickup').waitFor();
+  await page.getByTestId('offer-price-cdek-pickup').waitFor();
   await shoot(page, `delivery-offers-${label}`);
   await page.getByRole('link', { name: 'Выбрать из списка' }).click();
   await page.getByTestId('point-list').getByRole('button').first().waitFor();
   await shoot(page, `delivery-list-${label}`);
-  await page.getByRole('button', { name: /^Выбрать:/ }).first().click();
+  await page
+    .getByRole('button', { name: /^Выбрать:/ })
+    .first()
+    .click();
   await page.getByRole('button', { name: 'Показать на карте' }).click();
   await page.locator('.leaflet-interactive').first().waitFor();
   await page.locator('.leaflet-interactive').nth(1).click();

@@ -98,6 +98,14 @@ const schema = z.object({
     .enum(['0', '1'])
     .default('0')
     .transform((v) => v === '1'),
+  // Boxberry, the second carrier (docs/delivery.md): the cabinet's API token, the API's address, and the
+  // point where the shop hands its parcels over (ParselCreate's shop.name1). Without the token, CDEK alone.
+  BOXBERRY_TOKEN: z.string().min(8).max(200).optional(),
+  BOXBERRY_API_URL: z.url().default('https://api.boxberry.ru/json.php'),
+  BOXBERRY_SENDER_POINT: z
+    .string()
+    .regex(/^[\w-]{1,50}$/)
+    .optional(),
   // A secret the carrier's webhook address carries (…/delivery/cdek/webhook?token=…): CDEK signs nothing.
   CDEK_WEBHOOK_TOKEN: z.string().min(16).max(200).optional(),
   // The largest catalogue file `npm run import` reads (bytes); a larger one is refused before anything is read.

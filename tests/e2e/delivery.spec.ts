@@ -85,8 +85,8 @@ test('a guest picks a pickup point from the list with JavaScript off, pays, and 
   await page.goto(back);
   await hydrated(page);
   await expect(page.getByTestId('chosen-point')).toContainText(address);
-  await expect(page.getByTestId('offer-arrival-pickup')).toHaveText(/^Доставим \d{1,2}(–\d{1,2})? [а-я]+/);
-  const price = (await page.getByTestId('offer-price-pickup').textContent()) ?? '';
+  await expect(page.getByTestId('offer-arrival-cdek-pickup')).toHaveText(/^Доставим \d{1,2}(–\d{1,2})? [а-я]+/);
+  const price = (await page.getByTestId('offer-price-cdek-pickup').textContent()) ?? '';
   await contact(page);
   await page.getByRole('button', { name: /Перейти к оплате/ }).click();
   await payWith(page, '4000 0000 0000 3220');

@@ -5,6 +5,7 @@
 // a table of hostile parameters answered 4xx.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectConforms, type Envelope } from '../support/api.ts';
+import { startBoxberryStandin, type BoxberryStandin } from '../support/boxberry-standin.ts';
 import { startCdekStandin, type CdekStandin } from '../support/cdek-standin.ts';
 import { readOutbox } from '../support/mail.ts';
 import { signedInOperator, Visitor } from '../support/ops.ts';
@@ -15,11 +16,14 @@ const SECRET = 'shop-cdek-secret-42';
 const METRICS_TOKEN = 'metrics-token-for-the-delivery-tests-0123';
 const HOOK_TOKEN = 'cdek-hook-token-0123456789';
 const HOOK = `/api/v1/ecommerce-core/delivery/cdek/webhook?token=${HOOK_TOKEN}`;
+const BOXBERRY_TOKEN = 'shop-boxberry-token-7';
 let standin: CdekStandin;
+let boxberry: BoxberryStandin;
 let shop: TestServer;
 
 beforeAll(async () => {
   standin = await startCdekStandin(ID, SECRET);
+  boxberry = await startBoxberryStandin(BOXBERRY_TOKEN);
   shop = await startTestServer({
     label: 'delivery',
     seedProducts: 60,
@@ -35,6 +39,9 @@ beforeAll(async () => {
       DELIVERY_SENDER_NAME: 'Склад Brandshop',
       DELIVERY_SENDER_PHONE: '+74951234567',
       CDEK_WEBHOOK_TOKEN: HOOK_TOKEN,
+      BOXBERRY_TOKEN,
+      BOXBERRY_API_URL: boxberry.url,
+      BOXBERRY_SENDER_POINT: '68001',
       METRICS_TOKEN,
     },
   });
@@ -42,6 +49,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await shop?.stop();
   await standin?.close();
+  await boxberry?.close();
 });
 
 async function call<T>(server: TestServer, path: string, init: RequestInit = {}, language = 'ru'): Promise<{ status: number; body: Envelope<T> }> {
@@ -97,7 +105,8 @@ describe('delivery by CDEK through the shop', () => {
     const { status, body } = await offers(shop, 270, 2);
     expect(status).toBe(200);
     expect(body.data?.fallback).toBeNull();
-    expect(body.data?.offers.map((o) => o.mode)).toEqual(['pickup', 'courier', 'postamat']);
+    // Without the city's name only the carrier whose codes checkout uses (CDEK) can be asked: a point, a postamat, the door.
+    expect(body.data?.offers.map((o) => o.mode)).toEqual(['pickup', 'postamat', 'courier']);
     for (const o of body.data?.offers ?? []) {
       expect(o.price).toBeGreaterThan(0);
       expect(o.arrival_to >= o.arrival_from).toBe(true);
@@ -493,10 +502,112 @@ describe('shipments and tracking', () => {
   });
 });
 
+describe('the second carrier, Boxberry', () => {
+  const API = '/api/v1/ecommerce-core';
+  let manager: Visitor;
+  beforeAll(async () => {
+    manager = (await signedInOperator(shop, 'boxberry.desk@example.ru', 'manager')).visitor;
+  });
+  type Offer = { carrier: string; mode: string; price: number; quote: string; arrival_from: string; arrival_to: string };
+  const kazan = () =>
+    call<{ offers: Offer[]; fallback: string | null }>(shop, `${API}/delivery/options`, {
+      method: 'POST',
+      body: JSON.stringify({ city: 424, city_name: 'Казань', items: 1 }),
+    });
+
+  it('offers its point and postamat beside CDEK’s, found by the city’s name, priced to a point, points listed with their carrier', async () => {
+    const { body } = await kazan();
+    const offered = body.data?.offers ?? [];
+    expect(offered.filter((o) => o.carrier === 'boxberry').map((o) => o.mode)).toEqual(['pickup', 'postamat']);
+    expect(offered.filter((o) => o.carrier === 'cdek').map((o) => o.mode)).toEqual(['pickup', 'postamat', 'courier']);
+    // Boxberry's price to Kazan's first office for 1 kg, in kopecks: 180 + 2 × 90 + 35 roubles.
+    expect(offered.find((o) => o.carrier === 'boxberry' && o.mode === 'pickup')).toMatchObject({ price: 39_500 });
+    // Points first, then postamats, then the door; the cheaper first within each.
+    const modes = offered.map((o) => o.mode);
+    expect(modes).toEqual([...modes].sort((a, b) => ['pickup', 'postamat', 'courier'].indexOf(a) - ['pickup', 'postamat', 'courier'].indexOf(b)));
+    const both = (await points(`city=424&city_name=${encodeURIComponent('Казань')}`)).body.data?.points ?? [];
+    expect(new Set(both.map((p) => (p as Point & { carrier: string }).carrier))).toEqual(new Set(['cdek', 'boxberry']));
+    const own = (await points(`city=424&city_name=${encodeURIComponent('Казань')}&carrier=boxberry&card=1`)).body.data?.points ?? [];
+    expect(own.map((p) => p.code)).toEqual(['67001', '67003']);
+    // A city Boxberry does not know: CDEK's offers alone.
+    const vladimir = await call<{ offers: Offer[] }>(shop, `${API}/delivery/options`, {
+      method: 'POST',
+      body: JSON.stringify({ city: 94, city_name: 'Владимир', items: 1 }),
+    });
+    expect(new Set(vladimir.body.data?.offers.map((o) => o.carrier))).toEqual(new Set(['cdek']));
+  });
+
+  it('a Boxberry order is placed with its point, registered once as a parcel with the shop’s number, and its label prints', async () => {
+    let item: { id: number; variant_code: string } | undefined;
+    for (let id = 60; !item && id > 0; id--) {
+      const product = (await call<{ variants: { code: string; available: boolean }[] }>(shop, `${API}/product/${id}`)).body.data;
+      const variant = product?.variants.find((v) => v.available);
+      if (variant) item = { id, variant_code: variant.code };
+    }
+    const offer = (await kazan()).body.data?.offers.find((o) => o.carrier === 'boxberry' && o.mode === 'pickup');
+    const placeWith = (point: string) =>
+      call<{ code: string; payment_url: string }>(shop, `${API}/checkout/place-order`, {
+        method: 'POST',
+        headers: { 'idempotency-key': crypto.randomUUID() },
+        body: JSON.stringify({
+          items: [{ ...item, quantity: 1 }],
+          contact: { name: 'Вера Боксберри', email: 'vera.bb@example.ru', phone: '+7 (921) 555-44-33' },
+          delivery: { method: 'pickup', city: 'Казань', address: 'пункт выдачи', quote: offer?.quote, point },
+          payment: 'card',
+        }),
+      });
+    // CDEK's point for Boxberry's quote: not Boxberry's point.
+    expect((await placeWith('C424-1')).status).toBe(422);
+    const placed = await placeWith('67003');
+    expect(placed.status).toBe(201);
+    const code = placed.body.data?.code ?? '';
+    await fetch(`${shop.baseUrl}${API}/payments/test/${placed.body.data?.payment_url.split('/').pop()}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ action: 'sbp' }),
+    });
+    const page = await manager.go(`/ops/orders/${code}`);
+    expect(page.html).toMatch(/data-testid="ops-carrier"><p class="font-600">Boxberry<\/p><p>Пункт выдачи 67003/);
+    const token = Visitor.formToken(page.html);
+    const [a, b] = await Promise.all([
+      manager.go(`/ops/orders/${code}`, { _csrf: token, action: 'ship' }),
+      manager.go(`/ops/orders/${code}`, { _csrf: token, action: 'ship' }),
+    ]);
+    expect([a.status, b.status]).toContain(303);
+    const parcels = [...boxberry.parcels.values()].filter((p) => p.orderId === code);
+    expect(parcels).toHaveLength(1);
+    expect(parcels[0]?.sdata).toMatchObject({
+      order_id: code,
+      vid: '1',
+      payment_sum: '0',
+      shop: { name: '67003', name1: '68001' },
+      customer: { fio: 'Вера Боксберри', phone: '+79215554433', email: 'vera.bb@example.ru' },
+      items: [expect.objectContaining({ quantity: '1', UnitName: 'шт.' })],
+    });
+    const shown = await manager.go(`/ops/orders/${code}`);
+    expect(shown.html).toContain('Передан в Boxberry');
+    expect(shown.html).toContain(`Номер отправления: ${parcels[0]?.track}`);
+    const label = await fetch(`${shop.baseUrl}/ops/orders/${code}/waybill.pdf`, {
+      headers: { cookie: [...manager.cookies].map(([k, v]) => `${k}=${v}`).join('; ') },
+    });
+    expect(label.headers.get('content-type')).toBe('application/pdf');
+    expect(Buffer.from(await label.arrayBuffer()).toString('latin1')).toContain(parcels[0]?.track);
+    // Boxberry pushes nothing: its webhook does not exist, and CDEK's does not know the parcel.
+    const hook = await fetch(shop.baseUrl + HOOK, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ type: 'ORDER_STATUS', uuid: parcels[0]?.track, attributes: { number: code } }),
+    });
+    expect(hook.status).toBe(404);
+  });
+});
+
 describe('automatic registration and polling', () => {
-  it('registers a paid order without a manager and applies what the carrier says by asking it, once an hour at most', async () => {
+  it('registers paid orders of both carriers without a manager and applies what each says by asking it, once an hour at most', async () => {
     const own = await startCdekStandin(ID, SECRET);
     own.depotAcceptsAtOnce(true);
+    const ownBoxberry = await startBoxberryStandin(BOXBERRY_TOKEN);
+    ownBoxberry.depotAcceptsAtOnce(true);
     const auto = await startTestServer({
       label: 'delivery-auto',
       seedProducts: 10,
@@ -505,57 +616,86 @@ describe('automatic registration and polling', () => {
         CDEK_CLIENT_ID: ID,
         CDEK_CLIENT_SECRET: SECRET,
         DELIVERY_SENDER_POINT: 'MSK1',
+        BOXBERRY_TOKEN,
+        BOXBERRY_API_URL: ownBoxberry.url,
+        BOXBERRY_SENDER_POINT: '68001',
         DELIVERY_AUTO_REGISTER: '1',
         JOBS_EVERY_SECONDS: '1',
       },
     });
     try {
       const API = '/api/v1/ecommerce-core';
-      let item: { id: number; variant_code: string } | undefined;
-      for (let id = 1; !item && id < 30; id++) {
+      const items: { id: number; variant_code: string }[] = [];
+      for (let id = 1; items.length < 2 && id < 30; id++) {
         const product = (await call<{ variants: { code: string; available: boolean }[] }>(auto, `${API}/product/${id}`)).body.data;
         const variant = product?.variants.find((v) => v.available);
-        if (variant) item = { id, variant_code: variant.code };
+        if (variant) items.push({ id, variant_code: variant.code });
       }
-      const offer = (await offers(auto, 424, 1)).body.data?.offers.find((o) => o.mode === 'courier');
-      const placed = await call<{ code: string; payment_url: string; hash: string }>(auto, `${API}/checkout/place-order`, {
-        method: 'POST',
-        headers: { 'idempotency-key': crypto.randomUUID() },
-        body: JSON.stringify({
-          items: [{ ...item, quantity: 1 }],
-          contact: { name: 'Вера Автомат', email: 'vera.auto@example.ru', phone: '+7 (921) 555-44-33' },
-          delivery: { method: 'courier', city: 'Казань', address: 'ул. Баумана, 1', quote: offer?.quote },
-          payment: 'card',
-        }),
+      const offered =
+        (
+          await call<{ offers: { carrier: string; mode: string; quote: string }[] }>(auto, `${API}/delivery/options`, {
+            method: 'POST',
+            body: JSON.stringify({ city: 424, city_name: 'Казань', items: 1 }),
+          })
+        ).body.data?.offers ?? [];
+      const placeAndPay = async (item: { id: number; variant_code: string } | undefined, delivery: Record<string, unknown>) => {
+        const placed = await call<{ code: string; payment_url: string; hash: string }>(auto, `${API}/checkout/place-order`, {
+          method: 'POST',
+          headers: { 'idempotency-key': crypto.randomUUID() },
+          body: JSON.stringify({
+            items: [{ ...item, quantity: 1 }],
+            contact: { name: 'Вера Автомат', email: 'vera.auto@example.ru', phone: '+7 (921) 555-44-33' },
+            delivery: { city: 'Казань', ...delivery },
+            payment: 'card',
+          }),
+        });
+        await fetch(`${auto.baseUrl}${API}/payments/test/${placed.body.data?.payment_url.split('/').pop()}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ action: 'sbp' }),
+        });
+        return placed.body.data;
+      };
+      const byCdek = await placeAndPay(items[0], {
+        method: 'courier',
+        address: 'ул. Баумана, 1',
+        quote: offered.find((o) => o.carrier === 'cdek' && o.mode === 'courier')?.quote,
       });
-      const code = placed.body.data?.code ?? '';
-      await fetch(`${auto.baseUrl}${API}/payments/test/${placed.body.data?.payment_url.split('/').pop()}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ action: 'sbp' }),
+      const byBoxberry = await placeAndPay(items[1], {
+        method: 'pickup',
+        address: 'пункт выдачи',
+        quote: offered.find((o) => o.carrier === 'boxberry' && o.mode === 'pickup')?.quote,
+        point: '67001',
       });
-      const detail = async () =>
-        (await call<{ status: string; delivery: { carrier: { number: string | null } | null } }>(auto, `${API}/orders/${code}?hash=${placed.body.data?.hash}`))
+      const detail = async (placed: typeof byCdek) =>
+        (await call<{ status: string; delivery: { carrier: { number: string | null } | null } }>(auto, `${API}/orders/${placed?.code}?hash=${placed?.hash}`))
           .body.data;
-      // The job registers it, then the poll finds it received at the sender's office: shipped, with its number.
+      // The job registers them, then the poll finds each received by its carrier: shipped, with its number.
       const deadline = Date.now() + 30_000;
-      let seen = await detail();
-      while (Date.now() < deadline && seen?.status !== 'shipped') {
+      let seen = [await detail(byCdek), await detail(byBoxberry)];
+      while (Date.now() < deadline && seen.some((d) => d?.status !== 'shipped')) {
         await new Promise((r) => setTimeout(r, 300));
-        seen = await detail();
+        seen = [await detail(byCdek), await detail(byBoxberry)];
       }
-      const held = [...own.orders.values()].filter((o) => o.number === code);
+      const held = [...own.orders.values()].filter((o) => o.number === byCdek?.code);
       expect(held).toHaveLength(1);
-      expect(seen).toMatchObject({ status: 'shipped', delivery: { carrier: { number: held[0]?.cdekNumber } } });
-      const asked = () => own.calls.filter((c) => c.path === `/orders/${held[0]?.uuid}`).length;
+      const parcel = [...ownBoxberry.parcels.values()].filter((p) => p.orderId === byBoxberry?.code);
+      expect(parcel).toHaveLength(1);
+      expect(seen).toMatchObject([
+        { status: 'shipped', delivery: { carrier: { number: held[0]?.cdekNumber } } },
+        { status: 'shipped', delivery: { carrier: { number: parcel[0]?.track } } },
+      ]);
+      const asked = () =>
+        own.calls.filter((c) => c.path === `/orders/${held[0]?.uuid}`).length + ownBoxberry.calls.filter((c) => c.method === 'ListStatuses').length;
       const before = asked();
       // Polled: then not asked again within the hour, though the job runs every second here.
       await new Promise((r) => setTimeout(r, 2_500));
       expect(asked()).toBe(before);
-      expect(before).toBeLessThanOrEqual(2);
+      expect(before).toBeLessThanOrEqual(3);
     } finally {
       await auto.stop();
       await own.close();
+      await ownBoxberry.close();
     }
   }, 90_000);
 });

@@ -8,7 +8,7 @@ import { Component, lazy, Suspense, useCallback, useEffect, useId, useRef, useSt
 import { formatPrice } from '~/lib/format.ts';
 import { fill } from '~/lib/i18n/fill.ts';
 import { citiesCall, optionsCall, pointListUrl, pointsCall, type FallbackView } from './delivery.client.ts';
-import { carrierNameKey, type CarrierCity, type OfferView, type PointView } from './delivery.ts';
+import { carrierNameKey, type CarrierCity, type CarrierId, type OfferView, type PointView } from './delivery.ts';
 
 const PickupMap = lazy(() => import('./PickupMap.tsx'));
 
@@ -44,6 +44,8 @@ interface Props {
   children?: ReactNode;
 }
 
+const same = (a: Pick<OfferView, 'carrier' | 'mode'> | null, b: Pick<OfferView, 'carrier' | 'mode'>) => a?.carrier === b.carrier && a.mode === b.mode;
+
 export function offerTitle(m: Record<string, string>, offer: Pick<OfferView, 'mode' | 'carrier'>): string {
   return fill(m[`delivery.mode.${offer.mode}`] ?? '', { carrier: m[carrierNameKey(offer.carrier)] ?? offer.carrier });
 }
@@ -64,14 +66,14 @@ export function CarrierDelivery({ m, items, city, onCity, initialPoint, tiles, r
     }
     const controller = new AbortController();
     setOffers(null);
-    optionsCall(city.code, items, controller.signal)
+    optionsCall(city, items, controller.signal)
       .then((answer) => {
         setOffers(answer.offers);
         setFallback(answer.fallback ?? (answer.offers.length === 0 ? 'no_offers' : null));
         setOffer((chosen) => {
           // The same way again after a re-quote; else the way of a point already chosen, else the first.
-          const want = chosen?.mode ?? (point ? (point.kind === 'postamat' ? 'postamat' : 'pickup') : undefined);
-          return answer.offers.find((o) => o.mode === want) ?? answer.offers[0] ?? null;
+          const want = chosen ?? (point ? { carrier: point.carrier, mode: point.kind === 'postamat' ? 'postamat' : 'pickup' } : undefined);
+          return answer.offers.find((o) => o.carrier === want?.carrier && o.mode === want.mode) ?? answer.offers[0] ?? null;
         });
       })
       .catch(() => {
@@ -82,7 +84,7 @@ export function CarrierDelivery({ m, items, city, onCity, initialPoint, tiles, r
   }, [city, items, requote]);
 
   // A point of another city or of the other kind is not this offer's point.
-  const pointFits = Boolean(point && offer && city && point.city_code === city.code && (point.kind === 'postamat') === (offer.mode === 'postamat'));
+  const pointFits = Boolean(point && offer && city && point.carrier === offer.carrier && (point.kind === 'postamat') === (offer.mode === 'postamat'));
   const needsPoint = offer !== null && offer.mode !== 'courier';
 
   useEffect(() => {
@@ -131,25 +133,25 @@ export function CarrierDelivery({ m, items, city, onCity, initialPoint, tiles, r
         <div className="grid gap-3" role="radiogroup" aria-label={m['checkout.delivery']}>
           {offers.map((o) => (
             <label
-              key={o.mode}
-              className={`flex cursor-pointer gap-3 border p-4 text-sm ${offer?.mode === o.mode ? 'border-ink' : 'border-line hover:border-ink-soft'}`}
+              key={`${o.carrier}:${o.mode}`}
+              className={`flex cursor-pointer gap-3 border p-4 text-sm ${same(offer, o) ? 'border-ink' : 'border-line hover:border-ink-soft'}`}
             >
               <input
                 type="radio"
                 name="carrier-offer"
-                value={o.mode}
-                checked={offer?.mode === o.mode}
+                value={`${o.carrier}:${o.mode}`}
+                checked={same(offer, o)}
                 onChange={() => setOffer(o)}
                 className="mt-0.5 h-4 w-4 shrink-0 accent-ink"
               />
               <span className="min-w-0 flex-1">
                 <span className="flex flex-wrap justify-between gap-x-4 font-600">
                   <span>{offerTitle(m, o)}</span>
-                  <span className="tabular-nums" data-testid={`offer-price-${o.mode}`}>
+                  <span className="tabular-nums" data-testid={`offer-price-${o.carrier}-${o.mode}`}>
                     {formatPrice(o.price)}
                   </span>
                 </span>
-                <span className="mt-1 block text-xs text-ink-soft" data-testid={`offer-arrival-${o.mode}`}>
+                <span className="mt-1 block text-xs text-ink-soft" data-testid={`offer-arrival-${o.carrier}-${o.mode}`}>
                   {fill(m['delivery.arrives'] ?? '', { dates: o.arrival })}
                 </span>
               </span>
@@ -170,7 +172,7 @@ export function CarrierDelivery({ m, items, city, onCity, initialPoint, tiles, r
           )}
           <div className="flex flex-wrap gap-3">
             <a
-              href={pointListUrl(city, kind)}
+              href={pointListUrl(city, kind, offer?.carrier)}
               onClick={(event) => {
                 event.preventDefault();
                 setPanel((p) => (p === 'list' ? null : 'list'));
@@ -184,11 +186,11 @@ export function CarrierDelivery({ m, items, city, onCity, initialPoint, tiles, r
               {panel === 'map' ? m['delivery.closeMap'] : m['delivery.map']}
             </button>
           </div>
-          {panel === 'list' && <PointList m={m} city={city} kind={kind} chosen={pointFits ? point : null} onPick={pick} />}
+          {panel === 'list' && offer && <PointList m={m} city={city} carrier={offer.carrier} kind={kind} chosen={pointFits ? point : null} onPick={pick} />}
           {panel === 'map' && (
             <MapBoundary fallback={<p className="text-sm text-danger">{m['delivery.mapFailed']}</p>}>
               <Suspense fallback={<p className="text-sm text-ink-muted">{m['delivery.mapLoading']}</p>}>
-                <MapWithPoints m={m} city={city} kind={kind} chosen={pointFits ? point : null} onPick={pick} tiles={tiles} />
+                {offer && <MapWithPoints m={m} city={city} carrier={offer.carrier} kind={kind} chosen={pointFits ? point : null} onPick={pick} tiles={tiles} />}
               </Suspense>
             </MapBoundary>
           )}
@@ -318,6 +320,7 @@ export function PointDetails({ m, point }: { m: Record<string, string>; point: P
       {point.metro && <span className="block text-ink-soft">{fill(m['delivery.metro'] ?? '', { name: point.metro })}</span>}
       <span className="mt-1 block text-xs text-ink-soft">{fill(m['delivery.hours'] ?? '', { hours: point.hours })}</span>
       <span className="mt-1 flex flex-wrap gap-2 text-xs">
+        <span className="bg-paper-warm px-2 py-0.5">{m[carrierNameKey(point.carrier)]}</span>
         <span className="bg-paper-warm px-2 py-0.5">{m[`delivery.kind.${point.kind}`]}</span>
         {point.fitting_room && <span className="bg-paper-warm px-2 py-0.5">{m['delivery.fittingRoom']}</span>}
         {point.card && <span className="bg-paper-warm px-2 py-0.5">{m['delivery.card']}</span>}
@@ -329,12 +332,13 @@ export function PointDetails({ m, point }: { m: Record<string, string>; point: P
 interface ListProps {
   m: Record<string, string>;
   city: CarrierCity;
+  carrier: CarrierId;
   kind: 'office' | 'postamat';
   chosen: PointView | null;
   onPick: (point: PointView) => void;
 }
 
-function PointList({ m, city, kind, chosen, onPick }: ListProps) {
+function PointList({ m, city, carrier, kind, chosen, onPick }: ListProps) {
   const [q, setQ] = useState('');
   const [fittingRoom, setFittingRoom] = useState(false);
   const [card, setCard] = useState(false);
@@ -344,7 +348,7 @@ function PointList({ m, city, kind, chosen, onPick }: ListProps) {
   useEffect(() => {
     const controller = new AbortController();
     const timer = setTimeout(() => {
-      pointsCall({ city: city.code, q, fitting_room: fittingRoom, card, kind }, controller.signal)
+      pointsCall({ city, carrier, q, fitting_room: fittingRoom, card, kind }, controller.signal)
         .then((answer) => {
           setPoints(answer.points);
           setShown(PAGE);
@@ -355,7 +359,7 @@ function PointList({ m, city, kind, chosen, onPick }: ListProps) {
       clearTimeout(timer);
       controller.abort();
     };
-  }, [city, q, fittingRoom, card, kind]);
+  }, [city, carrier, q, fittingRoom, card, kind]);
 
   return (
     <div className="grid gap-3 border border-line p-4" data-testid="point-list">
@@ -414,15 +418,15 @@ function PointList({ m, city, kind, chosen, onPick }: ListProps) {
 }
 
 /** The map with every point of the city of this kind; the map's own code loads with it. */
-function MapWithPoints({ m, city, kind, chosen, onPick, tiles }: ListProps & { tiles: MapTiles | null }) {
+function MapWithPoints({ m, city, carrier, kind, chosen, onPick, tiles }: ListProps & { tiles: MapTiles | null }) {
   const [points, setPoints] = useState<PointView[] | null>(null);
   const asked = useRef(0);
   useEffect(() => {
     const n = ++asked.current;
-    pointsCall({ city: city.code, kind })
+    pointsCall({ city, carrier, kind })
       .then((answer) => n === asked.current && setPoints(answer.points))
       .catch(() => n === asked.current && setPoints([]));
-  }, [city, kind]);
+  }, [city, carrier, kind]);
   if (!points) return <p className="text-sm text-ink-muted">{m['delivery.mapLoading']}</p>;
   return <PickupMap m={m} points={points} chosen={chosen} onPick={onPick} tiles={tiles} />;
 }

@@ -49,6 +49,7 @@ describe('CDEK, when it answers', () => {
     expect(points).toHaveLength(7);
     expect(points.filter((p) => p.kind === 'postamat').map((p) => p.code)).toEqual(['MSKP6', 'MSKP7']);
     expect(points[0]).toEqual({
+      carrier: 'cdek',
       code: 'MSK1',
       name: 'MSK1, Москва, ул. Тверская',
       kind: 'office',

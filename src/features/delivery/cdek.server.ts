@@ -263,6 +263,7 @@ export function cdekClient(config: CdekConfig, fetchImpl: typeof fetch = fetch):
         if (!parsed.success || !parsed.data.is_handout) continue;
         const p = parsed.data;
         points.push({
+          carrier: 'cdek',
           code: p.code,
           name: p.name ?? p.code,
           kind: p.type === 'POSTAMAT' ? 'postamat' : 'office',

@@ -1,6 +1,6 @@
 // The browser's delivery calls (docs/api.md "Delivery by carriers").
 import { api } from '~/lib/api.client.ts';
-import type { CarrierCity, OfferView, PointKind, PointView } from './delivery.ts';
+import type { CarrierCity, CarrierId, OfferView, PointKind, PointView } from './delivery.ts';
 
 const BASE = '/api/v1/ecommerce-core/delivery';
 
@@ -11,7 +11,8 @@ export const citiesCall = (q: string, signal?: AbortSignal) =>
   api<{ cities: CarrierCity[]; fallback: FallbackView }>(`${BASE}/cities`, { query: { q }, ...(signal ? { signal } : {}) });
 
 export interface PointQuery {
-  city: number;
+  city: CarrierCity;
+  carrier?: CarrierId;
   q?: string;
   fitting_room?: boolean;
   card?: boolean;
@@ -19,7 +20,8 @@ export interface PointQuery {
 }
 
 export function pointsCall(query: PointQuery, signal?: AbortSignal) {
-  const q: Record<string, string | number> = { city: query.city };
+  const q: Record<string, string | number> = { city: query.city.code, city_name: query.city.name };
+  if (query.carrier) q.carrier = query.carrier;
   if (query.q?.trim()) q.q = query.q.trim();
   if (query.fitting_room) q.fitting_room = '1';
   if (query.card) q.card = '1';
@@ -27,12 +29,17 @@ export function pointsCall(query: PointQuery, signal?: AbortSignal) {
   return api<{ points: PointView[]; fallback: FallbackView }>(`${BASE}/points`, { query: q, ...(signal ? { signal } : {}) });
 }
 
-export const optionsCall = (city: number, items: number, signal?: AbortSignal) =>
-  api<{ offers: OfferView[]; fallback: FallbackView }>(`${BASE}/options`, { method: 'POST', body: { city, items }, ...(signal ? { signal } : {}) });
+export const optionsCall = (city: CarrierCity, items: number, signal?: AbortSignal) =>
+  api<{ offers: OfferView[]; fallback: FallbackView }>(`${BASE}/options`, {
+    method: 'POST',
+    body: { city: city.code, city_name: city.name, items },
+    ...(signal ? { signal } : {}),
+  });
 
 /** The no-JavaScript point list's address for a city (and a way: office or postamat). */
-export function pointListUrl(city: CarrierCity, kind?: PointKind): string {
+export function pointListUrl(city: CarrierCity, kind?: PointKind, carrier?: CarrierId): string {
   const q = new URLSearchParams({ city: String(city.code), city_name: city.name });
   if (kind) q.set('kind', kind);
+  if (carrier) q.set('carrier', carrier);
   return `/checkout/pickup?${q}`;
 }

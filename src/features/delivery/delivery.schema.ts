@@ -1,18 +1,24 @@
 // The delivery calls' inputs and answers (docs/api.md "Delivery"): the single source of their types.
 import { z } from '~/lib/zod.ts';
+import { CARRIER_IDS } from './delivery.ts';
 
 const cityCode = z.coerce.number().int().min(1).max(100_000_000);
 const flag = z.enum(['1']).optional();
 
 export const citiesQuerySchema = z.object({ q: z.string().trim().min(2).max(60) });
+/** The city's name as the carrier of its code writes it: another carrier finds the city by it. */
+const cityName = z.string().trim().min(1).max(100).optional();
+
 export const pointsQuerySchema = z.object({
   city: cityCode,
+  city_name: cityName,
+  carrier: z.enum(CARRIER_IDS).optional(),
   q: z.string().trim().max(60).optional(),
   fitting_room: flag,
   card: flag,
   kind: z.enum(['office', 'postamat']).optional(),
 });
-export const optionsBodySchema = z.object({ city: cityCode, items: z.number().int().min(1).max(100) });
+export const optionsBodySchema = z.object({ city: cityCode, city_name: cityName, items: z.number().int().min(1).max(100) });
 
 /** Why the answer has no carrier's options: the shop has no carrier account, or the carrier cannot answer now. */
 const fallback = z.enum(['not_configured', 'unavailable']).nullable().describe('null when the carrier answered; otherwise checkout offers the fixed methods');
@@ -24,6 +30,7 @@ export const citiesResponse = z.object({
 export const pointsResponse = z.object({
   points: z.array(
     z.object({
+      carrier: z.enum(CARRIER_IDS),
       code: z.string(),
       name: z.string(),
       kind: z.enum(['office', 'postamat']),
@@ -43,7 +50,7 @@ export const pointsResponse = z.object({
 export const optionsResponse = z.object({
   offers: z.array(
     z.object({
-      carrier: z.literal('cdek'),
+      carrier: z.enum(CARRIER_IDS),
       tariff_code: z.number().int(),
       tariff_name: z.string(),
       mode: z.enum(['pickup', 'postamat', 'courier']),

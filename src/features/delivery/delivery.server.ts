@@ -14,8 +14,9 @@ import { HttpError } from '~/lib/http/errors.ts';
 import { metrics } from '~/lib/metrics.ts';
 import { purposeKey } from '~/features/orders/orders.server.ts';
 import { arrivalRange } from './arrival.ts';
+import { boxberryClient, type BoxberryClient } from './boxberry.server.ts';
 import { CarrierRefused, CarrierUnavailable, cdekClient, type CdekClient } from './cdek.server.ts';
-import type { CarrierCity, CarrierDeliveryRecord, DeliveryOffer, Parcel, PickupPoint, PointKind } from './delivery.ts';
+import type { CarrierCity, CarrierDeliveryRecord, CarrierId, CarrierQuote, DeliveryOffer, Parcel, PickupPoint, PointKind } from './delivery.ts';
 import { openQuote, type SealedQuote } from './quote.server.ts';
 
 export const POINTS_TTL_MS = 24 * 60 * 60 * 1000;
@@ -25,15 +26,37 @@ const CITIES_TTL_MS = 24 * 60 * 60 * 1000;
 /** One item of a parcel until products carry their own weight and size (docs/delivery.md). */
 export const ITEM_PARCEL: Parcel = { weight: 1000, length: 30, width: 25, height: 10 };
 
-let client: CdekClient | undefined;
+let cdekOne: CdekClient | undefined;
+let boxberryOne: BoxberryClient | undefined;
 
-/** The configured carrier, or undefined when the shop has no carrier account (the fixed methods only). */
+/** CDEK's client, or undefined when the shop has no CDEK account. */
 export function carrier(): CdekClient | undefined {
   const e = env();
   if (!e.CDEK_CLIENT_ID || !e.CDEK_CLIENT_SECRET) return undefined;
   // env() is read once per process: one client, and so one token, for the process's life.
-  client ??= cdekClient({ url: e.CDEK_API_URL, clientId: e.CDEK_CLIENT_ID, clientSecret: e.CDEK_CLIENT_SECRET, timeoutMs: e.CARRIER_TIMEOUT_MS });
-  return client;
+  cdekOne ??= cdekClient({ url: e.CDEK_API_URL, clientId: e.CDEK_CLIENT_ID, clientSecret: e.CDEK_CLIENT_SECRET, timeoutMs: e.CARRIER_TIMEOUT_MS });
+  return cdekOne;
+}
+
+/** Boxberry's client, or undefined when the shop has no Boxberry token. */
+export function boxberry(): BoxberryClient | undefined {
+  const e = env();
+  if (!e.BOXBERRY_TOKEN) return undefined;
+  boxberryOne ??= boxberryClient({ url: e.BOXBERRY_API_URL, token: e.BOXBERRY_TOKEN, timeoutMs: e.CARRIER_TIMEOUT_MS });
+  return boxberryOne;
+}
+
+/** The carriers the shop has accounts with, CDEK first. */
+export function carriers(): CarrierId[] {
+  return [...(carrier() ? (['cdek'] as const) : []), ...(boxberry() ? (['boxberry'] as const) : [])];
+}
+
+/**
+ * Whose city codes checkout's city carries: CDEK's when the shop has CDEK, else Boxberry's. Another
+ * carrier finds the city by its name.
+ */
+export function citySource(): CarrierId | undefined {
+  return carriers()[0];
 }
 
 /** Why there is no carrier answer: not configured, or the carrier could not give one now. */
@@ -47,45 +70,38 @@ const near = new Cache<string, unknown>({ name: 'carrier', ttlMs: 60_000, maxEnt
 
 /** `load`'s answer, kept in the shared table for `ttlMs`; a carrier's failure is counted, logged and answered as a fallback. */
 async function remembered<T>(
+  carrierId: CarrierId,
   operation: 'cities' | 'points' | 'quotes',
   key: string,
   ttlMs: number,
-  load: (cdek: CdekClient) => Promise<T>,
+  load: () => Promise<T>,
 ): Promise<CarrierAnswer<T>> {
-  const cdek = carrier();
-  if (!cdek) return { ok: false, fallback: 'not_configured' };
   const kept = near.get(key) as T | undefined;
   if (kept !== undefined) return { ok: true, value: kept };
   const db = await getDb();
   const [row] = await selectRows<{ value: T }>(db, sql`SELECT value FROM carrier_cache WHERE key = ${key} AND expires_at > now()`);
   if (row) {
     near.set(key, row.value);
-    metrics().carrierCalls.inc({ carrier: 'cdek', operation, outcome: 'cached' });
+    metrics().carrierCalls.inc({ carrier: carrierId, operation, outcome: 'cached' });
     return { ok: true, value: row.value };
   }
   try {
-    const value = await load(cdek);
+    const value = await load();
     await db.execute(
       sql`INSERT INTO carrier_cache (key, value, expires_at) VALUES (${key}, ${JSON.stringify(value)}::jsonb, now() + ${`${ttlMs} milliseconds`}::interval)
           ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value, expires_at = EXCLUDED.expires_at`,
     );
     near.set(key, value);
-    metrics().carrierCalls.inc({ carrier: 'cdek', operation, outcome: 'ok' });
+    metrics().carrierCalls.inc({ carrier: carrierId, operation, outcome: 'ok' });
     return { ok: true, value };
   } catch (error) {
     if (!(error instanceof CarrierUnavailable) && !(error instanceof CarrierRefused)) throw error;
     const outcome = error instanceof CarrierRefused ? 'refused' : 'unavailable';
-    metrics().carrierCalls.inc({ carrier: 'cdek', operation, outcome });
+    metrics().carrierCalls.inc({ carrier: carrierId, operation, outcome });
     // The question's key names a city code or a route, never a shopper's words or address.
-    logger.warn({ carrier: 'cdek', operation, outcome, err: loggableError(error) }, 'carrier did not answer: checkout offers the fixed methods');
+    logger.warn({ carrier: carrierId, operation, outcome, err: loggableError(error) }, 'carrier did not answer: checkout offers the fixed methods');
     return { ok: false, fallback: 'unavailable' };
   }
-}
-
-/** The carrier's cities whose names start with `query` (a refusal, like an unknown word, finds none). */
-export async function suggestCities(query: string): Promise<CarrierAnswer<CarrierCity[]>> {
-  const word = query.trim().toLowerCase();
-  return remembered('cities', `cdek:cities:${word}`, CITIES_TTL_MS, (cdek) => cdek.suggestCities(word).catch(refusedAsNone));
 }
 
 const refusedAsNone = (error: unknown): never[] => {
@@ -93,18 +109,57 @@ const refusedAsNone = (error: unknown): never[] => {
   throw error;
 };
 
+const cityWord = (name: string) => (name.split(',')[0] ?? '').trim().toLowerCase();
+
+/** Every city Boxberry serves (one list, kept a day). */
+const boxberryCities = (client: BoxberryClient) => remembered('boxberry', 'cities', 'boxberry:cities', CITIES_TTL_MS, () => client.cities());
+
+/** The cities of checkout's city source whose names start with `query` (a refusal, like an unknown word, finds none). */
+export async function suggestCities(query: string): Promise<CarrierAnswer<CarrierCity[]>> {
+  const word = query.trim().toLowerCase();
+  const cdek = carrier();
+  if (cdek) return remembered('cdek', 'cities', `cdek:cities:${word}`, CITIES_TTL_MS, () => cdek.suggestCities(word).catch(refusedAsNone));
+  const bb = boxberry();
+  if (!bb) return { ok: false, fallback: 'not_configured' };
+  const all = await boxberryCities(bb);
+  if (!all.ok) return all;
+  return { ok: true, value: all.value.filter((c) => c.name.toLowerCase().startsWith(word)).slice(0, 10) };
+}
+
 /** The carrier's city named exactly `name` ("Москва"; a region after a comma is not compared), if it knows one. */
 export async function cityNamed(name: string): Promise<CarrierCity | null> {
   const wanted = name.trim().toLowerCase();
   if (wanted.length < 2 || wanted.length > 60) return null;
   const found = await suggestCities(wanted);
   if (!found.ok) return null;
-  return found.value.find((c) => c.name.split(',')[0]?.trim().toLowerCase() === wanted) ?? null;
+  return found.value.find((c) => cityWord(c.name) === wanted) ?? null;
 }
 
-/** One point of a city, if the carrier lists it (undefined also when the carrier cannot answer now). */
-export async function pointIn(cityCode: number, code: string): Promise<PickupPoint | undefined> {
-  const all = await pickupPoints(cityCode);
+/** A carrier's own code for checkout's city: the code itself for the city source, else found by the name. */
+async function codeFor(id: CarrierId, city: CarrierCity): Promise<CarrierAnswer<number | undefined>> {
+  if (id === citySource()) return { ok: true, value: city.code };
+  const bb = boxberry();
+  if (id !== 'boxberry' || !bb) return { ok: true, value: undefined };
+  const all = await boxberryCities(bb);
+  if (!all.ok) return all;
+  return { ok: true, value: all.value.find((c) => cityWord(c.name) === cityWord(city.name))?.code };
+}
+
+/** One carrier's points of a city, by its own city code. */
+function pointsOf(id: CarrierId, code: number): Promise<CarrierAnswer<PickupPoint[]>> {
+  const cdek = carrier();
+  const bb = boxberry();
+  if (id === 'cdek' && cdek) return remembered('cdek', 'points', `cdek:points:${code}`, POINTS_TTL_MS, () => cdek.pickupPoints(code));
+  if (id === 'boxberry' && bb)
+    return remembered('boxberry', 'points', `boxberry:points:${code}`, POINTS_TTL_MS, () => bb.pickupPoints(code).catch(refusedAsNone));
+  return Promise.resolve({ ok: false, fallback: 'not_configured' });
+}
+
+/** One point of a carrier in a city, if it lists it (undefined also when the carrier cannot answer now). */
+export async function pointIn(city: CarrierCity, code: string, id: CarrierId = 'cdek'): Promise<PickupPoint | undefined> {
+  const own = await codeFor(id, city);
+  if (!own.ok || own.value === undefined) return undefined;
+  const all = await pointsOf(id, own.value);
   return all.ok ? all.value.find((p) => p.code === code) : undefined;
 }
 
@@ -114,11 +169,31 @@ export interface PointFilter {
   fittingRoom?: boolean | undefined;
   card?: boolean | undefined;
   kind?: PointKind | undefined;
+  carrier?: CarrierId | undefined;
 }
 
-/** A city's pickup points, filtered as the shopper asks. */
-export async function pickupPoints(cityCode: number, filter: PointFilter = {}): Promise<CarrierAnswer<PickupPoint[]>> {
-  const all = await remembered('points', `cdek:points:${cityCode}`, POINTS_TTL_MS, (cdek) => cdek.pickupPoints(cityCode));
+/**
+ * Answers of every carrier asked, together; a fallback only when none answered — `unavailable` when one
+ * could not, `not_configured` when none applies (no account, or none knows the city by its name).
+ */
+async function together<T>(asked: CarrierId[], ask: (id: CarrierId) => Promise<CarrierAnswer<T[]>>): Promise<CarrierAnswer<T[]>> {
+  const answers = await Promise.all(asked.map(ask));
+  const got = answers.filter((a): a is { ok: true; value: T[] } => a.ok);
+  if (got.length > 0) return { ok: true, value: got.flatMap((a) => a.value) };
+  return { ok: false, fallback: answers.some((a) => !a.ok && a.fallback === 'unavailable') ? 'unavailable' : 'not_configured' };
+}
+
+/** A carrier that does not know checkout's city (Boxberry, by its name) has nothing to say about it. */
+const NOT_HERE = { ok: false, fallback: 'not_configured' } as const;
+
+/** A city's pickup points of every carrier (or one), filtered as the shopper asks. */
+export async function pickupPoints(city: CarrierCity, filter: PointFilter = {}): Promise<CarrierAnswer<PickupPoint[]>> {
+  const asked = carriers().filter((id) => !filter.carrier || id === filter.carrier);
+  const all = await together(asked, async (id) => {
+    const own = await codeFor(id, city);
+    if (!own.ok) return own;
+    return own.value === undefined ? NOT_HERE : pointsOf(id, own.value);
+  });
   if (!all.ok) return all;
   const words = (filter.q ?? '').toLowerCase().split(/\s+/).filter(Boolean);
   const value = all.value.filter(
@@ -137,17 +212,55 @@ export function parcelFor(items: number): Parcel {
   return { ...ITEM_PARCEL, weight: ITEM_PARCEL.weight * n, height: ITEM_PARCEL.height * n };
 }
 
-/** What the carrier offers to this city for a parcel of `items` items, with the arrival dates of an order placed `now`. */
-export async function deliveryOffers(cityCode: number, items: number, now = new Date()): Promise<CarrierAnswer<DeliveryOffer[]>> {
+/** Boxberry's price to a city is its price to a point there: the city's first office and first postamat are asked. */
+async function boxberryQuotes(client: BoxberryClient, code: number, parcel: Parcel): Promise<CarrierQuote[]> {
+  const points = await client.pickupPoints(code);
+  const quotes: CarrierQuote[] = [];
+  for (const kind of ['office', 'postamat'] as const) {
+    const point = points.find((p) => p.kind === kind && (p.maxWeight === undefined || p.maxWeight >= parcel.weight));
+    if (!point) continue;
+    const cost = await client.cost(point.code, parcel, 0).catch(refusedAsNone);
+    if (Array.isArray(cost)) continue;
+    quotes.push({
+      carrier: 'boxberry',
+      tariffCode: 0,
+      tariffName: 'Boxberry',
+      mode: kind === 'office' ? 'pickup' : 'postamat',
+      price: cost.price,
+      periodMin: cost.days,
+      periodMax: cost.days,
+    });
+  }
+  return quotes;
+}
+
+/** What the carriers offer to this city for a parcel of `items` items, with the arrival dates of an order placed `now`. */
+export async function deliveryOffers(city: CarrierCity, items: number, now = new Date()): Promise<CarrierAnswer<DeliveryOffer[]>> {
   const e = env();
   const parcel = parcelFor(items);
-  const route = `cdek:quotes:${e.DELIVERY_SENDER_CITY_CODE}:${cityCode}:${parcel.weight}:${parcel.length}x${parcel.width}x${parcel.height}`;
-  const quotes = await remembered('quotes', route, QUOTES_TTL_MS, (cdek) => cdek.quotes(e.DELIVERY_SENDER_CITY_CODE, cityCode, [parcel]).catch(refusedAsNone));
-  if (!quotes.ok) return quotes;
+  const box = `${parcel.weight}:${parcel.length}x${parcel.width}x${parcel.height}`;
+  const answer = await together(carriers(), async (id): Promise<CarrierAnswer<(CarrierQuote & { cityCode: number })[]>> => {
+    const own = await codeFor(id, city);
+    if (!own.ok) return own;
+    const code = own.value;
+    if (code === undefined) return NOT_HERE;
+    const cdek = carrier();
+    const bb = boxberry();
+    const quotes =
+      id === 'cdek' && cdek
+        ? await remembered('cdek', 'quotes', `cdek:quotes:${e.DELIVERY_SENDER_CITY_CODE}:${code}:${box}`, QUOTES_TTL_MS, () =>
+            cdek.quotes(e.DELIVERY_SENDER_CITY_CODE, code, [parcel]).catch(refusedAsNone),
+          )
+        : id === 'boxberry' && bb
+          ? await remembered('boxberry', 'quotes', `boxberry:quotes:${code}:${box}`, QUOTES_TTL_MS, () => boxberryQuotes(bb, code, parcel).catch(refusedAsNone))
+          : ({ ok: false, fallback: 'not_configured' } as const);
+    return quotes.ok ? { ok: true, value: quotes.value.map((q) => ({ ...q, cityCode: code })) } : quotes;
+  });
+  if (!answer.ok) return answer;
   const rules = { handlingDays: e.DELIVERY_HANDLING_DAYS, cutoff: e.DELIVERY_CUTOFF, timeZone: 'Europe/Moscow' };
   const order = { pickup: 0, postamat: 1, courier: 2 } as const;
-  // A point first, then a postamat, then the door: the order shoppers compare them in.
-  const sorted = [...quotes.value].sort((a, b) => order[a.mode] - order[b.mode]);
+  // A point first, then a postamat, then the door, the cheaper first: the order shoppers compare them in.
+  const sorted = [...answer.value].sort((a, b) => order[a.mode] - order[b.mode] || a.price - b.price);
   return { ok: true, value: sorted.map((q) => ({ ...q, arrival: arrivalRange(now, q.periodMin, q.periodMax, rules) })) };
 }
 
@@ -187,7 +300,8 @@ export async function carrierChoice(quoteToken: string, pointCode: string | unde
   };
   if (quote.mode === 'courier') return record;
   if (!pointCode) throw new HttpError(422, 'error.validation', { 'delivery.point': ['validation.required'] });
-  const listed = await pickupPoints(quote.city);
+  // The quote keeps the carrier's own city code.
+  const listed = await pointsOf(quote.carrier, quote.city);
   if (!listed.ok) return { ...record, point: { code: pointCode, name: pointCode, address: '', hours: '' } };
   const point = listed.value.find((p) => p.code === pointCode && (p.kind === 'postamat') === (quote.mode === 'postamat'));
   if (!point) throw new HttpError(422, 'error.validation', { 'delivery.point': ['delivery.pointGone'] });

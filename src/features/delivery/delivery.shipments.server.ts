@@ -20,8 +20,9 @@ import { lockOrder, orderByCode, recordStatus, resultPath, sendOrderMail, type O
 import { canMove, ORDER_FLOW, type OrderStatus } from '~/features/orders/orders.ts';
 import { handOverDate } from './arrival.ts';
 import { CarrierRefused, CarrierUnavailable, type CarrierOrder, type CdekClient } from './cdek.server.ts';
-import { carrier, ITEM_PARCEL, parcelFor } from './delivery.server.ts';
-import { carrierNameKey } from './delivery.ts';
+import { boxberry, carrier, ITEM_PARCEL, parcelFor } from './delivery.server.ts';
+import type { BoxberryClient } from './boxberry.server.ts';
+import { carrierNameKey, type CarrierId } from './delivery.ts';
 
 /** The order statuses a shipment may be registered from: paid, not yet handed over. */
 const SHIPPABLE: readonly string[] = ['processing', 'purchased', 'ready_to_ship'];
@@ -55,15 +56,25 @@ const CDEK_STATUSES: Record<string, OrderStatus> = {
   RETURNED_TO_RECIPIENT_CITY_WAREHOUSE: 'returned',
 };
 
-export function orderStatusOf(carrierCode: string): OrderStatus | undefined {
+/** Boxberry's statuses are names (docs/research/boxberry-api.md): read by their words. */
+const BOXBERRY_STATUSES: [RegExp, OrderStatus][] = [
+  [/^выдано|^вручено/i, 'delivered'],
+  [/возвращен|к возврату|возврат/i, 'returned'],
+  [/поступило в пункт выдачи|на отделении-получателе|в постамате/i, 'at_pickup_point'],
+  [/передан[оа]? на доставку|на курьерскую|в город|в городе получателя|в пути|на терминал/i, 'in_transit'],
+  [/принято к доставке|передано на сортировку|сортировочный/i, 'shipped'],
+];
+
+export function orderStatusOf(carrierCode: string, carrierId: CarrierId = 'cdek'): OrderStatus | undefined {
+  if (carrierId === 'boxberry') return BOXBERRY_STATUSES.find(([words]) => words.test(carrierCode))?.[1];
   return CDEK_STATUSES[carrierCode];
 }
 
 /** Of the carrier's statuses, the one the order should have now: the furthest along, or returned. */
-export function furthest(statuses: readonly { code: string }[]): OrderStatus | undefined {
+export function furthest(statuses: readonly { code: string }[], carrierId: CarrierId = 'cdek'): OrderStatus | undefined {
   let best: OrderStatus | undefined;
   for (const s of statuses) {
-    const status = orderStatusOf(s.code);
+    const status = orderStatusOf(s.code, carrierId);
     if (!status) continue;
     if (status === 'returned') return 'returned';
     if (!best || ORDER_FLOW.indexOf(status as (typeof ORDER_FLOW)[number]) > ORDER_FLOW.indexOf(best as (typeof ORDER_FLOW)[number])) best = status;
@@ -87,6 +98,60 @@ function configured(): CdekClient {
   const cdek = carrier();
   if (!cdek) throw refusal('delivery.ship.notConfigured');
   return cdek;
+}
+
+function configuredBoxberry(): BoxberryClient {
+  const bb = boxberry();
+  if (!bb) throw refusal('delivery.ship.notConfigured');
+  return bb;
+}
+
+/** The order as Boxberry's ParselCreate takes it (docs/research/boxberry-api.md): strings, roubles, grams. */
+export function boxberryParcelData(order: OrderView, senderPoint: string): Record<string, unknown> {
+  const record = order.delivery_carrier;
+  if (!record) throw refusal('delivery.ship.notCarrier');
+  const parcel = parcelFor(order.lines.reduce((n, l) => n + l.quantity, 0));
+  const rub = (kopecks: number) => (kopecks / 100).toFixed(2);
+  return {
+    order_id: order.code,
+    price: rub(order.items_total),
+    payment_sum: '0',
+    delivery_sum: rub(record.price),
+    vid: record.point ? '1' : '2',
+    shop: { name: record.point?.code ?? '', name1: senderPoint },
+    customer: { fio: order.contact_name, phone: order.contact_phone.replace(/[^\d+]/g, ''), email: order.contact_email },
+    ...(record.point
+      ? {}
+      : { kurdost: { index: order.delivery_address.postcode, citi: order.delivery_address.city, addressp: order.delivery_address.address } }),
+    items: order.lines.map((l) => ({
+      id: (l.variant_code || `line-${l.id}`).slice(0, 50),
+      name: [l.brand, l.name, l.variant && `(${l.variant})`].filter(Boolean).join(' ').slice(0, 255),
+      UnitName: t('ru', 'delivery.boxberry.unit'),
+      nds: '',
+      price: rub(l.unit_price),
+      quantity: String(l.quantity),
+    })),
+    weights: { weight: String(parcel.weight), x: String(parcel.length), y: String(parcel.width), z: String(parcel.height) },
+    issue: '0',
+    fitting: '0',
+  };
+}
+
+/** The parcel registered with Boxberry: its track is its number. A repeat of the order's number means an earlier attempt got through. */
+async function registerWithBoxberry(order: OrderView): Promise<{ uuid: string; number: string | undefined }> {
+  const bb = configuredBoxberry();
+  const senderPoint = env().BOXBERRY_SENDER_POINT;
+  if (!senderPoint) throw refusal('delivery.ship.noSenderPoint');
+  try {
+    const made = await bb.createParcel(boxberryParcelData(order, senderPoint));
+    return { uuid: made.track, number: made.track };
+  } catch (error) {
+    // Boxberry keeps one parcel per order number and answers a repeat "…уже занято": the parcel is there,
+    // followed by the order's number (ListStatuses takes it); its track is in Boxberry's cabinet.
+    // eslint-disable-next-line shop/no-cyrillic-literal -- Boxberry's own refusal, matched, never shown
+    if (error instanceof CarrierRefused && error.codes.some((c) => c.includes('уже занято'))) return { uuid: order.code, number: undefined };
+    throw error;
+  }
 }
 
 /** The order as CDEK's POST /orders takes it (docs/research/cdek-api-v2.md §5). */
@@ -164,8 +229,10 @@ export async function registerShipment(code: string, actor: Actor): Promise<Orde
   if (order.shipment?.state === 'registered') return order;
   if (!order.delivery_carrier) throw refusal('delivery.ship.notCarrier');
   if (order.payment_status !== 'paid' || !SHIPPABLE.includes(order.status)) throw refusal('delivery.ship.notShippable');
-  const cdek = configured();
-  const senderPoint = env().DELIVERY_SENDER_POINT;
+  const carrierId = order.delivery_carrier.carrier;
+  if (carrierId === 'boxberry') configuredBoxberry();
+  else configured();
+  const senderPoint = carrierId === 'boxberry' ? env().BOXBERRY_SENDER_POINT : env().DELIVERY_SENDER_POINT;
   if (!senderPoint) throw refusal('delivery.ship.noSenderPoint');
 
   const db = await getDb();
@@ -180,25 +247,33 @@ export async function registerShipment(code: string, actor: Actor): Promise<Orde
     // A crashed attempt's claim: this one settles it (the carrier is asked for the shop's number first).
   }
   try {
-    // An earlier attempt may have reached the carrier and lost its answer: the carrier knows the order by our code.
-    const held = await cdek.orderByNumber(code);
-    const uuid = held?.uuid ?? (await cdek.createOrder(cdekOrderBody(order, senderPoint)));
-    const processed = held ?? (await cdek.getOrder(uuid).catch((error: unknown) => (error instanceof CarrierUnavailable ? undefined : Promise.reject(error))));
-    if (processed?.invalid) throw new CarrierRefused('CDEK found the order invalid', 400, processed.invalid);
+    let uuid: string;
+    let number: string | undefined;
+    if (carrierId === 'boxberry') ({ uuid, number } = await registerWithBoxberry(order));
+    else {
+      const cdek = configured();
+      // An earlier attempt may have reached the carrier and lost its answer: the carrier knows the order by our code.
+      const held = await cdek.orderByNumber(code);
+      uuid = held?.uuid ?? (await cdek.createOrder(cdekOrderBody(order, senderPoint)));
+      const processed =
+        held ?? (await cdek.getOrder(uuid).catch((error: unknown) => (error instanceof CarrierUnavailable ? undefined : Promise.reject(error))));
+      if (processed?.invalid) throw new CarrierRefused('CDEK found the order invalid', 400, processed.invalid);
+      number = processed?.carrierNumber;
+    }
     await db.execute(sql`UPDATE shipments SET state = 'registered', carrier_uuid = ${uuid}, updated_at = now() WHERE order_id = ${order.id}`);
-    if (processed?.carrierNumber) await recordNumber(order.id, processed.carrierNumber);
-    metrics().carrierCalls.inc({ carrier: 'cdek', operation: 'register', outcome: 'ok' });
-    await audit(actor, 'order.shipment', 'order', code, null, { carrier: order.delivery_carrier.carrier, uuid, number: processed?.carrierNumber ?? null });
+    if (number) await recordNumber(order.id, number);
+    metrics().carrierCalls.inc({ carrier: carrierId, operation: 'register', outcome: 'ok' });
+    await audit(actor, 'order.shipment', 'order', code, null, { carrier: carrierId, uuid, number: number ?? null });
   } catch (error) {
     // Not registered: the claim goes, and the manager may try again.
     await db.execute(sql`DELETE FROM shipments WHERE order_id = ${order.id} AND state = 'registering'`);
     if (error instanceof CarrierRefused) {
-      metrics().carrierCalls.inc({ carrier: 'cdek', operation: 'register', outcome: 'refused' });
-      logger.warn({ carrier: 'cdek', operation: 'register', codes: error.codes }, 'carrier refused a shipment');
+      metrics().carrierCalls.inc({ carrier: carrierId, operation: 'register', outcome: 'refused' });
+      logger.warn({ carrier: carrierId, operation: 'register', codes: error.codes }, 'carrier refused a shipment');
       throw refusal('delivery.ship.refused', 422, { codes: error.codes.join(', ') || String(error.status) });
     }
     if (error instanceof CarrierUnavailable) {
-      metrics().carrierCalls.inc({ carrier: 'cdek', operation: 'register', outcome: 'unavailable' });
+      metrics().carrierCalls.inc({ carrier: carrierId, operation: 'register', outcome: 'unavailable' });
       throw refusal('delivery.ship.unavailable', 502);
     }
     throw error;
@@ -212,8 +287,16 @@ export async function waybill(code: string, actor: Actor, waitMs = 500, tries = 
   if (!order) throw notFound();
   const row = await shipmentRow(order.id);
   if (row?.state !== 'registered' || !row.carrier_uuid) throw refusal('delivery.ship.notRegistered');
-  const cdek = configured();
   try {
+    if (row.carrier === 'boxberry') {
+      // Boxberry's label, by the parcel's track (a parcel known only by the order's number has none here).
+      if (!row.number) throw refusal('delivery.ship.notRegistered');
+      const bb = configuredBoxberry();
+      const pdf = await bb.download(await bb.labelUrl(row.number));
+      await audit(actor, 'order.waybill', 'order', code, null, { carrier: row.carrier });
+      return pdf;
+    }
+    const cdek = configured();
     const job = await cdek.printWaybill(row.carrier_uuid);
     for (let i = 0; i < tries; i++) {
       const url = await cdek.printReady(job);
@@ -253,7 +336,7 @@ export async function requestIntake(actor: Actor, now = new Date()): Promise<{ d
     db,
     sql`SELECT s.order_id, o.code, (SELECT coalesce(sum(quantity), 0)::int FROM order_lines l WHERE l.order_id = o.id) AS items
           FROM shipments s JOIN orders o ON o.id = s.order_id
-         WHERE s.state = 'registered' AND s.intake_date IS NULL AND o.status IN ('processing', 'purchased', 'ready_to_ship')
+         WHERE s.state = 'registered' AND s.carrier = 'cdek' AND s.intake_date IS NULL AND o.status IN ('processing', 'purchased', 'ready_to_ship')
          ORDER BY s.order_id`,
   );
   if (waiting.length === 0) throw refusal('delivery.intake.none');
@@ -303,7 +386,11 @@ export async function requestIntake(actor: Actor, now = new Date()): Promise<{ d
  * late changes nothing. Delivery's rules (points, commission) run in the same transaction, once. The
  * customer is written to at "waiting at the pickup point" and at "delivered". The status moved to, if any.
  */
-export async function applyCarrierOrder(orderId: number, held: CarrierOrder): Promise<OrderStatus | null> {
+export async function applyCarrierOrder(
+  orderId: number,
+  held: Pick<CarrierOrder, 'statuses' | 'carrierNumber'>,
+  carrierId: CarrierId = 'cdek',
+): Promise<OrderStatus | null> {
   const db = await getDb();
   let moved: OrderStatus | null = null;
   let code = '';
@@ -319,7 +406,7 @@ export async function applyCarrierOrder(orderId: number, held: CarrierOrder): Pr
       seen.add(`${s.code}@${s.at}`);
       await tx.execute(sql`INSERT INTO tracking_events (order_id, status, place, created_at) VALUES (${orderId}, ${s.name || s.code}, ${s.city}, ${s.at})`);
     }
-    const target = furthest(held.statuses);
+    const target = furthest(held.statuses, carrierId);
     if (target && order.payment_status === 'paid' && canMove(order.status, target)) {
       await recordStatus(tx, orderId, target, 'carrier');
       if (target === 'delivered') await delivered(tx, orderId);
@@ -363,11 +450,13 @@ async function sendAtPointMail(code: string): Promise<void> {
  * carrier holds under the uuid we were given; its statuses are then read from the carrier's API.
  */
 export async function carrierNotified(body: { uuid: string; number: string | undefined }): Promise<{ status: string; moved: boolean }> {
-  const cdek = configured();
+  // A shop without CDEK registered nothing with it: no order of its can be named.
+  const cdek = carrier();
+  if (!cdek) throw notFound();
   const [row] = await selectRows<{ order_id: number; carrier_uuid: string | null; status: string }>(
     await getDb(),
     sql`SELECT s.order_id, s.carrier_uuid, o.status FROM shipments s JOIN orders o ON o.id = s.order_id
-         WHERE s.state = 'registered' AND s.carrier_uuid = ${body.uuid} AND (${body.number ?? null}::text IS NULL OR o.code = ${body.number ?? null})`,
+         WHERE s.state = 'registered' AND s.carrier = 'cdek' AND s.carrier_uuid = ${body.uuid} AND (${body.number ?? null}::text IS NULL OR o.code = ${body.number ?? null})`,
   );
   if (!row || !row.carrier_uuid) throw notFound();
   let held: CarrierOrder;
@@ -388,22 +477,35 @@ export async function carrierNotified(body: { uuid: string; number: string | und
  */
 export async function pollShipments(limit = 200): Promise<number> {
   const cdek = carrier();
-  if (!cdek) return 0;
-  const rows = await selectRows<{ order_id: number; carrier_uuid: string }>(
+  const bb = boxberry();
+  const ready = [...(cdek ? ['cdek'] : []), ...(bb ? ['boxberry'] : [])];
+  if (ready.length === 0) return 0;
+  const rows = await selectRows<{ order_id: number; carrier: CarrierId; carrier_uuid: string }>(
     await getDb(),
-    sql`SELECT s.order_id, s.carrier_uuid FROM shipments s JOIN orders o ON o.id = s.order_id
-         WHERE s.state = 'registered' AND s.carrier_uuid IS NOT NULL
+    sql`SELECT s.order_id, s.carrier, s.carrier_uuid FROM shipments s JOIN orders o ON o.id = s.order_id
+         WHERE s.state = 'registered' AND s.carrier_uuid IS NOT NULL AND s.carrier IN (${sql.join(
+           ready.map((id) => sql`${id}`),
+           sql`, `,
+         )})
            AND o.status IN ('processing', 'purchased', 'ready_to_ship', 'shipped', 'in_transit', 'at_pickup_point')
            AND (s.polled_at IS NULL OR s.polled_at < now() - make_interval(mins => ${POLL_MINUTES}))
          ORDER BY s.polled_at NULLS FIRST LIMIT ${limit}`,
   );
   let asked = 0;
+  const down = new Set<CarrierId>();
   for (const row of rows) {
+    if (down.has(row.carrier)) continue;
     try {
-      await applyCarrierOrder(row.order_id, await cdek.getOrder(row.carrier_uuid));
+      if (row.carrier === 'boxberry' && bb)
+        await applyCarrierOrder(row.order_id, { statuses: await bb.statuses(row.carrier_uuid), carrierNumber: undefined }, 'boxberry');
+      else if (cdek) await applyCarrierOrder(row.order_id, await cdek.getOrder(row.carrier_uuid));
       asked++;
     } catch (error) {
-      if (error instanceof CarrierUnavailable) break;
+      // A carrier that is down is not asked about its other orders this round.
+      if (error instanceof CarrierUnavailable) {
+        down.add(row.carrier);
+        continue;
+      }
       if (!(error instanceof CarrierRefused)) throw error;
       // Refused (an order the carrier deleted): not asked again for an hour.
       await (await getDb()).execute(sql`UPDATE shipments SET polled_at = now() WHERE order_id = ${row.order_id}`);
@@ -414,21 +516,28 @@ export async function pollShipments(limit = 200): Promise<number> {
 
 /** With DELIVERY_AUTO_REGISTER, paid carrier orders are registered without a manager: how many were. */
 export async function registerPaidOrders(limit = 50): Promise<number> {
-  if (!env().DELIVERY_AUTO_REGISTER || !carrier() || !env().DELIVERY_SENDER_POINT) return 0;
-  const rows = await selectRows<{ code: string }>(
+  const e = env();
+  if (!e.DELIVERY_AUTO_REGISTER) return 0;
+  // Only the carriers the shop can register with: an account and the point where parcels are handed over.
+  const ready = [...(carrier() && e.DELIVERY_SENDER_POINT ? ['cdek'] : []), ...(boxberry() && e.BOXBERRY_SENDER_POINT ? ['boxberry'] : [])];
+  if (ready.length === 0) return 0;
+  const rows = await selectRows<{ code: string; carrier: string }>(
     await getDb(),
-    sql`SELECT o.code FROM orders o LEFT JOIN shipments s ON s.order_id = o.id
-         WHERE o.delivery_carrier IS NOT NULL AND o.payment_status = 'paid' AND o.status IN ('processing', 'purchased', 'ready_to_ship') AND s.order_id IS NULL
+    sql`SELECT o.code, o.delivery_carrier->>'carrier' AS carrier FROM orders o LEFT JOIN shipments s ON s.order_id = o.id
+         WHERE o.delivery_carrier->>'carrier' IN (${sql.join(
+           ready.map((id) => sql`${id}`),
+           sql`, `,
+         )}) AND o.payment_status = 'paid' AND o.status IN ('processing', 'purchased', 'ready_to_ship') AND s.order_id IS NULL
          ORDER BY o.id LIMIT ${limit}`,
   );
   let done = 0;
-  for (const { code } of rows) {
+  for (const { code, carrier: carrierId } of rows) {
     try {
       await registerShipment(code, { operatorId: null, name: 'auto-register', ip: '' });
       done++;
     } catch (error) {
       if (!(error instanceof HttpError)) throw error;
-      logger.warn({ carrier: 'cdek', operation: 'register', status: error.status }, 'automatic registration did not go through');
+      logger.warn({ carrier: carrierId, operation: 'register', status: error.status }, 'automatic registration did not go through');
       if (error.status === 502) break;
     }
   }

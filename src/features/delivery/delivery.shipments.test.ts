@@ -19,6 +19,18 @@ describe('CDEK statuses as the order’s', () => {
     expect(orderStatusOf('INVALID')).toBeUndefined();
   });
 
+  it('reads Boxberry’s statuses by their names', () => {
+    expect(orderStatusOf('Загружен реестр ИМ', 'boxberry')).toBeUndefined();
+    expect(orderStatusOf('Принято к доставке', 'boxberry')).toBe('shipped');
+    expect(orderStatusOf('Передано на сортировку', 'boxberry')).toBe('shipped');
+    expect(orderStatusOf('Передан на доставку до пункта выдачи', 'boxberry')).toBe('in_transit');
+    expect(orderStatusOf('Отправлено в город назначения', 'boxberry')).toBe('in_transit');
+    expect(orderStatusOf('Поступило в пункт выдачи', 'boxberry')).toBe('at_pickup_point');
+    expect(orderStatusOf('Выдано', 'boxberry')).toBe('delivered');
+    expect(orderStatusOf('Возвращено в ИМ', 'boxberry')).toBe('returned');
+    expect(furthest(codes('Загружен реестр ИМ', 'Принято к доставке', 'Поступило в пункт выдачи'), 'boxberry')).toBe('at_pickup_point');
+  });
+
   it('takes the furthest status, whatever order they came in; returned wins', () => {
     expect(furthest(codes('CREATED', 'ACCEPTED'))).toBeUndefined();
     expect(furthest(codes('ACCEPTED_AT_PICK_UP_POINT', 'RECEIVED_AT_SHIPMENT_WAREHOUSE', 'SENT_TO_RECIPIENT_CITY'))).toBe('at_pickup_point');

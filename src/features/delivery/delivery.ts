@@ -2,7 +2,8 @@
 // cities, its pickup points and its quotes. Money in kopecks, weights in grams, sizes in centimetres.
 import type { ArrivalRange } from './arrival.ts';
 
-export type CarrierId = 'cdek';
+export const CARRIER_IDS = ['cdek', 'boxberry'] as const;
+export type CarrierId = (typeof CARRIER_IDS)[number];
 
 /** A city as the carrier names and numbers it (its own code: CDEK's `code`). */
 export interface CarrierCity {
@@ -14,6 +15,7 @@ export interface CarrierCity {
 export type PointKind = 'office' | 'postamat';
 
 export interface PickupPoint {
+  carrier: CarrierId;
   code: string;
   name: string;
   kind: PointKind;
@@ -50,6 +52,8 @@ export interface CarrierQuote {
 /** A quote as checkout offers it: with the shop's price and the arrival dates. */
 export interface DeliveryOffer extends CarrierQuote {
   arrival: ArrivalRange;
+  /** The carrier's own code of the city (Boxberry's differ from CDEK's). */
+  cityCode: number;
 }
 
 /** A parcel's size for the carrier's calculator. */
@@ -65,6 +69,7 @@ export const QUOTE_MAX_CHARS = 600;
 
 /** A pickup point as the API and the pages give it to the browser. */
 export interface PointView {
+  carrier: CarrierId;
   code: string;
   name: string;
   kind: PointKind;
@@ -81,6 +86,7 @@ export interface PointView {
 
 export function pointView(p: PickupPoint): PointView {
   return {
+    carrier: p.carrier,
     code: p.code,
     name: p.name,
     kind: p.kind,

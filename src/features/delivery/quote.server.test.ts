@@ -11,6 +11,7 @@ const OFFER: DeliveryOffer = {
   mode: 'pickup',
   price: 45_670,
   periodMin: 3,
+  cityCode: 270,
   periodMax: 5,
   arrival: { from: '2026-11-30', to: '2026-12-02' },
 };

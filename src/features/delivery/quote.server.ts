@@ -5,13 +5,13 @@
 import { createHmac } from 'node:crypto';
 import { z } from '~/lib/zod.ts';
 import { sameSecret } from '~/lib/same-secret.ts';
-import { QUOTE_MAX_CHARS, type DeliveryOffer } from './delivery.ts';
+import { CARRIER_IDS, QUOTE_MAX_CHARS, type DeliveryOffer } from './delivery.ts';
 
 export const QUOTE_MINUTES = 60;
 
 const sealedSchema = z.object({
   v: z.literal(1),
-  carrier: z.literal('cdek'),
+  carrier: z.enum(CARRIER_IDS),
   tariff: z.number().int(),
   mode: z.enum(['pickup', 'postamat', 'courier']),
   price: z.number().int().min(0),

@@ -73,7 +73,12 @@ function goods(id: string, name: string, price: number, quantity: number, kind: 
 function carrierRequisites(carrier: CarrierDeliveryRecord | null | undefined): string[] {
   if (!carrier) return [];
   return [
-    requisite(SALE.deliveryService, t('ru', 'ops.order.carrierTariff', { carrier: t('ru', carrierNameKey(carrier.carrier)), tariff: carrier.tariff })),
+    requisite(
+      SALE.deliveryService,
+      carrier.tariff
+        ? t('ru', 'ops.order.carrierTariff', { carrier: t('ru', carrierNameKey(carrier.carrier)), tariff: carrier.tariff })
+        : t('ru', carrierNameKey(carrier.carrier)),
+    ),
     ...(carrier.point ? [requisite(SALE.pickupPoint, `${carrier.point.code}, ${carrier.point.address}`)] : []),
     requisite(SALE.deliveryDates, `${carrier.arrival.from} – ${carrier.arrival.to}`),
   ];

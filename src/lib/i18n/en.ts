@@ -493,6 +493,8 @@ export const en: Partial<Messages> = {
   'checkout.place': 'Place order',
   'checkout.pay': 'Pay {total}',
   'checkout.afterPay': 'Items are held for you while you pay; an unpaid order is cancelled after 30 minutes.',
+  'delivery.boxberry.unit': 'pcs',
+  'delivery.carrier.boxberry': 'Boxberry',
   'delivery.carrier.cdek': 'CDEK',
   'delivery.metro': '{name} metro',
   'delivery.cdek.comment': 'Order {code}',

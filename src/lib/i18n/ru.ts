@@ -496,6 +496,8 @@ export const ru = {
   'checkout.place': 'Оформить заказ',
   'checkout.pay': 'Перейти к оплате {total}',
   'checkout.afterPay': 'После оплаты товары резервируются за вами; неоплаченный заказ отменяется через 30 минут.',
+  'delivery.boxberry.unit': 'шт.',
+  'delivery.carrier.boxberry': 'Boxberry',
   'delivery.carrier.cdek': 'СДЭК',
   'delivery.metro': 'м. {name}',
   'delivery.cdek.comment': 'Заказ {code}',

@@ -15,7 +15,7 @@ export const POST = endpoint({
   response: optionsResponse,
   body: optionsBodySchema,
   async handler({ body, locale }) {
-    const answer = await deliveryOffers(body.city, body.items);
+    const answer = await deliveryOffers({ code: body.city, name: body.city_name ?? '' }, body.items);
     if (!answer.ok) return ok({ offers: [], fallback: answer.fallback });
     const key = await purposeKey('delivery-quote');
     return ok({
@@ -27,7 +27,7 @@ export const POST = endpoint({
         price: o.price,
         arrival_from: o.arrival.from,
         arrival_to: o.arrival.to,
-        quote: sealQuote(key, o, body.city, body.items),
+        quote: sealQuote(key, o, o.cityCode, body.items),
         arrival: formatArrival(o.arrival, locale),
       })),
       fallback: null,

@@ -11,7 +11,10 @@ export const GET = endpoint({
   response: pointsResponse,
   query: pointsQuerySchema,
   async handler({ query }) {
-    const answer = await pickupPoints(query.city, { q: query.q, fittingRoom: query.fitting_room === '1', card: query.card === '1', kind: query.kind });
+    const answer = await pickupPoints(
+      { code: query.city, name: query.city_name ?? '' },
+      { q: query.q, fittingRoom: query.fitting_room === '1', card: query.card === '1', kind: query.kind, carrier: query.carrier },
+    );
     if (!answer.ok) return ok({ points: [], fallback: answer.fallback });
     return ok({
       points: answer.value.map(pointView),
