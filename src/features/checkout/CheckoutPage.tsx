@@ -260,6 +260,37 @@ export default function CheckoutPage({ m, options, customer, addresses, delivery
       : '';
   const isSubmitting = form.formState.isSubmitting;
 
+  // The fixed methods and the saved addresses: the same with a carrier (shown in its fallback) and without.
+  const fixedChoices = (
+    <div className="grid gap-3" role="radiogroup" aria-label={m['checkout.delivery']}>
+      {options.map((o) => (
+        <Choice key={o.id} value={o.id} checked={method === o.id} {...register('delivery.method')}>
+          <span className="flex flex-wrap justify-between gap-x-4 font-600">
+            <span>{o.name}</span>
+            <span className="tabular-nums" data-testid={`delivery-price-${o.id}`}>
+              {summary && summary.delivery_price === 0 ? m['checkout.free'] : formatPrice(o.price)}
+            </span>
+          </span>
+          <span className="mt-1 block text-xs text-ink-soft">
+            {o.description} {fill(m['checkout.days'] ?? '', { min: o.days_min, max: o.days_max })}
+          </span>
+        </Choice>
+      ))}
+    </div>
+  );
+  const savedAddresses = addresses.length > 0 && (
+    <div className="grid gap-2" role="radiogroup" aria-label={m['checkout.savedAddresses']}>
+      <p className="text-xs font-600 uppercase tracking-wider text-ink-soft">{m['checkout.savedAddresses']}</p>
+      {addresses.map((a) => (
+        <Choice key={a.id} name="saved-address" checked={addressId === a.id} onChange={() => pickAddress(a)}>
+          {a.label}
+        </Choice>
+      ))}
+      <Choice name="saved-address" checked={addressId === null} onChange={() => pickAddress(null)}>
+        {m['checkout.newAddress']}
+      </Choice>
+    </div>
+  );
   const cityAndAddress = (
     <div className="grid gap-4 sm:grid-cols-[1fr_2fr]">
       <FormField label={m['checkout.city'] ?? ''} autoComplete="address-level2" {...fieldProps(form, 'delivery.city', shown)} />
@@ -300,19 +331,7 @@ export default function CheckoutPage({ m, options, customer, addresses, delivery
         <Section n={2} title={m['checkout.delivery'] ?? ''}>
           {carriers ? (
             <>
-              {addresses.length > 0 && (
-                <div className="grid gap-2" role="radiogroup" aria-label={m['checkout.savedAddresses']}>
-                  <p className="text-xs font-600 uppercase tracking-wider text-ink-soft">{m['checkout.savedAddresses']}</p>
-                  {addresses.map((a) => (
-                    <Choice key={a.id} name="saved-address" checked={addressId === a.id} onChange={() => pickAddress(a)}>
-                      {a.label}
-                    </Choice>
-                  ))}
-                  <Choice name="saved-address" checked={addressId === null} onChange={() => pickAddress(null)}>
-                    {m['checkout.newAddress']}
-                  </Choice>
-                </div>
-              )}
+              {savedAddresses}
               <CarrierDelivery
                 m={m}
                 items={count}
@@ -324,21 +343,7 @@ export default function CheckoutPage({ m, options, customer, addresses, delivery
                 onChange={onCarrier}
                 pointError={form.formState.errors.delivery?.point?.message}
               >
-                <div className="grid gap-3" role="radiogroup" aria-label={m['checkout.delivery']}>
-                  {options.map((o) => (
-                    <Choice key={o.id} value={o.id} checked={method === o.id} {...register('delivery.method')}>
-                      <span className="flex flex-wrap justify-between gap-x-4 font-600">
-                        <span>{o.name}</span>
-                        <span className="tabular-nums" data-testid={`delivery-price-${o.id}`}>
-                          {summary && summary.delivery_price === 0 ? m['checkout.free'] : formatPrice(o.price)}
-                        </span>
-                      </span>
-                      <span className="mt-1 block text-xs text-ink-soft">
-                        {o.description} {fill(m['checkout.days'] ?? '', { min: o.days_min, max: o.days_max })}
-                      </span>
-                    </Choice>
-                  ))}
-                </div>
+                {fixedChoices}
               </CarrierDelivery>
               {fixed
                 ? cityAndAddress
@@ -348,34 +353,8 @@ export default function CheckoutPage({ m, options, customer, addresses, delivery
             </>
           ) : (
             <>
-              <div className="grid gap-3" role="radiogroup" aria-label={m['checkout.delivery']}>
-                {options.map((o) => (
-                  <Choice key={o.id} value={o.id} checked={method === o.id} {...register('delivery.method')}>
-                    <span className="flex flex-wrap justify-between gap-x-4 font-600">
-                      <span>{o.name}</span>
-                      <span className="tabular-nums" data-testid={`delivery-price-${o.id}`}>
-                        {summary && summary.delivery_price === 0 ? m['checkout.free'] : formatPrice(o.price)}
-                      </span>
-                    </span>
-                    <span className="mt-1 block text-xs text-ink-soft">
-                      {o.description} {fill(m['checkout.days'] ?? '', { min: o.days_min, max: o.days_max })}
-                    </span>
-                  </Choice>
-                ))}
-              </div>
-              {addresses.length > 0 && (
-                <div className="grid gap-2" role="radiogroup" aria-label={m['checkout.savedAddresses']}>
-                  <p className="text-xs font-600 uppercase tracking-wider text-ink-soft">{m['checkout.savedAddresses']}</p>
-                  {addresses.map((a) => (
-                    <Choice key={a.id} name="saved-address" checked={addressId === a.id} onChange={() => pickAddress(a)}>
-                      {a.label}
-                    </Choice>
-                  ))}
-                  <Choice name="saved-address" checked={addressId === null} onChange={() => pickAddress(null)}>
-                    {m['checkout.newAddress']}
-                  </Choice>
-                </div>
-              )}
+              {fixedChoices}
+              {savedAddresses}
               {cityAndAddress}
             </>
           )}
