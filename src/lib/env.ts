@@ -73,6 +73,14 @@ const schema = z.object({
     .string()
     .regex(/^(?:[01]\d|2[0-3]):[0-5]\d$/)
     .default('14:00'),
+  // Parcels' defaults per category (docs/delivery.md "Parcels"): `slug=grams:LxWxH` entries with commas
+  // between, `*` in a slug for any letters (`*obuv=1500:34x22x13`); a category's parents' entries apply to
+  // it. A product's own weight and size from the import come first; without either, 1 kg and 30×25×10 cm.
+  DELIVERY_PARCELS: z
+    .string()
+    .max(4000)
+    .regex(/^\s*(?:[a-z0-9*_-]{1,100}=\d{1,6}:\d{1,3}x\d{1,3}x\d{1,3}(?:\s*[,;]\s*[a-z0-9*_-]{1,100}=\d{1,6}:\d{1,3}x\d{1,3}x\d{1,3})*)?\s*$/)
+    .default(''),
   // A carrier slower than this is not waited for: checkout shows the fixed methods with a note.
   CARRIER_TIMEOUT_MS: z.coerce.number().int().min(100).max(30_000).default(2_000),
   // The pickup map's tiles ({z}/{x}/{y}) and their credit; `none`: the points on a plain ground. OpenStreetMap's

@@ -128,13 +128,18 @@ test('a manager registers the paid order with CDEK and prints its waybill; the c
   const customer = await browser.newPage();
   const { token } = await signIn(customer, shop.baseUrl);
   const auth = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+  const item = await inStock();
   await fetch(`${shop.baseUrl}${API}/customer/cart/store-cart-item`, {
     method: 'POST',
     headers: auth,
-    body: JSON.stringify({ item: { ...(await inStock()), quantity: 1, uid: randomUUID() } }),
+    body: JSON.stringify({ item: { ...item, quantity: 1, uid: randomUUID() } }),
   });
   const options = (await (
-    await fetch(`${shop.baseUrl}${API}/delivery/options`, { method: 'POST', headers: auth, body: JSON.stringify({ city: 424, items: 1 }) })
+    await fetch(`${shop.baseUrl}${API}/delivery/options`, {
+      method: 'POST',
+      headers: auth,
+      body: JSON.stringify({ city: 424, lines: [{ id: item.id, quantity: 1 }] }),
+    })
   ).json()) as {
     data: { offers: { mode: string; quote: string }[] };
   };

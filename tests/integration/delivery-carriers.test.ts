@@ -43,6 +43,13 @@ beforeAll(async () => {
       BOXBERRY_API_URL: boxberry.url,
       BOXBERRY_SENDER_POINT: '68001',
       METRICS_TOKEN,
+      // A department's default parcel; product 60 brings its own (as an import would).
+      DELIVERY_PARCELS: 'parcel-test-*=1500:34x22x13',
+    },
+    prepare: async (db) => {
+      await db.query("INSERT INTO categories (name, slug, level) VALUES ('Обувь для посылок', 'parcel-test-shoes', 0)");
+      await db.query("UPDATE products SET category_id = (SELECT id FROM categories WHERE slug = 'parcel-test-shoes') WHERE id = 59");
+      await db.query('UPDATE products SET weight_g = 3600, length_cm = 21, width_cm = 21, height_cm = 23 WHERE id = 60');
     },
   });
 }, 120_000);
@@ -58,11 +65,21 @@ async function call<T>(server: TestServer, path: string, init: RequestInit = {},
   await expectConforms(server.baseUrl, init.method ?? 'GET', path, res.status, body);
   return { status: res.status, body };
 }
-const offers = (server: TestServer, city: number, items = 1, language = 'ru') =>
+type Line = { id: number; quantity: number };
+/** The offers for these lines (a number: that many of product 1, a parcel of default items). */
+const offers = (server: TestServer, city: number, lines: Line[] | number = 1, language = 'ru') =>
   call<{
     offers: { mode: string; price: number; tariff_code: number; arrival: string; arrival_from: string; arrival_to: string; quote: string }[];
     fallback: string | null;
-  }>(server, '/api/v1/ecommerce-core/delivery/options', { method: 'POST', body: JSON.stringify({ city, items }) }, language);
+  }>(
+    server,
+    '/api/v1/ecommerce-core/delivery/options',
+    { method: 'POST', body: JSON.stringify({ city, lines: typeof lines === 'number' ? [{ id: 1, quantity: lines }] : lines }) },
+    language,
+  );
+/** The packages the stand-in was last asked to price. */
+const lastPriced = () =>
+  (standin.calls.filter((c) => c.path === '/calculator/tarifflist').at(-1)?.body as { packages: Record<string, number>[] } | undefined)?.packages;
 type Point = {
   code: string;
   kind: string;
@@ -170,6 +187,25 @@ describe('delivery by CDEK through the shop', () => {
   it('an unknown city has no offers, and says the carrier answered', async () => {
     expect((await offers(shop, 999_999, 1)).body.data).toEqual({ offers: [], fallback: null });
   });
+
+  it('prices the parcel of what is bought: a product’s own weight and size, its category’s default, else 1 kg in 30 × 25 × 10 cm', async () => {
+    await offers(shop, 1081, [{ id: 1, quantity: 1 }]);
+    expect(lastPriced()).toEqual([{ weight: 1000, length: 30, width: 25, height: 10 }]);
+    await offers(shop, 1081, [{ id: 59, quantity: 2 }]);
+    expect(lastPriced()).toEqual([{ weight: 3000, length: 34, width: 22, height: 26 }]);
+    const own = await offers(shop, 1081, [{ id: 60, quantity: 1 }]);
+    expect(lastPriced()).toEqual([{ weight: 3600, length: 23, width: 21, height: 21 }]);
+    // Together: one box, the weights added up.
+    const together = await offers(shop, 1081, [
+      { id: 60, quantity: 1 },
+      { id: 1, quantity: 1 },
+    ]);
+    expect(lastPriced()?.[0]).toMatchObject({ weight: 4600, length: 30, width: 25 });
+    // A heavier parcel costs more, and its quote is sealed for that parcel alone.
+    expect(together.body.data?.offers[0]?.price).toBeGreaterThan(own.body.data?.offers[0]?.price ?? Infinity);
+    const [body] = (own.body.data?.offers[0]?.quote ?? '').split('.');
+    expect(JSON.parse(Buffer.from(body ?? '', 'base64url').toString('utf8'))).toMatchObject({ parcel: '3600:23x21x21' });
+  });
 });
 
 describe('an order delivered by CDEK', () => {
@@ -205,7 +241,7 @@ describe('an order delivered by CDEK', () => {
   it('charges the quoted price for the chosen pickup point; a forged quote, another parcel or a point not listed is refused with the reason', async () => {
     const item = await paidDeliveryItem(0);
     const items = [{ ...item, quantity: 1 }];
-    const pickup = (await offers(shop, 270, 1)).body.data?.offers.find((o) => o.mode === 'pickup');
+    const pickup = (await offers(shop, 270, [{ id: item.id, quantity: 1 }])).body.data?.offers.find((o) => o.mode === 'pickup');
     if (!pickup) throw new Error('no pickup offer');
     const priced = await summary(items, { quote: pickup.quote });
     expect(priced.body.data?.delivery_price).toBe(pickup.price);
@@ -232,7 +268,7 @@ describe('an order delivered by CDEK', () => {
   it('charges a courier order as quoted without asking the carrier again: a carrier down at placement stops nothing', async () => {
     // Another product: the first test's order took the last of its size.
     const item = await paidDeliveryItem(1);
-    const courier = (await offers(shop, 424, 1)).body.data?.offers.find((o) => o.mode === 'courier');
+    const courier = (await offers(shop, 424, [{ id: item.id, quantity: 1 }])).body.data?.offers.find((o) => o.mode === 'courier');
     if (!courier) throw new Error('no courier offer');
     // Whatever CDEK would answer now — another price, or nothing — the sealed quote is what is charged.
     const priced = await summary([{ ...item, quantity: 1 }], { quote: courier.quote });
@@ -259,9 +295,19 @@ describe('hostile delivery parameters', () => {
     ['points with 10 KB of search', 'GET', `/api/v1/ecommerce-core/delivery/points?city=44&q=${encodeURIComponent(long)}`, undefined],
     ['points of an unknown kind', 'GET', '/api/v1/ecommerce-core/delivery/points?city=44&kind=drone', undefined],
     ['options without a body', 'POST', '/api/v1/ecommerce-core/delivery/options', ''],
-    ['options with a string city', 'POST', '/api/v1/ecommerce-core/delivery/options', JSON.stringify({ city: 'Москва', items: 1 })],
-    ['options with no items', 'POST', '/api/v1/ecommerce-core/delivery/options', JSON.stringify({ city: 44, items: 0 })],
-    ['options with a thousand items', 'POST', '/api/v1/ecommerce-core/delivery/options', JSON.stringify({ city: 44, items: 1000 })],
+    ['options with a string city', 'POST', '/api/v1/ecommerce-core/delivery/options', JSON.stringify({ city: 'Москва', lines: [{ id: 1, quantity: 1 }] })],
+    ['options with no lines', 'POST', '/api/v1/ecommerce-core/delivery/options', JSON.stringify({ city: 44, lines: [] })],
+    ['options with a count instead of lines', 'POST', '/api/v1/ecommerce-core/delivery/options', JSON.stringify({ city: 44, items: 1 })],
+    ['options with a thousand of one', 'POST', '/api/v1/ecommerce-core/delivery/options', JSON.stringify({ city: 44, lines: [{ id: 1, quantity: 1000 }] })],
+    [
+      'options with 101 lines',
+      'POST',
+      '/api/v1/ecommerce-core/delivery/options',
+      JSON.stringify({ city: 44, lines: Array.from({ length: 101 }, (_, i) => ({ id: i + 1, quantity: 1 })) }),
+    ],
+    ['options with a negative product', 'POST', '/api/v1/ecommerce-core/delivery/options', JSON.stringify({ city: 44, lines: [{ id: -1, quantity: 1 }] })],
+    ['options with a fractional quantity', 'POST', '/api/v1/ecommerce-core/delivery/options', JSON.stringify({ city: 44, lines: [{ id: 1, quantity: 1.5 }] })],
+    ['options with lines as a string', 'POST', '/api/v1/ecommerce-core/delivery/options', JSON.stringify({ city: 44, lines: 'x'.repeat(10_000) })],
     ['options with broken JSON', 'POST', '/api/v1/ecommerce-core/delivery/options', '{"city":44,'],
   ])('%s: 4xx with the envelope, nothing asked of the carrier', async (_, method, path, body) => {
     const asked = standin.calls.length;
@@ -313,7 +359,7 @@ describe('shipments and tracking', () => {
   /** A guest's order to a pickup point in St Petersburg (or by courier), placed with its quote and paid. */
   async function paidCarrierOrder(mode: 'pickup' | 'courier' = 'pickup', headers: Record<string, string> = {}): Promise<string> {
     const item = await inStockItem();
-    const offer = (await offers(shop, 137, 1)).body.data?.offers.find((o) => o.mode === mode);
+    const offer = (await offers(shop, 137, [{ id: item.id, quantity: 1 }])).body.data?.offers.find((o) => o.mode === mode);
     if (!offer) throw new Error(`no ${mode} offer`);
     const point = mode === 'pickup' ? (await points('city=137&kind=office')).body.data?.points[0]?.code : undefined;
     const placed = await call<{ code: string; payment_url: string }>(shop, `${API}/checkout/place-order`, {
@@ -375,8 +421,10 @@ describe('shipments and tracking', () => {
       recipient: { name: 'Вера Получатель', email: 'vera.parcel@example.ru', phones: [{ number: '+79215554433' }] },
       delivery_recipient_cost: { value: 0 },
     });
+    // The parcel quoted at checkout: one item of no own weight or category default (1 kg, 30 × 25 × 10 cm).
+    expect(body['packages']).toEqual([expect.objectContaining({ number: '1', weight: 1000, length: 30, width: 25, height: 10 })]);
     expect((body['packages'] as { items: { amount: number; payment: { value: number } }[] }[])[0]?.items).toEqual([
-      expect.objectContaining({ amount: 1, payment: { value: 0 } }),
+      expect.objectContaining({ amount: 1, payment: { value: 0 }, weight: 1000 }),
     ]);
     const shown = await manager.go(`/ops/orders/${code}`);
     expect(shown.html).toContain('Передан в СДЭК');
@@ -509,10 +557,10 @@ describe('the second carrier, Boxberry', () => {
     manager = (await signedInOperator(shop, 'boxberry.desk@example.ru', 'manager')).visitor;
   });
   type Offer = { carrier: string; mode: string; price: number; quote: string; arrival_from: string; arrival_to: string };
-  const kazan = () =>
+  const kazan = (lines: Line[] = [{ id: 1, quantity: 1 }]) =>
     call<{ offers: Offer[]; fallback: string | null }>(shop, `${API}/delivery/options`, {
       method: 'POST',
-      body: JSON.stringify({ city: 424, city_name: 'Казань', items: 1 }),
+      body: JSON.stringify({ city: 424, city_name: 'Казань', lines }),
     });
 
   it('offers its point and postamat beside CDEK’s, found by the city’s name, priced to a point, points listed with their carrier', async () => {
@@ -532,7 +580,7 @@ describe('the second carrier, Boxberry', () => {
     // A city Boxberry does not know: CDEK's offers alone.
     const vladimir = await call<{ offers: Offer[] }>(shop, `${API}/delivery/options`, {
       method: 'POST',
-      body: JSON.stringify({ city: 94, city_name: 'Владимир', items: 1 }),
+      body: JSON.stringify({ city: 94, city_name: 'Владимир', lines: [{ id: 1, quantity: 1 }] }),
     });
     expect(new Set(vladimir.body.data?.offers.map((o) => o.carrier))).toEqual(new Set(['cdek']));
   });
@@ -544,7 +592,9 @@ describe('the second carrier, Boxberry', () => {
       const variant = product?.variants.find((v) => v.available);
       if (variant) item = { id, variant_code: variant.code };
     }
-    const offer = (await kazan()).body.data?.offers.find((o) => o.carrier === 'boxberry' && o.mode === 'pickup');
+    // Product 60 weighs 3.6 kg in a 23 × 21 × 21 cm box of its own (beforeAll).
+    expect(item?.id).toBe(60);
+    const offer = (await kazan([{ id: 60, quantity: 1 }])).body.data?.offers.find((o) => o.carrier === 'boxberry' && o.mode === 'pickup');
     const placeWith = (point: string) =>
       call<{ code: string; payment_url: string }>(shop, `${API}/checkout/place-order`, {
         method: 'POST',
@@ -583,6 +633,7 @@ describe('the second carrier, Boxberry', () => {
       shop: { name: '67003', name1: '68001' },
       customer: { fio: 'Вера Боксберри', phone: '+79215554433', email: 'vera.bb@example.ru' },
       items: [expect.objectContaining({ quantity: '1', UnitName: 'шт.' })],
+      weights: { weight: '3600', x: '23', y: '21', z: '21' },
     });
     const shown = await manager.go(`/ops/orders/${code}`);
     expect(shown.html).toContain('Передан в Boxberry');
@@ -635,7 +686,7 @@ describe('automatic registration and polling', () => {
         (
           await call<{ offers: { carrier: string; mode: string; quote: string }[] }>(auto, `${API}/delivery/options`, {
             method: 'POST',
-            body: JSON.stringify({ city: 424, city_name: 'Казань', items: 1 }),
+            body: JSON.stringify({ city: 424, city_name: 'Казань', lines: [{ id: items[0]?.id ?? 1, quantity: 1 }] }),
           })
         ).body.data?.offers ?? [];
       const placeAndPay = async (item: { id: number; variant_code: string } | undefined, delivery: Record<string, unknown>) => {

@@ -8,6 +8,7 @@ import { join, resolve } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readOutbox } from '../support/mail.ts';
+import { signedInOperator } from '../support/ops.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { shopper } from '../support/shopper.ts';
 import { OneC, zipOf, type Answer } from '../support/one-c.ts';
@@ -214,6 +215,20 @@ describe('the catalogue from 1C', () => {
     const run = await onec().exchangeCatalogue(Object.fromEntries(files.map((f, i) => [names[i]!, fixture(f)])));
     for (const { file, answers } of run.imports) expect(last(answers).lines[0], `${file}: ${last(answers).text}`).toBe('success');
     expect(last(run.imports.at(-1)!.answers).text).toMatch(outcome);
+  });
+
+  it('weights and sizes from 1C ("Габарит_*" in metres, "Вес" in kilograms) become the product’s parcel, not attributes', async () => {
+    await onec().exchangeCatalogue({
+      'import.xml': fixture('cml-dobromyslov-commerceml-parser-import.xml'),
+      'offers.xml': fixture('cml-dobromyslov-commerceml-parser-offers.xml'),
+    });
+    const [rug] = await listed('Prime Living 150x200x1 Котики');
+    const res = await call<{ attributes?: { name: string }[] }>(`${API}/product/${rug!.id}`);
+    expect(JSON.stringify(res.body.data)).not.toContain('Габарит');
+    const { visitor } = await signedInOperator(server, 'catalogue.parcels@example.ru', 'admin');
+    const page = await visitor.go(`/ops/products/${rug!.id}`);
+    // 1,2 kg and 1,53 × 0,2 × 0,2 m in the file.
+    expect(page.html).toMatch(/data-testid="ops-product-parcel">\s*Посылка: 1,2 кг, 153 × 20 × 20 см · вес и размеры из каталога/);
   });
 
   it('sizes and colours from 1C reach the product page', async () => {

@@ -94,6 +94,13 @@ describe('real feeds from other software', () => {
     expect(await rows('SELECT name FROM products WHERE external_id = $1', ['yml:o:1511AT'])).toEqual([{ name: 'Свадьба Мюриэл' }]);
     const [brother] = await rows<{ description: string }>("SELECT description FROM products WHERE name LIKE 'Принтер Brother%'");
     expect(brother?.description).toBe('<h3>Принтер Brother.</h3>\n<p>Неплохой.</p>');
+    // <weight> in kilograms and <dimensions> "L/W/H" in centimetres: grams and whole centimetres, rounded up.
+    expect(
+      await rows(`SELECT external_id, weight_g, length_cm, width_cm, height_cm FROM products WHERE weight_g IS NOT NULL ORDER BY external_id`),
+    ).toEqual([
+      { external_id: 'yml:o:1511AB', weight_g: 3600, length_cm: 21, width_cm: 21, height_cm: 23 },
+      { external_id: 'yml:o:A1VV', weight_g: 1030, length_cm: 21, width_cm: 24, height_cm: 9 },
+    ]);
   });
 });
 
@@ -129,6 +136,42 @@ describe('mapping', () => {
     const [product] = await rows<{ price: number }>('SELECT price FROM products');
     expect(product?.price).toBe(250000);
     expect(await rows('SELECT label FROM product_variants')).toEqual([{ label: 'L' }]);
+  });
+});
+
+describe('parcels', () => {
+  const own = (id: string, extra: string) => dress(id, '42', extra).replace('group_id="77"', `group_id="${id}"`);
+
+  it('keeps a product’s own weight and size, leaves out what is not one with a warning, and a zero weight as unknown', async () => {
+    const offers =
+      own('w1', '<weight>0,45</weight><dimensions>35/25/12</dimensions>') +
+      own('w2', '<weight>1.2</weight>') +
+      own('w3', '<weight>0</weight><dimensions>10/20</dimensions>') +
+      own('w4', '<weight>abc</weight><dimensions>10/x/5</dimensions>') +
+      own('w5', '<weight>150</weight><dimensions>400/10/10</dimensions>') +
+      own('w6', '');
+    const result = await importYml(database, file('parcels.yml', feed(offers)));
+    expect(result.summary).toMatchObject({ new: 6, errors: 0 });
+    expect(await rows('SELECT external_id, weight_g, length_cm, width_cm, height_cm FROM products ORDER BY external_id')).toEqual([
+      { external_id: 'yml:g:w1', weight_g: 450, length_cm: 35, width_cm: 25, height_cm: 12 },
+      { external_id: 'yml:g:w2', weight_g: 1200, length_cm: null, width_cm: null, height_cm: null },
+      { external_id: 'yml:g:w3', weight_g: null, length_cm: null, width_cm: null, height_cm: null },
+      { external_id: 'yml:g:w4', weight_g: null, length_cm: null, width_cm: null, height_cm: null },
+      { external_id: 'yml:g:w5', weight_g: null, length_cm: null, width_cm: null, height_cm: null },
+      { external_id: 'yml:g:w6', weight_g: null, length_cm: null, width_cm: null, height_cm: null },
+    ]);
+    expect(result.problems.map((p) => [p.id, p.severity, p.reason])).toEqual([
+      ['w3', 'warning', 'the dimensions are not three positive lengths: left out'],
+      ['w4', 'warning', 'the weight "abc" is not a positive number of kilograms: left out'],
+      ['w4', 'warning', 'the dimensions are not three positive lengths: left out'],
+      ['w5', 'warning', 'the weight 150 kg is over 100 kg: left out'],
+      ['w5', 'warning', 'a side is over 300 cm: the dimensions are left out'],
+    ]);
+    // The same feed again changes nothing; a new weight is a changed product.
+    expect((await importYml(database, file('parcels.yml', feed(offers)))).summary).toMatchObject({ changed: 0, unchanged: 6 });
+    const heavier = offers.replace('<weight>1.2</weight>', '<weight>1.3</weight>');
+    expect((await importYml(database, file('parcels.yml', feed(heavier)))).summary).toMatchObject({ changed: 1, unchanged: 5 });
+    expect(await rows("SELECT weight_g FROM products WHERE external_id = 'yml:g:w2'")).toEqual([{ weight_g: 1300 }]);
   });
 });
 

@@ -13,6 +13,9 @@ import { HttpError } from '~/lib/http/errors.ts';
 import { likePattern, listSearchField, roublesField } from '~/features/ops/ops.ts';
 import { audit, type Actor } from '~/features/ops/ops.audit.server.ts';
 import { MAX_PHOTO_BYTES, PhotoError, storePhoto } from '~/features/media/media.server.ts';
+import type { Parcel } from '~/features/delivery/delivery.ts';
+import { ITEM_PARCEL } from '~/features/delivery/delivery.parcel.ts';
+import { itemParcels } from '~/features/delivery/delivery.parcel.server.ts';
 import { catalogueChanged } from './read-model.server.ts';
 
 export const PRODUCTS_PAGE_SIZE = 50;
@@ -65,7 +68,9 @@ export async function consoleProducts(query: ConsoleProductsQuery) {
 }
 
 export interface ConsoleProduct {
-  product: ConsoleProductRow & { slug: string; category: string };
+  product: ConsoleProductRow & { slug: string; category: string; own_parcel: boolean };
+  /** One item as a carrier is told it (docs/delivery.md "Parcels"): its own or its category's default. */
+  parcel: Parcel;
   variants: { id: number; label: string; code: string; stock: number }[];
   photos: { id: number; url: string; position: number }[];
 }
@@ -75,18 +80,20 @@ export async function consoleProduct(id: number): Promise<ConsoleProduct | null>
   const [product] = await selectRows<ConsoleProduct['product']>(
     db,
     sql`SELECT p.id, p.name, p.slug, b.name AS brand, c.name AS category, p.vendor_code, p.price, p.price_old, p.is_active,
+               (p.weight_g IS NOT NULL OR p.length_cm IS NOT NULL) AS own_parcel,
                (SELECT coalesce(sum(v.stock), 0)::int FROM product_variants v WHERE v.product_id = p.id) AS stock, NULL AS photo
           FROM products p JOIN brands b ON b.id = p.brand_id JOIN categories c ON c.id = p.category_id WHERE p.id = ${id}`,
   );
   if (!product) return null;
-  const [variants, photos] = await Promise.all([
+  const [variants, photos, parcels] = await Promise.all([
     selectRows<ConsoleProduct['variants'][number]>(db, sql`SELECT id, label, code, stock FROM product_variants WHERE product_id = ${id} ORDER BY sort, id`),
     selectRows<ConsoleProduct['photos'][number]>(
       db,
       sql`SELECT id, replace(url_template, '{w}', '360') AS url, position FROM product_images WHERE product_id = ${id} ORDER BY position, id`,
     ),
+    itemParcels([id]),
   ]);
-  return { product, variants, photos };
+  return { product, variants, photos, parcel: parcels.get(id) ?? ITEM_PARCEL };
 }
 
 /** Roubles as typed ("12 500", "12500,50"), in kopecks; '' is "none" for the old price. */

@@ -30,6 +30,8 @@ type FormInput = z.input<typeof checkoutFormSchema>;
 
 /** The schema's ceiling for points and balance: "as much as the order may take". */
 const SPEND_ALL = 100_000_000;
+/** No lines yet: one empty list, so the carrier's offers are not asked for again on every render. */
+const NO_LINES: readonly { id: number; quantity: number }[] = [];
 
 export interface CheckoutAddress {
   id: number;
@@ -334,7 +336,7 @@ export default function CheckoutPage({ m, options, customer, addresses, delivery
               {savedAddresses}
               <CarrierDelivery
                 m={m}
-                items={count}
+                lines={summary?.lines ?? NO_LINES}
                 city={city}
                 onCity={setCity}
                 initialPoint={carriers.point}

@@ -15,6 +15,7 @@ import type { DeliveryOption } from '~/features/content/content.ts';
 import { cancelOrder, lockOrder, markPaid, orderHash } from '~/features/orders/orders.server.ts';
 import { cartLinesOf } from '~/features/cart/cart.server.ts';
 import { carrierChoice, quoted } from '~/features/delivery/delivery.server.ts';
+import { parcelOf } from '~/features/delivery/delivery.parcel.server.ts';
 import type { CartItem } from '~/features/cart/cart.ts';
 import type { PlaceOrderInput } from './checkout.schema.ts';
 
@@ -179,8 +180,8 @@ async function deliveryOption(method: string): Promise<DeliveryOption> {
   return option;
 }
 
-/** How many items a parcel of these lines holds (a carrier's quote is for that many). */
-const itemCount = (items: readonly CartItem[]) => items.reduce((n, item) => n + item.quantity, 0);
+/** The parcel these lines pack into (a carrier's quote is for it). */
+const parcelOfItems = (items: readonly CartItem[]) => parcelOf(items.map((item) => ({ productId: item.id, quantity: item.quantity })));
 
 /** A carrier's sealed quote as a delivery option to price: its price, and the address it needs. */
 function quotedOption(quote: { mode: 'pickup' | 'postamat' | 'courier'; price: number; tariff: number }): DeliveryOption {
@@ -200,7 +201,9 @@ function quotedOption(quote: { mode: 'pickup' | 'postamat' | 'courier'; price: n
 export async function summarize(input: PricingInput, owner: Owner): Promise<Pricing> {
   const items = await orderItems(owner, input);
   if (items.length === 0) throw conflict('checkout.empty');
-  const option = input.delivery.quote ? quotedOption(await quoted(input.delivery.quote, itemCount(items))) : await deliveryOption(input.delivery.method);
+  const option = input.delivery.quote
+    ? quotedOption(await quoted(input.delivery.quote, await parcelOfItems(items)))
+    : await deliveryOption(input.delivery.method);
   return price(await getDb(), owner, items, input, option, false);
 }
 
@@ -226,7 +229,9 @@ export async function placeOrder(input: PlaceOrderInput, owner: Owner, idempoten
   const items = await orderItems(owner, input);
   if (items.length === 0) throw conflict('checkout.empty');
   // A carrier's quote (issue 38) decides the way and the price; otherwise the editors' method does.
-  const carrier = input.delivery.quote ? await carrierChoice(input.delivery.quote, input.delivery.point, itemCount(items), input.delivery.city) : null;
+  const carrier = input.delivery.quote
+    ? await carrierChoice(input.delivery.quote, input.delivery.point, await parcelOfItems(items), input.delivery.city)
+    : null;
   const option = carrier ? quotedOption(carrier) : await deliveryOption(input.delivery.method);
   if (option.address === 'postal' && !input.delivery.postcode) throw new HttpError(422, 'error.validation', { 'delivery.postcode': ['validation.required'] });
   const db = await getDb();

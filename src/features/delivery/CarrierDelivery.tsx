@@ -7,7 +7,7 @@
 import { Component, lazy, Suspense, useCallback, useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { formatPrice } from '~/lib/format.ts';
 import { fill } from '~/lib/i18n/fill.ts';
-import { citiesCall, optionsCall, pointListUrl, pointsCall, type FallbackView } from './delivery.client.ts';
+import { citiesCall, optionsCall, pointListUrl, pointsCall, type FallbackView, type ParcelLineView } from './delivery.client.ts';
 import { carrierNameKey, type CarrierCity, type CarrierId, type OfferView, type PointView } from './delivery.ts';
 
 const PickupMap = lazy(() => import('./PickupMap.tsx'));
@@ -29,8 +29,8 @@ export interface MapTiles {
 
 interface Props {
   m: Record<string, string>;
-  /** Items in the parcel; 0 until the summary has counted them. */
-  items: number;
+  /** The lines being bought (their products make the parcel); empty until the summary has read them. */
+  lines: readonly ParcelLineView[];
   city: CarrierCity | null;
   onCity: (city: CarrierCity | null) => void;
   /** A point chosen before this render (the no-JavaScript list's return, or a reload). */
@@ -50,15 +50,17 @@ export function offerTitle(m: Record<string, string>, offer: Pick<OfferView, 'mo
   return fill(m[`delivery.mode.${offer.mode}`] ?? '', { carrier: m[carrierNameKey(offer.carrier)] ?? offer.carrier });
 }
 
-export function CarrierDelivery({ m, items, city, onCity, initialPoint, tiles, requote, onChange, pointError, children }: Props) {
+export function CarrierDelivery({ m, lines, city, onCity, initialPoint, tiles, requote, onChange, pointError, children }: Props) {
   const [offers, setOffers] = useState<OfferView[] | null>(null);
   const [fallback, setFallback] = useState<CarrierSelection['fallback']>(null);
   const [offer, setOffer] = useState<OfferView | null>(null);
   const [point, setPoint] = useState<PointView | null>(initialPoint);
   const [panel, setPanel] = useState<'list' | 'map' | null>(null);
 
+  // Asked again when what is bought changes, not when the summary is merely read again.
+  const parcelKey = lines.map((l) => `${l.id}x${l.quantity}`).join(',');
   useEffect(() => {
-    if (!city || items === 0) {
+    if (!city || lines.length === 0) {
       setOffers(null);
       setOffer(null);
       setFallback(null);
@@ -66,7 +68,7 @@ export function CarrierDelivery({ m, items, city, onCity, initialPoint, tiles, r
     }
     const controller = new AbortController();
     setOffers(null);
-    optionsCall(city, items, controller.signal)
+    optionsCall(city, lines, controller.signal)
       .then((answer) => {
         setOffers(answer.offers);
         setFallback(answer.fallback ?? (answer.offers.length === 0 ? 'no_offers' : null));
@@ -80,8 +82,8 @@ export function CarrierDelivery({ m, items, city, onCity, initialPoint, tiles, r
         if (!controller.signal.aborted) setFallback('unavailable');
       });
     return () => controller.abort();
-    // `point` is read only to choose the first way.
-  }, [city, items, requote]);
+    // `point` is read only to choose the first way; `lines` through `parcelKey`.
+  }, [city, parcelKey, requote]);
 
   // A point of another city or of the other kind is not this offer's point.
   const pointFits = Boolean(point && offer && city && point.carrier === offer.carrier && (point.kind === 'postamat') === (offer.mode === 'postamat'));

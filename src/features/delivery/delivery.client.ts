@@ -29,10 +29,16 @@ export function pointsCall(query: PointQuery, signal?: AbortSignal) {
   return api<{ points: PointView[]; fallback: FallbackView }>(`${BASE}/points`, { query: q, ...(signal ? { signal } : {}) });
 }
 
-export const optionsCall = (city: CarrierCity, items: number, signal?: AbortSignal) =>
+/** A line being bought: a product and how many. */
+export interface ParcelLineView {
+  id: number;
+  quantity: number;
+}
+
+export const optionsCall = (city: CarrierCity, lines: readonly ParcelLineView[], signal?: AbortSignal) =>
   api<{ offers: OfferView[]; fallback: FallbackView }>(`${BASE}/options`, {
     method: 'POST',
-    body: { city: city.code, city_name: city.name, items },
+    body: { city: city.code, city_name: city.name, lines: lines.map((l) => ({ id: l.id, quantity: l.quantity })) },
     ...(signal ? { signal } : {}),
   });
 

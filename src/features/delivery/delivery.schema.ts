@@ -1,5 +1,6 @@
 // The delivery calls' inputs and answers (docs/api.md "Delivery"): the single source of their types.
 import { z } from '~/lib/zod.ts';
+import { idSchema } from '~/features/catalog/catalog.schema.ts';
 import { CARRIER_IDS } from './delivery.ts';
 
 const cityCode = z.coerce.number().int().min(1).max(100_000_000);
@@ -18,7 +19,9 @@ export const pointsQuerySchema = z.object({
   card: flag,
   kind: z.enum(['office', 'postamat']).optional(),
 });
-export const optionsBodySchema = z.object({ city: cityCode, city_name: cityName, items: z.number().int().min(1).max(100) });
+/** The lines being bought: the parcel is packed from their products' weights and sizes (docs/delivery.md "Parcels"). */
+const parcelLine = z.object({ id: idSchema, quantity: z.number().int().min(1).max(999) });
+export const optionsBodySchema = z.object({ city: cityCode, city_name: cityName, lines: z.array(parcelLine).min(1).max(100) });
 
 /** Why the answer has no carrier's options: the shop has no carrier account, or the carrier cannot answer now. */
 const fallback = z.enum(['not_configured', 'unavailable']).nullable().describe('null when the carrier answered; otherwise checkout offers the fixed methods');

@@ -17,14 +17,12 @@ import { arrivalRange } from './arrival.ts';
 import { boxberryClient, type BoxberryClient } from './boxberry.server.ts';
 import { CarrierRefused, CarrierUnavailable, cdekClient, type CdekClient } from './cdek.server.ts';
 import type { CarrierCity, CarrierDeliveryRecord, CarrierId, CarrierQuote, DeliveryOffer, Parcel, PickupPoint, PointKind } from './delivery.ts';
+import { parcelKey } from './delivery.parcel.ts';
 import { openQuote, type SealedQuote } from './quote.server.ts';
 
 export const POINTS_TTL_MS = 24 * 60 * 60 * 1000;
 export const QUOTES_TTL_MS = 10 * 60 * 1000;
 const CITIES_TTL_MS = 24 * 60 * 60 * 1000;
-
-/** One item of a parcel until products carry their own weight and size (docs/delivery.md). */
-export const ITEM_PARCEL: Parcel = { weight: 1000, length: 30, width: 25, height: 10 };
 
 let cdekOne: CdekClient | undefined;
 let boxberryOne: BoxberryClient | undefined;
@@ -206,12 +204,6 @@ export async function pickupPoints(city: CarrierCity, filter: PointFilter = {}):
   return { ok: true, value };
 }
 
-/** One parcel for a number of items: the weights add up, the box grows in height. */
-export function parcelFor(items: number): Parcel {
-  const n = Math.max(1, items);
-  return { ...ITEM_PARCEL, weight: ITEM_PARCEL.weight * n, height: ITEM_PARCEL.height * n };
-}
-
 /** Boxberry's price to a city is its price to a point there: the city's first office and first postamat are asked. */
 async function boxberryQuotes(client: BoxberryClient, code: number, parcel: Parcel): Promise<CarrierQuote[]> {
   const points = await client.pickupPoints(code);
@@ -234,11 +226,10 @@ async function boxberryQuotes(client: BoxberryClient, code: number, parcel: Parc
   return quotes;
 }
 
-/** What the carriers offer to this city for a parcel of `items` items, with the arrival dates of an order placed `now`. */
-export async function deliveryOffers(city: CarrierCity, items: number, now = new Date()): Promise<CarrierAnswer<DeliveryOffer[]>> {
+/** What the carriers offer to this city for this parcel (parcel.server.ts parcelOf), with the arrival dates of an order placed `now`. */
+export async function deliveryOffers(city: CarrierCity, parcel: Parcel, now = new Date()): Promise<CarrierAnswer<DeliveryOffer[]>> {
   const e = env();
-  const parcel = parcelFor(items);
-  const box = `${parcel.weight}:${parcel.length}x${parcel.width}x${parcel.height}`;
+  const box = parcelKey(parcel);
   const answer = await together(carriers(), async (id): Promise<CarrierAnswer<(CarrierQuote & { cityCode: number })[]>> => {
     const own = await codeFor(id, city);
     if (!own.ok) return own;
@@ -273,11 +264,12 @@ export async function forgetExpiredCarrierAnswers(): Promise<number> {
   return rows[0]?.n ?? 0;
 }
 
-/** A quote this shop sealed, not run out, for a parcel of this many items; else the checkout's 422. */
-export async function quoted(quoteToken: string, items: number): Promise<SealedQuote> {
+/** A quote this shop sealed, not run out, for this parcel; else the checkout's 422. */
+export async function quoted(quoteToken: string, parcel: Parcel): Promise<SealedQuote> {
   const quote = openQuote(await purposeKey('delivery-quote'), quoteToken);
-  // Items added or taken away since: another parcel, another price. The shopper chooses again.
-  if (!quote || quote.items !== items) throw new HttpError(422, 'error.validation', { 'delivery.quote': ['delivery.quoteStale'] });
+  // Items added or taken away since (or a product's weight changed): another parcel, another price. The
+  // shopper chooses again.
+  if (!quote || quote.parcel !== parcelKey(parcel)) throw new HttpError(422, 'error.validation', { 'delivery.quote': ['delivery.quoteStale'] });
   return quote;
 }
 
@@ -287,8 +279,8 @@ export async function quoted(quoteToken: string, items: number): Promise<SealedQ
  * carrier still lists in that city. A point cannot be checked while the carrier is down: it is taken as
  * chosen rather than block the order. Field errors are the checkout's 422s.
  */
-export async function carrierChoice(quoteToken: string, pointCode: string | undefined, items: number, cityName = ''): Promise<CarrierDeliveryRecord> {
-  const quote = await quoted(quoteToken, items);
+export async function carrierChoice(quoteToken: string, pointCode: string | undefined, parcel: Parcel, cityName = ''): Promise<CarrierDeliveryRecord> {
+  const quote = await quoted(quoteToken, parcel);
   const record: CarrierDeliveryRecord = {
     carrier: quote.carrier,
     city: { code: quote.city, name: cityName },
@@ -297,6 +289,7 @@ export async function carrierChoice(quoteToken: string, pointCode: string | unde
     price: quote.price,
     arrival: { from: quote.from, to: quote.to },
     point: null,
+    parcel,
   };
   if (quote.mode === 'courier') return record;
   if (!pointCode) throw new HttpError(422, 'error.validation', { 'delivery.point': ['validation.required'] });

@@ -20,9 +20,11 @@ import { lockOrder, orderByCode, recordStatus, resultPath, sendOrderMail, type O
 import { canMove, ORDER_FLOW, type OrderStatus } from '~/features/orders/orders.ts';
 import { handOverDate } from './arrival.ts';
 import { CarrierRefused, CarrierUnavailable, type CarrierOrder, type CdekClient } from './cdek.server.ts';
-import { boxberry, carrier, ITEM_PARCEL, parcelFor } from './delivery.server.ts';
+import { boxberry, carrier } from './delivery.server.ts';
 import type { BoxberryClient } from './boxberry.server.ts';
-import { carrierNameKey, type CarrierId } from './delivery.ts';
+import { carrierNameKey, type CarrierId, type Parcel } from './delivery.ts';
+import { ITEM_PARCEL, packParcel } from './delivery.parcel.ts';
+import { itemParcels } from './delivery.parcel.server.ts';
 
 /** The order statuses a shipment may be registered from: paid, not yet handed over. */
 const SHIPPABLE: readonly string[] = ['processing', 'purchased', 'ready_to_ship'];
@@ -106,11 +108,24 @@ function configuredBoxberry(): BoxberryClient {
   return bb;
 }
 
+/** Each ordered product's item parcel, by product id (their weights and sizes now). */
+export type ItemParcels = ReadonlyMap<number, Parcel>;
+
+/**
+ * The order's box: the parcel quoted and charged at checkout, else (orders placed before parcels were
+ * quoted) its lines packed; never lighter than its items weigh now.
+ */
+export function orderParcel(order: OrderView, items: ItemParcels): Parcel {
+  const packed = packParcel(order.lines.map((l) => ({ parcel: items.get(l.product_id) ?? ITEM_PARCEL, quantity: l.quantity })));
+  const quoted = order.delivery_carrier?.parcel;
+  return quoted ? { ...quoted, weight: Math.max(quoted.weight, packed.weight) } : packed;
+}
+
 /** The order as Boxberry's ParselCreate takes it (docs/research/boxberry-api.md): strings, roubles, grams. */
-export function boxberryParcelData(order: OrderView, senderPoint: string): Record<string, unknown> {
+export function boxberryParcelData(order: OrderView, senderPoint: string, items: ItemParcels): Record<string, unknown> {
   const record = order.delivery_carrier;
   if (!record) throw refusal('delivery.ship.notCarrier');
-  const parcel = parcelFor(order.lines.reduce((n, l) => n + l.quantity, 0));
+  const parcel = orderParcel(order, items);
   const rub = (kopecks: number) => (kopecks / 100).toFixed(2);
   return {
     order_id: order.code,
@@ -138,12 +153,12 @@ export function boxberryParcelData(order: OrderView, senderPoint: string): Recor
 }
 
 /** The parcel registered with Boxberry: its track is its number. A repeat of the order's number means an earlier attempt got through. */
-async function registerWithBoxberry(order: OrderView): Promise<{ uuid: string; number: string | undefined }> {
+async function registerWithBoxberry(order: OrderView, items: ItemParcels): Promise<{ uuid: string; number: string | undefined }> {
   const bb = configuredBoxberry();
   const senderPoint = env().BOXBERRY_SENDER_POINT;
   if (!senderPoint) throw refusal('delivery.ship.noSenderPoint');
   try {
-    const made = await bb.createParcel(boxberryParcelData(order, senderPoint));
+    const made = await bb.createParcel(boxberryParcelData(order, senderPoint, items));
     return { uuid: made.track, number: made.track };
   } catch (error) {
     // Boxberry keeps one parcel per order number and answers a repeat "…уже занято": the parcel is there,
@@ -155,11 +170,10 @@ async function registerWithBoxberry(order: OrderView): Promise<{ uuid: string; n
 }
 
 /** The order as CDEK's POST /orders takes it (docs/research/cdek-api-v2.md §5). */
-export function cdekOrderBody(order: OrderView, senderPoint: string): Record<string, unknown> {
+export function cdekOrderBody(order: OrderView, senderPoint: string, items: ItemParcels): Record<string, unknown> {
   const record = order.delivery_carrier;
   if (!record) throw refusal('delivery.ship.notCarrier');
-  const items = order.lines.reduce((n, l) => n + l.quantity, 0);
-  const parcel = parcelFor(items);
+  const parcel = orderParcel(order, items);
   const phone = order.contact_phone.replace(/[^\d+]/g, '');
   const destination = record.point
     ? { delivery_point: record.point.code }
@@ -194,7 +208,8 @@ export function cdekOrderBody(order: OrderView, senderPoint: string): Record<str
           payment: { value: 0 },
           // The declared value, in roubles.
           cost: l.unit_price / 100,
-          weight: ITEM_PARCEL.weight,
+          // Grams per item (CDEK's `weight` of a good is its unit's).
+          weight: (items.get(l.product_id) ?? ITEM_PARCEL).weight,
           amount: l.quantity,
         })),
       },
@@ -249,12 +264,13 @@ export async function registerShipment(code: string, actor: Actor): Promise<Orde
   try {
     let uuid: string;
     let number: string | undefined;
-    if (carrierId === 'boxberry') ({ uuid, number } = await registerWithBoxberry(order));
+    const items = await itemParcels(order.lines.map((l) => l.product_id));
+    if (carrierId === 'boxberry') ({ uuid, number } = await registerWithBoxberry(order, items));
     else {
       const cdek = configured();
       // An earlier attempt may have reached the carrier and lost its answer: the carrier knows the order by our code.
       const held = await cdek.orderByNumber(code);
-      uuid = held?.uuid ?? (await cdek.createOrder(cdekOrderBody(order, senderPoint)));
+      uuid = held?.uuid ?? (await cdek.createOrder(cdekOrderBody(order, senderPoint, items)));
       const processed =
         held ?? (await cdek.getOrder(uuid).catch((error: unknown) => (error instanceof CarrierUnavailable ? undefined : Promise.reject(error))));
       if (processed?.invalid) throw new CarrierRefused('CDEK found the order invalid', 400, processed.invalid);
@@ -332,9 +348,10 @@ export async function requestIntake(actor: Actor, now = new Date()): Promise<{ d
   const db = await getDb();
   const [booked] = await selectRows(db, sql`SELECT 1 FROM carrier_intakes WHERE intake_date = ${date}`);
   if (booked) throw refusal('delivery.intake.exists', 409, { date });
-  const waiting = await selectRows<{ order_id: number; code: string; items: number }>(
+  const waiting = await selectRows<{ order_id: number; code: string; parcel: Parcel | null; items: number }>(
     db,
-    sql`SELECT s.order_id, o.code, (SELECT coalesce(sum(quantity), 0)::int FROM order_lines l WHERE l.order_id = o.id) AS items
+    sql`SELECT s.order_id, o.code, o.delivery_carrier->'parcel' AS parcel,
+               (SELECT coalesce(sum(quantity), 0)::int FROM order_lines l WHERE l.order_id = o.id) AS items
           FROM shipments s JOIN orders o ON o.id = s.order_id
          WHERE s.state = 'registered' AND s.carrier = 'cdek' AND s.intake_date IS NULL AND o.status IN ('processing', 'purchased', 'ready_to_ship')
          ORDER BY s.order_id`,
@@ -345,17 +362,18 @@ export async function requestIntake(actor: Actor, now = new Date()): Promise<{ d
     sql`INSERT INTO carrier_intakes (intake_date, carrier, shipments) VALUES (${date}, 'cdek', ${waiting.length}) ON CONFLICT (intake_date) DO NOTHING RETURNING intake_date`,
   );
   if (claimed.length === 0) throw refusal('delivery.intake.exists', 409, { date });
-  const weight = waiting.reduce((sum, w) => sum + parcelFor(w.items).weight, 0);
+  // The day's parcels as one load: each order's box (an order from before parcels were quoted: its items at the default).
+  const load = packParcel(waiting.map((w) => ({ parcel: w.parcel ?? packParcel([{ parcel: ITEM_PARCEL, quantity: w.items }]), quantity: 1 })));
   try {
     const uuid = await cdek.createIntake({
       intake_date: date,
       intake_time_from: '10:00',
       intake_time_to: '18:00',
       name: t('ru', 'delivery.cdek.intakeName'),
-      weight,
-      length: ITEM_PARCEL.length,
-      width: ITEM_PARCEL.width,
-      height: ITEM_PARCEL.height * Math.min(10, waiting.length),
+      weight: load.weight,
+      length: load.length,
+      width: load.width,
+      height: load.height,
       comment: t('ru', 'delivery.cdek.intakeComment', { codes: waiting.map((w) => w.code).join(', ') }).slice(0, 255),
       need_call: true,
       sender: { name: e.DELIVERY_SENDER_NAME, phones: [{ number: e.DELIVERY_SENDER_PHONE }] },

@@ -128,6 +128,8 @@ export interface CarrierDeliveryRecord {
   price: number;
   arrival: { from: string; to: string };
   point: { code: string; name: string; address: string; hours: string } | null;
+  /** The parcel quoted and charged (issue 38's parcels; orders placed before them have none). */
+  parcel?: Parcel;
 }
 
 export { formatArrival } from './arrival.ts';

@@ -17,16 +17,16 @@ const OFFER: DeliveryOffer = {
 };
 
 describe('a sealed delivery quote', () => {
-  it('opens to what was quoted: carrier, tariff, way, price, city, items and dates', () => {
-    const token = sealQuote(KEY, OFFER, 270, 2, NOW);
+  it('opens to what was quoted: carrier, tariff, way, price, city, parcel and dates', () => {
+    const token = sealQuote(KEY, OFFER, 270, '2000:30x25x20', NOW);
     expect(openQuote(KEY, token, NOW + 59 * 60_000)).toEqual({
-      v: 1,
+      v: 2,
       carrier: 'cdek',
       tariff: 234,
       mode: 'pickup',
       price: 45_670,
       city: 270,
-      items: 2,
+      parcel: '2000:30x25x20',
       from: '2026-11-30',
       to: '2026-12-02',
       exp: NOW / 1000 + QUOTE_MINUTES * 60,
@@ -34,11 +34,11 @@ describe('a sealed delivery quote', () => {
   });
 
   it('is refused once run out', () => {
-    expect(openQuote(KEY, sealQuote(KEY, OFFER, 270, 2, NOW), NOW + QUOTE_MINUTES * 60_000)).toBeUndefined();
+    expect(openQuote(KEY, sealQuote(KEY, OFFER, 270, '2000:30x25x20', NOW), NOW + QUOTE_MINUTES * 60_000)).toBeUndefined();
   });
 
   it('is refused with a price, a city or a date edited, under another shop’s key, and in any broken shape', () => {
-    const token = sealQuote(KEY, OFFER, 270, 2, NOW);
+    const token = sealQuote(KEY, OFFER, 270, '2000:30x25x20', NOW);
     const [body, seal] = token.split('.') as [string, string];
     const edited = (change: (q: Record<string, unknown>) => void) => {
       const q = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as Record<string, unknown>;
@@ -48,6 +48,7 @@ describe('a sealed delivery quote', () => {
     for (const forged of [
       edited((q) => (q['price'] = 1)),
       edited((q) => (q['city'] = 44)),
+      edited((q) => (q['parcel'] = '1000:30x25x10')),
       edited((q) => (q['to'] = '2026-12-01')),
       edited((q) => (q['exp'] = 9_999_999_999)),
       `${body}.${seal.slice(0, -2)}AA`,

@@ -10,13 +10,14 @@ import { CARRIER_IDS, QUOTE_MAX_CHARS, type DeliveryOffer } from './delivery.ts'
 export const QUOTE_MINUTES = 60;
 
 const sealedSchema = z.object({
-  v: z.literal(1),
+  v: z.literal(2),
   carrier: z.enum(CARRIER_IDS),
   tariff: z.number().int(),
   mode: z.enum(['pickup', 'postamat', 'courier']),
   price: z.number().int().min(0),
   city: z.number().int(),
-  items: z.number().int().min(1),
+  /** The parcel priced (parcel.ts parcelKey): another parcel at placement is another price. */
+  parcel: z.string().max(40),
   from: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
   to: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
   exp: z.number().int(),
@@ -26,15 +27,15 @@ export type SealedQuote = z.output<typeof sealedSchema>;
 const mac = (key: Buffer, body: string) => createHmac('sha256', key).update(body).digest('base64url');
 
 /** The offer as a string the browser carries to placement. */
-export function sealQuote(key: Buffer, offer: DeliveryOffer, city: number, items: number, now = Date.now()): string {
+export function sealQuote(key: Buffer, offer: DeliveryOffer, city: number, parcel: string, now = Date.now()): string {
   const sealed: SealedQuote = {
-    v: 1,
+    v: 2,
     carrier: offer.carrier,
     tariff: offer.tariffCode,
     mode: offer.mode,
     price: offer.price,
     city,
-    items,
+    parcel,
     from: offer.arrival.from,
     to: offer.arrival.to,
     exp: Math.floor(now / 1000) + QUOTE_MINUTES * 60,

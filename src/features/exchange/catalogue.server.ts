@@ -8,7 +8,7 @@ import { createReadStream, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Database, RawQuery } from '../../lib/db/client.ts';
 import { CatalogueWriter, checkXml, XmlReadError } from '../import/import.parts.server.ts';
-import { type ImportProblem, type ImportSummary, type SourceOffer } from '../import/import.ts';
+import { NO_PARCEL, type ImportProblem, type ImportSummary, type SourceOffer } from '../import/import.ts';
 import { E } from './cml-words.ts';
 import { checkRoot, CmlFormatError, emptyHeader, isCmlRecord, readCommerceMl, type CmlContext, type CmlOffer, type CmlProduct } from './commerceml.server.ts';
 
@@ -147,6 +147,7 @@ function sourceOffers(product: CmlProduct, offers: { id: string; data: StoredOff
       barcodes: priced.length === 1 ? product.barcodes : [],
       salesNotes: '',
       url: '',
+      parcel: product.parcel ?? NO_PARCEL,
     };
   });
 }

@@ -63,6 +63,20 @@ export const VERSION_SETTING = 'Версия схемы';
 export const DELETED = 'Удален';
 
 /** Properties read as the brand, the colour and the size (Russian, Ukrainian, English, as shops name them). */
+/**
+ * A product's weight and size as 1C writes them (issue 38's parcels): the requisite "Вес" in kilograms (0
+ * when nobody weighed it), or the properties "Габарит_Вес" (kilograms) and "Габарит_Длина", "_Ширина",
+ * "_Высота" — in metres in the fixtures' exports (a rolled rug 0,71 × 0,2 × 0,2), so sides all within
+ * GABARIT_METRES_MAX are read as metres and larger ones as centimetres.
+ */
+export const WEIGHT_REQUISITE = /^вес$/i;
+export const GABARIT = {
+  weight: /^габарит[_ ]?вес$/i,
+  length: /^габарит[_ ]?длина$/i,
+  width: /^габарит[_ ]?ширина$/i,
+  height: /^габарит[_ ]?высота$/i,
+} as const;
+export const GABARIT_METRES_MAX = 3;
 export const BRAND_PROPERTY = /^(производитель|виробник|бренд|brand|торговая марка|марка|vendor|manufacturer)$/i;
 export const COLOR_PROPERTY = /^(цвет|колір|колир|color|colour)$/i;
 export const SIZE_PROPERTY = /^(размер|розмір|size|размер обуви|размер одежды)$/i;

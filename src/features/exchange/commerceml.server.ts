@@ -6,8 +6,20 @@
 import { escapeHtml } from '../../lib/html.ts';
 import { safeDescription } from '../../lib/safe-html.server.ts';
 import { child, childrenNamed, childText, parseAmount, rawText, readXml, textOf, type XmlElement } from '../import/import.parts.server.ts';
-import type { ImportProblem, SourceCategory } from '../import/import.ts';
-import { BRAND_PROPERTY, COLOR_PROPERTY, DELETED, E, RETAIL_PRICE_TYPE, ROUBLES, SIZE_PROPERTY, VERSION_SETTING } from './cml-words.ts';
+import { measure, sourceParcel, type ImportProblem, type SourceCategory, type SourceParcel } from '../import/import.ts';
+import {
+  BRAND_PROPERTY,
+  COLOR_PROPERTY,
+  DELETED,
+  E,
+  GABARIT_METRES_MAX,
+  GABARIT,
+  RETAIL_PRICE_TYPE,
+  ROUBLES,
+  SIZE_PROPERTY,
+  VERSION_SETTING,
+  WEIGHT_REQUISITE,
+} from './cml-words.ts';
 
 export interface CmlProperty {
   name: string;
@@ -46,6 +58,8 @@ export interface CmlProduct {
   color: string | null;
   size: string | null;
   attributes: { name: string; value: string }[];
+  /** Its own weight and size (1C's "Вес" or "Габарит_*"); absent in products stored before parcels were read. */
+  parcel?: SourceParcel;
   deleted: boolean;
 }
 
@@ -190,6 +204,7 @@ function readProduct(element: XmlElement, context: CmlContext, problems: ImportP
   let color: string | null = null;
   let size: string | null = null;
   const attributes: { name: string; value: string }[] = [];
+  const gabarit = new Map<Gabarit, number | null>();
   for (const entry of childrenNamed(child(element, E.propertyValues) ?? element, E.propertyValue)) {
     const propertyId = childText(entry, E.id);
     const values = childrenNamed(entry, E.value)
@@ -201,6 +216,7 @@ function readProduct(element: XmlElement, context: CmlContext, problems: ImportP
     if (BRAND_PROPERTY.test(propertyName)) vendor ||= value;
     else if (COLOR_PROPERTY.test(propertyName)) color ??= value.charAt(0).toUpperCase() + value.slice(1);
     else if (SIZE_PROPERTY.test(propertyName)) size ??= value;
+    else if (gabaritOf(propertyName)) gabarit.set(gabaritOf(propertyName) as Gabarit, measure(value));
     else if (!attributes.some((a) => a.name.toLowerCase() === propertyName.toLowerCase())) attributes.push({ name: propertyName, value });
   }
   for (const characteristic of childrenNamed(child(element, E.characteristics) ?? element, E.characteristic)) {
@@ -235,8 +251,27 @@ function readProduct(element: XmlElement, context: CmlContext, problems: ImportP
     color,
     size,
     attributes,
+    parcel: readParcel(element, gabarit, (reason) => problems.push({ severity: 'warning', id, line, reason })),
     deleted,
   };
+}
+
+type Gabarit = keyof typeof GABARIT;
+const gabaritOf = (name: string) => (Object.keys(GABARIT) as Gabarit[]).find((key) => GABARIT[key].test(name));
+const SIDES = ['length', 'width', 'height'] as const;
+
+/** The product's weight and size: the requisite "Вес", else "Габарит_Вес"; the sides from "Габарит_*" (cml-words.ts). */
+function readParcel(element: XmlElement, gabarit: ReadonlyMap<Gabarit, number | null>, warn: (reason: string) => void): SourceParcel {
+  const requisite = childrenNamed(child(element, E.requisites) ?? element, E.requisite).find((r) => WEIGHT_REQUISITE.test(childText(r, E.name)));
+  const kg = (requisite && measure(childText(requisite, E.value))) ?? gabarit.get('weight') ?? null;
+  if (!SIDES.some((side) => gabarit.has(side))) return sourceParcel(kg, null, warn);
+  const sides = SIDES.map((side) => gabarit.get(side) ?? null);
+  const metres = sides.every((v) => v === null || v <= GABARIT_METRES_MAX);
+  return sourceParcel(
+    kg,
+    sides.map((v) => (v !== null && metres ? v * 100 : v)),
+    warn,
+  );
 }
 
 /** The id of the price type the shop sells at among an offer's: by name when told, else the retail one, else the first declared. */

@@ -37,6 +37,48 @@ export interface SourceOffer {
   barcodes: string[];
   salesNotes: string;
   url: string;
+  /** The product's own parcel when the source gives it (YML <weight>/<dimensions>, 1C's "Вес"/"Габарит_*"). */
+  parcel: SourceParcel;
+}
+
+/** A product's own weight (grams) and size (whole centimetres, all three sides or none); null where unknown. */
+export interface SourceParcel {
+  weight: number | null;
+  length: number | null;
+  width: number | null;
+  height: number | null;
+}
+
+export const NO_PARCEL: SourceParcel = { weight: null, length: null, width: null, height: null };
+
+/** The largest item a product may declare; beyond it the source's figure is taken for a typo and left out. */
+const MAX_ITEM_KG = 100;
+const MAX_ITEM_CM = 300;
+
+/** A positive measure as feeds write it ("1.03", "1,4", " 20.800 "); null for anything else. */
+export function measure(text: string): number | null {
+  const value = Number(text.trim().replace(',', '.'));
+  return text.trim() !== '' && Number.isFinite(value) && value > 0 ? value : null;
+}
+
+/**
+ * A product's parcel from a weight in kilograms and three sides in centimetres, as read (null: not given).
+ * A zero weight is "not given" (1C writes 0 for goods nobody weighed); a figure past the limits, or sides
+ * that are not all three, cost a warning and are left out.
+ */
+export function sourceParcel(kg: number | null, sides: readonly (number | null)[] | null, warn: (reason: string) => void): SourceParcel {
+  const parcel = { ...NO_PARCEL };
+  if (kg !== null) {
+    if (kg > MAX_ITEM_KG) warn(`the weight ${kg} kg is over ${MAX_ITEM_KG} kg: left out`);
+    else parcel.weight = Math.max(1, Math.round(kg * 1000));
+  }
+  if (sides !== null) {
+    const [length, width, height] = sides;
+    if (sides.length !== 3 || length == null || width == null || height == null) warn('the dimensions are not three positive lengths: left out');
+    else if (Math.max(length, width, height) > MAX_ITEM_CM) warn(`a side is over ${MAX_ITEM_CM} cm: the dimensions are left out`);
+    else Object.assign(parcel, { length: Math.ceil(length), width: Math.ceil(width), height: Math.ceil(height) });
+  }
+  return parcel;
 }
 
 export type Severity = 'error' | 'warning';

@@ -91,6 +91,10 @@ interface ProductRow {
   priceOld: number | null;
   vendorCode: string;
   salesNotes: string;
+  weightG: number | null;
+  lengthCm: number | null;
+  widthCm: number | null;
+  heightCm: number | null;
 }
 
 interface ProductPlan {
@@ -115,6 +119,10 @@ const PRODUCT_COLUMNS = [
   ['priceOld', 'price_old', 'int'],
   ['vendorCode', 'vendor_code', 'text'],
   ['salesNotes', 'sales_notes', 'text'],
+  ['weightG', 'weight_g', 'int'],
+  ['lengthCm', 'length_cm', 'int'],
+  ['widthCm', 'width_cm', 'int'],
+  ['heightCm', 'height_cm', 'int'],
 ] as const satisfies readonly (readonly [keyof ProductRow, string, 'int' | 'text'])[];
 
 /** The plans' rows as one array per column, for unnest(). */
@@ -141,8 +149,10 @@ const sha = (value: unknown) => createHash('sha1').update(JSON.stringify(value))
  * written again. The shape is the one stored before, so products whose photos all came keep their hash.
  */
 const productHash = (row: ProductRow, attributes: readonly { name: string; value: string }[], pictures: readonly string[]) => {
-  const { price: _price, priceOld: _priceOld, ...hashed } = row;
-  return sha([MAPPING_VERSION, hashed, attributes, pictures]);
+  const { price: _price, priceOld: _priceOld, weightG, lengthCm, widthCm, heightCm, ...hashed } = row;
+  // The parcel joins the hash only when the feed gives one: products without keep the hash they had.
+  const parcel = [weightG, lengthCm, widthCm, heightCm];
+  return sha([MAPPING_VERSION, hashed, attributes, pictures, ...(parcel.some((v) => v !== null) ? [parcel] : [])]);
 };
 
 /** Rows written by one run past which the tables are tidied (CatalogueWriter.tidy). */
@@ -471,6 +481,10 @@ export class CatalogueWriter {
         priceOld: first.priceOld,
         vendorCode: first.vendorCode,
         salesNotes: first.salesNotes,
+        weightG: first.parcel.weight,
+        lengthCm: first.parcel.length,
+        widthCm: first.parcel.width,
+        heightCm: first.parcel.height,
       };
       plans.push({ key, row, attributes, hash: productHash(row, attributes, first.pictures), pictures: first.pictures, offer: first });
     }

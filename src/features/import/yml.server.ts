@@ -4,7 +4,7 @@
 import { safeDescription } from '../../lib/safe-html.server.ts';
 import { t } from '../../lib/i18n/index.ts';
 import { child, childrenNamed, childText, innerMarkup, rawText, readXml, textOf, type XmlElement } from './xml.server.ts';
-import type { ImportProblem, SourceCategory, SourceOffer } from './import.ts';
+import { measure, sourceParcel, type ImportProblem, type SourceCategory, type SourceOffer, type SourceParcel } from './import.ts';
 
 export type YmlEvent = { kind: 'categories'; categories: SourceCategory[] } | { kind: 'offers'; offers: SourceOffer[] };
 
@@ -141,7 +141,21 @@ function readOffer(element: XmlElement, rates: ReadonlyMap<string, number>, prob
     ],
     salesNotes: childText(element, 'sales_notes'),
     url: childText(element, 'url'),
+    parcel: readParcel(element, id, line, problems),
   };
+}
+
+/** YML's <weight> (kilograms, with the packing) and <dimensions> ("length/width/height" in centimetres). */
+function readParcel(element: XmlElement, id: string, line: number, problems: ImportProblem[]): SourceParcel {
+  const warn = (reason: string) => problems.push({ severity: 'warning', id, line, reason });
+  const weightText = childText(element, 'weight');
+  const dimensionsText = childText(element, 'dimensions');
+  const kg = weightText ? measure(weightText) : null;
+  // A zero weight is a feed's "unknown"; anything else that is not a number is worth a line.
+  if (weightText && kg === null && Number(weightText.replace(',', '.')) !== 0)
+    warn(`the weight "${weightText}" is not a positive number of kilograms: left out`);
+  const sides = dimensionsText ? dimensionsText.split('/').map(measure) : null;
+  return sourceParcel(kg, sides, warn);
 }
 
 const CATEGORY = ['yml_catalog', 'shop', 'categories', 'category'];
@@ -169,6 +183,8 @@ const NOT_PRICES = new Set([
   'vendorCode',
   'delivery-options',
   'pickup-options',
+  'weight',
+  'dimensions',
 ]);
 
 /**

@@ -199,6 +199,12 @@ export const products = pgTable(
     vendorCode: text('vendor_code').notNull().default(''),
     salesNotes: text('sales_notes').notNull().default(''),
     importHash: text('import_hash'),
+    // The product's own parcel when the import brings one (issue 38, docs/delivery.md "Parcels"): grams and
+    // whole centimetres; null where the feed says nothing, and the category's default applies.
+    weightG: integer('weight_g'),
+    lengthCm: smallint('length_cm'),
+    widthCm: smallint('width_cm'),
+    heightCm: smallint('height_cm'),
   },
   (t) => [
     uniqueIndex('products_external_uq').on(t.externalId),

@@ -37,7 +37,20 @@ type Child<T extends { $inferSelect: unknown }> = Omit<Of<T>, 'id' | 'productId'
 // The import's columns (docs/import.md) stay at their defaults for generated products.
 export type ProductRow = Omit<
   Of<typeof products>,
-  'colorId' | 'discountPercent' | 'isActive' | 'searchText' | 'searchVector' | 'updatedAt' | 'externalId' | 'vendorCode' | 'salesNotes' | 'importHash'
+  | 'colorId'
+  | 'discountPercent'
+  | 'isActive'
+  | 'searchText'
+  | 'searchVector'
+  | 'updatedAt'
+  | 'externalId'
+  | 'vendorCode'
+  | 'salesNotes'
+  | 'importHash'
+  | 'weightG'
+  | 'lengthCm'
+  | 'widthCm'
+  | 'heightCm'
 > & {
   colorId: number;
   variants: Omit<Child<typeof productVariants>, 'externalId' | 'barcode'>[];
