@@ -95,9 +95,7 @@ describe('real feeds from other software', () => {
     const [brother] = await rows<{ description: string }>("SELECT description FROM products WHERE name LIKE 'Принтер Brother%'");
     expect(brother?.description).toBe('<h3>Принтер Brother.</h3>\n<p>Неплохой.</p>');
     // <weight> in kilograms and <dimensions> "L/W/H" in centimetres: grams and whole centimetres, rounded up.
-    expect(
-      await rows(`SELECT external_id, weight_g, length_cm, width_cm, height_cm FROM products WHERE weight_g IS NOT NULL ORDER BY external_id`),
-    ).toEqual([
+    expect(await rows(`SELECT external_id, weight_g, length_cm, width_cm, height_cm FROM products WHERE weight_g IS NOT NULL ORDER BY external_id`)).toEqual([
       { external_id: 'yml:o:1511AB', weight_g: 3600, length_cm: 21, width_cm: 21, height_cm: 23 },
       { external_id: 'yml:o:A1VV', weight_g: 1030, length_cm: 21, width_cm: 24, height_cm: 9 },
     ]);
