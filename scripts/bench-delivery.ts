@@ -32,6 +32,8 @@ const shop = await startTestServer({
     CDEK_CLIENT_SECRET: 'bench-cdek-secret',
     BOXBERRY_TOKEN: 'bench-boxberry-token',
     BOXBERRY_API_URL: boxberry.url,
+    // Parcels from the categories' defaults: each options call reads its products' category chain.
+    DELIVERY_PARCELS: '*-obuv=1500:34x22x13,*-sumki=900:40x30x15,*=700:35x25x8',
     LOG_LEVEL: 'warn',
   },
 });
@@ -61,7 +63,7 @@ const asks: Record<string, Ask> = {
     return fetch(`${shop.baseUrl}/api/v1/ecommerce-core/delivery/options`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ city: city.code, city_name: city.name, items: 1 + (i % 3) }),
+      body: JSON.stringify({ city: city.code, city_name: city.name, lines: [{ id: 1 + (i % 10), quantity: 1 + (i % 3) }] }),
     });
   },
 };
