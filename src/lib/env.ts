@@ -81,6 +81,14 @@ const schema = z.object({
     .max(4000)
     .regex(/^\s*(?:[a-z0-9*_-]{1,100}=\d{1,6}:\d{1,3}x\d{1,3}x\d{1,3}(?:\s*[,;]\s*[a-z0-9*_-]{1,100}=\d{1,6}:\d{1,3}x\d{1,3}x\d{1,3})*)?\s*$/)
     .default(''),
+  // Marked goods (Честный знак, docs/marking.md): the categories whose products are marked unless a product
+  // says otherwise — slugs with commas between, `*` for any letters (`*-obuv,*-odezhda`); a category's
+  // parents' entries apply to it.
+  MARKED_CATEGORIES: z
+    .string()
+    .max(2000)
+    .regex(/^\s*(?:[a-z0-9*_-]{1,100}(?:\s*,\s*[a-z0-9*_-]{1,100})*)?\s*$/)
+    .default(''),
   // A carrier slower than this is not waited for: checkout shows the fixed methods with a note.
   CARRIER_TIMEOUT_MS: z.coerce.number().int().min(100).max(30_000).default(2_000),
   // The pickup map's tiles ({z}/{x}/{y}) and their credit; `none`: the points on a plain ground. OpenStreetMap's

@@ -15,6 +15,7 @@ import { mailLayout, sendMail } from '~/lib/mail.server.ts';
 import { formatPrice } from '~/lib/format.ts';
 import { metrics } from '~/lib/metrics.ts';
 import { audit, type Actor } from '~/features/ops/ops.audit.server.ts';
+import { unitsWithoutCode } from '~/features/marking/marking.server.ts';
 import { delivered } from '~/features/orders/orders.actions.server.ts';
 import { lockOrder, orderByCode, recordStatus, resultPath, sendOrderMail, type OrderView } from '~/features/orders/orders.server.ts';
 import { canMove, ORDER_FLOW, type OrderStatus } from '~/features/orders/orders.ts';
@@ -244,6 +245,9 @@ export async function registerShipment(code: string, actor: Actor): Promise<Orde
   if (order.shipment?.state === 'registered') return order;
   if (!order.delivery_carrier) throw refusal('delivery.ship.notCarrier');
   if (order.payment_status !== 'paid' || !SHIPPABLE.includes(order.status)) throw refusal('delivery.ship.notShippable');
+  // Marked goods leave only with every unit's code (issue 39): the carrier and the settlement receipt carry them.
+  const unmarked = await unitsWithoutCode(code);
+  if (unmarked > 0) throw refusal('delivery.ship.unmarked', 409, { count: unmarked });
   const carrierId = order.delivery_carrier.carrier;
   if (carrierId === 'boxberry') configuredBoxberry();
   else configured();

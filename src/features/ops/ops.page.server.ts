@@ -6,7 +6,7 @@ import type { AstroCookies } from 'astro';
 import { isMessageKey, t, type Locale } from '~/lib/i18n/index.ts';
 import type { z } from '~/lib/zod.ts';
 import { auditOf, type Actor, type AuditLine } from './ops.audit.server.ts';
-import { consolePost, consoleSession, pathId, type OpsSession } from './ops.server.ts';
+import { consolePost, consoleSession, pathId, type FormOptions, type OpsSession } from './ops.server.ts';
 import type { OperatorRole } from './ops.ts';
 
 /** The parts of a page's Astro global the opening reads. */
@@ -32,7 +32,7 @@ export interface OpsPageSpec<K, T, S extends z.ZodType> {
     /** Translates the values a refused move names, such as statuses. */
     label?: (value: string, locale: Locale) => string;
     /** The body's limit and whether it takes files, as consolePost's. */
-    options?: { maxBytes?: number; files?: boolean };
+    options?: FormOptions;
   };
   /** The object; null or undefined answers 404. */
   load: (key: K) => Promise<T | null | undefined>;

@@ -205,6 +205,9 @@ export const products = pgTable(
     lengthCm: smallint('length_cm'),
     widthCm: smallint('width_cm'),
     heightCm: smallint('height_cm'),
+    // Marked goods (Честный знак, issue 39): true or false set for the product; null follows its category
+    // (MARKED_CATEGORIES). A marked product's units each get their code at packing.
+    marked: boolean('marked'),
   },
   (t) => [
     uniqueIndex('products_external_uq').on(t.externalId),
@@ -816,3 +819,33 @@ export const carrierIntakes = pgTable('carrier_intakes', {
   shipments: integer('shipments').notNull(),
   createdAt: createdAt(),
 });
+
+// A marked unit's code (Честный знак, issue 39, docs/marking.md): one row per unit of an order's marked line,
+// scanned at packing. A code is sold once: while its row is 'sold' no other unit may take it; a return
+// makes it 'returned', and it may be sold again.
+export const orderMarks = pgTable(
+  'order_marks',
+  {
+    id: serial('id').primaryKey(),
+    orderId: integer('order_id')
+      .notNull()
+      .references(() => orders.id, { onDelete: 'cascade' }),
+    lineId: integer('line_id')
+      .notNull()
+      .references(() => orderLines.id, { onDelete: 'cascade' }),
+    unit: smallint('unit').notNull(),
+    gtin: text('gtin').notNull(),
+    serial: text('serial').notNull(),
+    code: text('code').notNull(),
+    status: text('status').notNull().default('sold'),
+    createdAt: createdAt(),
+    returnedAt: timestamp('returned_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('order_marks_unit_uq').on(t.lineId, t.unit),
+    uniqueIndex('order_marks_sold_uq')
+      .on(t.gtin, t.serial)
+      .where(sql`status = 'sold'`),
+    index('order_marks_order_idx').on(t.orderId),
+  ],
+);

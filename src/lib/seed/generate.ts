@@ -51,6 +51,7 @@ export type ProductRow = Omit<
   | 'lengthCm'
   | 'widthCm'
   | 'heightCm'
+  | 'marked'
 > & {
   colorId: number;
   variants: Omit<Child<typeof productVariants>, 'externalId' | 'barcode'>[];

@@ -1,0 +1,226 @@
+// Marked goods at packing (issue 39): the built shop with the CDEK stand-in, an order with marked and
+// unmarked lines, a manager scanning codes on /ops/orders/{code}/pack — as a scanner types them (with GS,
+// without, with `]d2`, in the Russian layout) and as they go wrong (another size's code, the same code
+// twice, a code already sold, 10 KB, NUL, a script) — the slip listing the codes, and the carrier refused
+// until every marked unit has its code.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startCdekStandin, type CdekStandin } from '../support/cdek-standin.ts';
+import { signedInOperator, Visitor } from '../support/ops.ts';
+import { startTestServer, type TestServer } from '../support/server.ts';
+
+const API = '/api/v1/ecommerce-core';
+const ID = 'marking-cdek-account';
+const SECRET = 'marking-cdek-secret-1';
+const GS = '\u001d';
+
+/** An EAN-13 with its GS1 check digit. */
+function ean13(twelve: string): string {
+  const sum = [...twelve].reduce((s, d, i) => s + Number(d) * (i % 2 === 0 ? 1 : 3), 0);
+  return `${twelve}${(10 - (sum % 10)) % 10}`;
+}
+// Sizes' barcodes: product 1's first size, product 2's first size (marked by its category), product 3 unmarked.
+const SHOES = ean13('460123456789');
+const BOOTS = ean13('460123456790');
+
+let serials = 0;
+/** A real-shaped code of one unit of the product with this barcode. */
+function codeOf(barcode: string, options: { gs?: string } = {}): string {
+  const serial = `Ab${String(++serials).padStart(4, '0')}'x*Kp>Q`.slice(0, 13);
+  const gs = options.gs ?? GS;
+  return `01${barcode.padStart(14, '0')}21${serial}${gs}91EE06${gs}92${'Vm9A7kqXc3Rz1bYtP0wLs8dNf2Hj6GuQe4KyWiOaBnM='}`;
+}
+function typedInRussian(text: string): string {
+  const us = '`qwertyuiop[]asdfghjkl;\'zxcvbnm,./~QWERTYUIOP{}ASDFGHJKL:"ZXCVBNM<>?@#$^&';
+  const ru = 'ёйцукенгшщзхъфывапролджэячсмитьбю.ЁЙЦУКЕНГШЩЗХЪФЫВАПРОЛДЖЭЯЧСМИТЬБЮ,"№;:?';
+  return [...text].map((c) => (us.includes(c) ? ru[us.indexOf(c)] : c)).join('');
+}
+
+let standin: CdekStandin;
+let shop: TestServer;
+let manager: Visitor;
+
+beforeAll(async () => {
+  standin = await startCdekStandin(ID, SECRET);
+  shop = await startTestServer({
+    label: 'marking',
+    seedProducts: 20,
+    env: {
+      CDEK_API_URL: standin.url,
+      CDEK_CLIENT_ID: ID,
+      CDEK_CLIENT_SECRET: SECRET,
+      DELIVERY_SENDER_POINT: 'MSK1',
+      MARKED_CATEGORIES: 'marking-test-*',
+    },
+    prepare: async (db) => {
+      await db.query("INSERT INTO categories (name, slug, level) VALUES ('Маркированная обувь', 'marking-test-obuv', 0)");
+      await db.query("UPDATE products SET category_id = (SELECT id FROM categories WHERE slug = 'marking-test-obuv') WHERE id = 2");
+      await db.query('UPDATE products SET marked = true WHERE id = 1');
+      await db.query('UPDATE product_variants SET stock = 20 WHERE product_id IN (1, 2, 3)');
+      await db.query(`UPDATE product_variants SET barcode = '${SHOES}' WHERE id = (SELECT min(id) FROM product_variants WHERE product_id = 1)`);
+      await db.query(`UPDATE product_variants SET barcode = '${BOOTS}' WHERE id = (SELECT min(id) FROM product_variants WHERE product_id = 2)`);
+    },
+  });
+  manager = (await signedInOperator(shop, 'packer@example.ru', 'manager')).visitor;
+}, 120_000);
+afterAll(async () => {
+  await shop?.stop();
+  await standin?.close();
+});
+
+async function json<T>(path: string, init: RequestInit = {}): Promise<T> {
+  const res = await fetch(shop.baseUrl + path, { ...init, headers: { 'content-type': 'application/json', 'accept-language': 'ru', ...init.headers } });
+  return ((await res.json()) as { data: T }).data;
+}
+
+/** The first size's code of a product (the one given a barcode). */
+async function firstSize(id: number): Promise<string> {
+  const product = await json<{ variants: { code: string }[] }>(`${API}/product/${id}`);
+  return product.variants[0]?.code ?? '';
+}
+
+/** A guest's order by CDEK to a pickup point: two units of product 1, one of 2 (marked), one of 3 (not). */
+async function placeOrder(pay = true): Promise<string> {
+  const lines = [
+    { id: 1, variant_code: await firstSize(1), quantity: 2 },
+    { id: 2, variant_code: await firstSize(2), quantity: 1 },
+    { id: 3, variant_code: await firstSize(3), quantity: 1 },
+  ];
+  const offers = await json<{ offers: { mode: string; quote: string }[] }>(`${API}/delivery/options`, {
+    method: 'POST',
+    body: JSON.stringify({ city: 137, lines: lines.map((l) => ({ id: l.id, quantity: l.quantity })) }),
+  });
+  const point = (await json<{ points: { code: string }[] }>(`${API}/delivery/points?city=137&kind=office`)).points[0]?.code;
+  const placed = await json<{ code: string; payment_url: string }>(`${API}/checkout/place-order`, {
+    method: 'POST',
+    headers: { 'idempotency-key': crypto.randomUUID() },
+    body: JSON.stringify({
+      items: lines,
+      contact: { name: 'Ирина Упаковкина', email: 'irina.pack@example.ru', phone: '+7 (921) 555-44-33' },
+      delivery: { method: 'pickup', city: 'Санкт-Петербург', address: 'пункт выдачи', quote: offers.offers.find((o) => o.mode === 'pickup')?.quote, point },
+      payment: 'card',
+    }),
+  });
+  if (pay)
+    await fetch(`${shop.baseUrl}${API}/payments/test/${placed.payment_url.split('/').pop()}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ action: 'sbp' }),
+    });
+  return placed.code;
+}
+
+/** The packing page's fields, in order: `lineId:unit` for product 1's two units, then product 2's one. */
+async function packFields(code: string): Promise<{ names: string[]; token: string; html: string }> {
+  const page = await manager.go(`/ops/orders/${code}/pack`);
+  expect(page.status).toBe(200);
+  return { names: [...page.html.matchAll(/name="(\d+:\d+)"/g)].map((m) => m[1] as string), token: Visitor.formToken(page.html), html: page.html };
+}
+const notice = (html: string) =>
+  /role="alert"[^>]*>\s*([^<]+)/.exec(html)?.[1]?.trim() ?? /data-testid="ops-notice-error"[^>]*>\s*([^<]+)/.exec(html)?.[1]?.trim();
+const ship = async (code: string) => {
+  const page = await manager.go(`/ops/orders/${code}`);
+  return manager.go(`/ops/orders/${code}`, { _csrf: Visitor.formToken(page.html), action: 'ship' });
+};
+
+describe('packing marked goods', () => {
+  it('asks a code of each marked unit only, refuses what is not the unit’s, keeps what is, and lets the parcel go once all are in', async () => {
+    const code = await placeOrder();
+    const { names, token, html } = await packFields(code);
+    // Product 1 (marked by itself) twice and product 2 (marked by its category); product 3 is not marked.
+    expect(names).toHaveLength(3);
+    expect(html).toContain('Осталось отсканировать: 3');
+    expect(html).toContain(`GTIN размера: ${SHOES.padStart(14, '0')}`);
+    const [shoe1, shoe2, boot] = names as [string, string, string];
+
+    // The carrier is not asked while a marked unit has no code.
+    const early = await ship(code);
+    expect(early.status).toBe(409);
+    expect(early.html).toContain('Не у всех маркированных единиц есть код: осталось 3');
+    expect([...standin.orders.values()].filter((o) => o.number === code)).toHaveLength(0);
+
+    // Another size's code in a shoe's field: refused with the reason; the boot's own code beside it is kept.
+    const bootCode = codeOf(BOOTS, { gs: '' });
+    const wrong = await manager.go(`/ops/orders/${code}/pack`, { _csrf: token, [shoe1]: codeOf(BOOTS), [boot]: bootCode });
+    expect(wrong.status).toBe(422);
+    expect(wrong.html).toMatch(/Единица 1 «[^»]+»: это код другого товара или размера — GTIN не совпадает/);
+    let state = await packFields(code);
+    expect(state.html).toContain('Осталось отсканировать: 2');
+
+    // The same code for both shoes: the second is refused.
+    const shoeCode = codeOf(SHOES);
+    const twice = await manager.go(`/ops/orders/${code}/pack`, { _csrf: token, [shoe1]: shoeCode, [shoe2]: shoeCode });
+    expect(twice.status).toBe(422);
+    expect(twice.html).toMatch(/Единица 2 «[^»]+»: этот код уже отсканирован для другой единицы/);
+
+    // As scanners type them: with ]d2, and under the Russian layout with the GS written out.
+    const typed = typedInRussian(codeOf(SHOES, { gs: '' }));
+    const saved = await manager.go(`/ops/orders/${code}/pack`, { _csrf: token, [shoe1]: `]d2${shoeCode}`, [shoe2]: typed });
+    expect(saved.status).toBe(303);
+    state = await packFields(code);
+    expect(state.html).toContain('У всех единиц есть коды — заказ можно передать в доставку.');
+    // Kept in the one form, shown with the separators visible.
+    expect(state.html).toContain(`value="${shoeCode.replaceAll(GS, '\u241d')}"`);
+
+    // The slip lists each unit's code; the carrier takes the parcel.
+    const slip = await manager.go(`/ops/orders/${code}/slip`);
+    expect([...slip.html.matchAll(/<li>01\d{14}21/g)]).toHaveLength(3);
+    expect((await ship(code)).status).toBe(303);
+    expect([...standin.orders.values()].filter((o) => o.number === code)).toHaveLength(1);
+  });
+
+  it('refuses a code this shop sold and never took back, on another order', async () => {
+    const first = await placeOrder();
+    const { names, token } = await packFields(first);
+    const sold = codeOf(SHOES);
+    expect((await manager.go(`/ops/orders/${first}/pack`, { _csrf: token, [names[0] as string]: sold })).status).toBe(303);
+    const second = await placeOrder();
+    const other = await packFields(second);
+    const refused = await manager.go(`/ops/orders/${second}/pack`, { _csrf: other.token, [other.names[0] as string]: sold });
+    expect(refused.status).toBe(422);
+    expect(refused.html).toMatch(/этот код уже продан и не возвращён/);
+  });
+});
+
+describe('hostile packing', () => {
+  it.each([
+    ['10 KB in a field', 422, (f: string) => ({ [f]: 'A'.repeat(10_000) })],
+    // Any control character but the scanner's GS: the form is refused whole, as every console form is.
+    ['a NUL in a code', 403, (f: string) => ({ [f]: `01${SHOES.padStart(14, '0')}21\u0000abc` })],
+    ['a script as a code', 422, (f: string) => ({ [f]: '<script>alert(1)</script>' })],
+    ['a field name that is not a unit', 422, () => ({ "1:1'; DROP TABLE order_marks; --": codeOf(SHOES) })],
+    ['a code of a misread GTIN', 422, (f: string) => ({ [f]: codeOf(SHOES).replace(SHOES.padStart(14, '0'), '04601234567800') })],
+  ])('%s is refused (%i) and nothing is kept', async (_name, status, body) => {
+    const code = await placeOrder();
+    const { names, token } = await packFields(code);
+    const answer = await manager.go(`/ops/orders/${code}/pack`, { _csrf: token, ...body(names[0] as string) });
+    expect(answer.status).toBe(status);
+    expect(answer.html).not.toContain('<script>alert(1)</script>');
+    expect((await packFields(code)).html).toContain('Осталось отсканировать: 3');
+  });
+
+  it('packing an unpaid order, a cancelled one or another order’s unit changes nothing', async () => {
+    const unpaid = await placeOrder(false);
+    const fields = await packFields(unpaid);
+    expect(fields.html).toContain('Заказ не оплачен, отменён или уже передан в доставку');
+    const refused = await manager.go(`/ops/orders/${unpaid}/pack`, { _csrf: fields.token, [fields.names[0] as string]: codeOf(SHOES) });
+    expect(refused.status).toBe(409);
+    expect((await packFields(unpaid)).html).toContain('Осталось отсканировать: 3');
+
+    // A paid order cancelled by the manager: no codes either.
+    const cancelled = await placeOrder();
+    const order = await manager.go(`/ops/orders/${cancelled}`);
+    expect((await manager.go(`/ops/orders/${cancelled}`, { _csrf: Visitor.formToken(order.html), action: 'move', status: 'cancelled' })).status).toBe(303);
+    const gone = await packFields(cancelled);
+    expect((await manager.go(`/ops/orders/${cancelled}/pack`, { _csrf: gone.token, [gone.names[0] as string]: codeOf(SHOES) })).status).toBe(409);
+    expect((await packFields(cancelled)).html).toContain('Осталось отсканировать: 3');
+
+    // A unit of another order named in this order's form is not this order's: ignored, nothing kept there.
+    const paid = await placeOrder();
+    const mine = await packFields(paid);
+    const answer = await manager.go(`/ops/orders/${paid}/pack`, { _csrf: mine.token, [fields.names[0] as string]: codeOf(SHOES) });
+    expect(answer.status).toBe(303);
+    expect((await packFields(paid)).html).toContain('Осталось отсканировать: 3');
+    expect((await packFields(unpaid)).html).toContain('Осталось отсканировать: 3');
+    expect(notice(answer.html) ?? '').not.toMatch(/Ошибка/);
+  });
+});
