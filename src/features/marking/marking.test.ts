@@ -55,8 +55,9 @@ describe('a scanned marking code', () => {
     expect(normalizeCode(typedInRussian('01abc'))).toBe('01abc');
   });
 
-  it('is shown with its separators visible', () => {
-    expect(displayCode(CANONICAL)).toBe(`01${GTIN}21${SERIAL}\u241d91${KEY}\u241d92${TAIL}`);
+  it('is shown with its separators visible, and read back as it was', () => {
+    expect(displayCode(CANONICAL)).toBe(`01${GTIN}21${SERIAL}<GS>91${KEY}<GS>92${TAIL}`);
+    expect(normalizeCode(displayCode(CANONICAL))).toBe(CANONICAL);
   });
 });
 

@@ -97,8 +97,11 @@ export function gtin14(barcode: string): string | null {
   return /^\d{8}$|^\d{12,14}$/.test(digits) && validGtin(digits) ? digits.padStart(14, '0') : null;
 }
 
-/** The code as a person reads it: the separators shown as ␝. */
-export const displayCode = (code: string) => code.replaceAll(GS, '\u241d');
+/**
+ * The code as a person reads it and a form sends it back: the separators written `<GS>`, as scanner
+ * manuals write them (the control picture ␝ is missing from most fonts). normalizeCode reads it back.
+ */
+export const displayCode = (code: string) => code.replaceAll(GS, '<GS>');
 
 /** MARKED_CATEGORIES as patterns: slugs with commas between, `*` for any letters. */
 export function markedPatterns(text: string): RegExp[] {
