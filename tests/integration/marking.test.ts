@@ -38,6 +38,7 @@ function typedInRussian(text: string): string {
 let standin: CdekStandin;
 let shop: TestServer;
 let manager: Visitor;
+let admin: Visitor;
 
 beforeAll(async () => {
   standin = await startCdekStandin(ID, SECRET);
@@ -55,12 +56,14 @@ beforeAll(async () => {
       await db.query("INSERT INTO categories (name, slug, level) VALUES ('Маркированная обувь', 'marking-test-obuv', 0)");
       await db.query("UPDATE products SET category_id = (SELECT id FROM categories WHERE slug = 'marking-test-obuv') WHERE id = 2");
       await db.query('UPDATE products SET marked = true WHERE id = 1');
-      await db.query('UPDATE product_variants SET stock = 20 WHERE product_id IN (1, 2, 3)');
+      await db.query('UPDATE product_variants SET stock = 100 WHERE product_id IN (1, 2, 3)');
       await db.query(`UPDATE product_variants SET barcode = '${SHOES}' WHERE id = (SELECT min(id) FROM product_variants WHERE product_id = 1)`);
       await db.query(`UPDATE product_variants SET barcode = '${BOOTS}' WHERE id = (SELECT min(id) FROM product_variants WHERE product_id = 2)`);
     },
   });
   manager = (await signedInOperator(shop, 'packer@example.ru', 'manager')).visitor;
+  // The catalogue is the admins'.
+  admin = (await signedInOperator(shop, 'catalogue@example.ru', 'admin')).visitor;
 }, 120_000);
 afterAll(async () => {
   await shop?.stop();
@@ -178,6 +181,37 @@ describe('packing marked goods', () => {
     const refused = await manager.go(`/ops/orders/${second}/pack`, { _csrf: other.token, [other.names[0] as string]: sold });
     expect(refused.status).toBe(422);
     expect(refused.html).toMatch(/этот код уже продан и не возвращён/);
+  });
+});
+
+describe('the console’s marking of a product', () => {
+  it('marks a product and gives its size a GTIN; packing then asks that size’s codes, and a GTIN with a typo is refused', async () => {
+    const page = await admin.go('/ops/products/3');
+    expect(page.status).toBe(200);
+    // Product 3's category is not in MARKED_CATEGORIES, and it says nothing of its own.
+    expect(page.html).toContain('Как у категории — сейчас не маркируется');
+    const token = Visitor.formToken(page.html);
+    const field = /name="(gtin_\d+)"/.exec(page.html)?.[1] ?? '';
+    const typo = await admin.go('/ops/products/3', { _csrf: token, action: 'marking', marked: 'yes', [field]: '4601234567891' });
+    expect(typo.status).toBe(422);
+    expect(typo.html).toMatch(/GTIN размера [^:]+: нужен штрихкод EAN-13, EAN-8 или GTIN-14 с верной контрольной цифрой/);
+    const bag = ean13('460123456791');
+    expect((await admin.go('/ops/products/3', { _csrf: token, action: 'marking', marked: 'yes', [field]: ` ${bag}, ${bag} ` })).status).toBe(303);
+    const saved = await admin.go('/ops/products/3');
+    expect(saved.html).toContain(`value="${bag}"`);
+    expect(saved.html).toMatch(/<input type="radio" name="marked" value="yes" checked/);
+
+    // The next order's packing asks a code of product 3 too: four units, its code taken.
+    const code = await placeOrder();
+    const { names, token: packToken } = await packFields(code);
+    expect(names).toHaveLength(4);
+    const answer = await manager.go(`/ops/orders/${code}/pack`, { _csrf: packToken, [names[3] as string]: codeOf(bag) });
+    expect(answer.status).toBe(303);
+    expect((await packFields(code)).html).toContain('Осталось отсканировать: 3');
+
+    // Back to its category's rule: not marked again.
+    expect((await admin.go('/ops/products/3', { _csrf: token, action: 'marking', marked: 'category', [field]: bag })).status).toBe(303);
+    expect((await packFields(await placeOrder())).names).toHaveLength(3);
   });
 });
 

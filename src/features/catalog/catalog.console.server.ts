@@ -16,6 +16,8 @@ import { MAX_PHOTO_BYTES, PhotoError, storePhoto } from '~/features/media/media.
 import type { Parcel } from '~/features/delivery/delivery.ts';
 import { ITEM_PARCEL } from '~/features/delivery/delivery.parcel.ts';
 import { itemParcels } from '~/features/delivery/delivery.parcel.server.ts';
+import { gtin14 } from '~/features/marking/marking.ts';
+import { categoryMarked } from '~/features/marking/marking.server.ts';
 import { catalogueChanged } from './read-model.server.ts';
 
 export const PRODUCTS_PAGE_SIZE = 50;
@@ -68,10 +70,12 @@ export async function consoleProducts(query: ConsoleProductsQuery) {
 }
 
 export interface ConsoleProduct {
-  product: ConsoleProductRow & { slug: string; category: string; own_parcel: boolean };
+  product: ConsoleProductRow & { slug: string; category: string; own_parcel: boolean; marked: boolean | null };
+  /** Whether the product's category (or a parent) is marked by MARKED_CATEGORIES: what "as the category" means. */
+  markedByCategory: boolean;
   /** One item as a carrier is told it (docs/delivery.md "Parcels"): its own or its category's default. */
   parcel: Parcel;
-  variants: { id: number; label: string; code: string; stock: number }[];
+  variants: { id: number; label: string; code: string; stock: number; barcode: string }[];
   photos: { id: number; url: string; position: number }[];
 }
 
@@ -80,20 +84,24 @@ export async function consoleProduct(id: number): Promise<ConsoleProduct | null>
   const [product] = await selectRows<ConsoleProduct['product']>(
     db,
     sql`SELECT p.id, p.name, p.slug, b.name AS brand, c.name AS category, p.vendor_code, p.price, p.price_old, p.is_active,
-               (p.weight_g IS NOT NULL OR p.length_cm IS NOT NULL) AS own_parcel,
+               (p.weight_g IS NOT NULL OR p.length_cm IS NOT NULL) AS own_parcel, p.marked,
                (SELECT coalesce(sum(v.stock), 0)::int FROM product_variants v WHERE v.product_id = p.id) AS stock, NULL AS photo
           FROM products p JOIN brands b ON b.id = p.brand_id JOIN categories c ON c.id = p.category_id WHERE p.id = ${id}`,
   );
   if (!product) return null;
-  const [variants, photos, parcels] = await Promise.all([
-    selectRows<ConsoleProduct['variants'][number]>(db, sql`SELECT id, label, code, stock FROM product_variants WHERE product_id = ${id} ORDER BY sort, id`),
+  const [variants, photos, parcels, markedByCategory] = await Promise.all([
+    selectRows<ConsoleProduct['variants'][number]>(
+      db,
+      sql`SELECT id, label, code, stock, barcode FROM product_variants WHERE product_id = ${id} ORDER BY sort, id`,
+    ),
     selectRows<ConsoleProduct['photos'][number]>(
       db,
       sql`SELECT id, replace(url_template, '{w}', '360') AS url, position FROM product_images WHERE product_id = ${id} ORDER BY position, id`,
     ),
     itemParcels([id]),
+    categoryMarked(id),
   ]);
-  return { product, variants, photos, parcel: parcels.get(id) ?? ITEM_PARCEL };
+  return { product, markedByCategory, variants, photos, parcel: parcels.get(id) ?? ITEM_PARCEL };
 }
 
 /** Roubles as typed ("12 500", "12500,50"), in kopecks; '' is "none" for the old price. */
@@ -125,6 +133,10 @@ export const productActionSchema = z.discriminatedUnion('action', [
       visible: z.literal('on').optional(),
     })
     // Stock per size comes as stock_<variant id>: read below, against the product's own sizes.
+    .catchall(z.string().max(200)),
+  z
+    .object({ action: z.literal('marking'), marked: z.enum(['category', 'yes', 'no']) })
+    // Each size's GTINs come as gtin_<variant id>: read below, against the product's own sizes.
     .catchall(z.string().max(200)),
   z.object({ action: z.literal('photo_up'), image: imageId }),
   z.object({ action: z.literal('photo_down'), image: imageId }),
@@ -195,6 +207,36 @@ async function changeProduct(id: number, action: ProductAction, actor: Actor, fi
         Object.fromEntries(changed.map((k) => [k, after[k]])),
       );
       return 'saved';
+    }
+    case 'marking': {
+      const barcodes: Record<number, string> = {};
+      for (const variant of view.variants) {
+        const given = action[`gtin_${variant.id}`];
+        if (given === undefined) continue;
+        const parts = given
+          .split(/[\s,;]+/)
+          .map((b) => b.trim())
+          .filter(Boolean);
+        // Every barcode a GTIN with its check digit: a typo here would refuse every code of the size at packing.
+        if (parts.some((b) => gtin14(b) === null)) throw new HttpError(422, 'ops.product.gtinInvalid', undefined, undefined, { size: variant.label });
+        barcodes[variant.id] = [...new Set(parts)].join(',');
+      }
+      const marked = action.marked === 'category' ? null : action.marked === 'yes';
+      const before = { marked: view.product.marked, barcodes: Object.fromEntries(view.variants.map((v) => [v.label, v.barcode])) };
+      const after = {
+        marked,
+        barcodes: Object.fromEntries(view.variants.map((v) => [v.label, barcodes[v.id] ?? v.barcode])),
+      };
+      if (JSON.stringify(before) === JSON.stringify(after)) return 'unchanged';
+      await db.transaction(async (tx) => {
+        await tx.execute(sql`UPDATE products SET marked = ${marked}, updated_at = now() WHERE id = ${id}`);
+        for (const variant of view.variants) {
+          const to = barcodes[variant.id];
+          if (to !== undefined && to !== variant.barcode) await tx.execute(sql`UPDATE product_variants SET barcode = ${to} WHERE id = ${variant.id}`);
+        }
+      });
+      await audit(actor, 'product.marking', 'product', key, before, after);
+      return 'marking';
     }
     case 'photo_up':
     case 'photo_down': {

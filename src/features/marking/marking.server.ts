@@ -204,3 +204,16 @@ export async function orderCodes(orderId: number): Promise<Map<number, string[]>
   for (const r of rows) byLine.set(r.line_id, [...(byLine.get(r.line_id) ?? []), r.code]);
   return byLine;
 }
+
+/** Whether MARKED_CATEGORIES names the product's category or one of its parents (its own flag aside). */
+export async function categoryMarked(productId: number): Promise<boolean> {
+  const [row] = await selectRows<{ slugs: string[] | null }>(
+    await getDb(),
+    sql`WITH RECURSIVE chain AS (
+          SELECT c.parent_id, c.slug, 0 AS depth FROM products p JOIN categories c ON c.id = p.category_id WHERE p.id = ${productId}
+          UNION ALL
+          SELECT c.parent_id, c.slug, chain.depth + 1 FROM chain JOIN categories c ON c.id = chain.parent_id WHERE chain.depth < 10)
+        SELECT array_agg(slug) AS slugs FROM chain`,
+  );
+  return isMarked(null, row?.slugs ?? [], categoryPatterns());
+}
