@@ -892,6 +892,11 @@ export const en: Partial<Messages> = {
   'marking.problem.noGtin': 'Unit {unit} “{item}”: the size has no GTIN (barcode) — add it to the product',
   'marking.problem.sold': 'Unit {unit} “{item}”: this code is already sold and not returned',
   'marking.problem.twice': 'Unit {unit} “{item}”: this code was scanned for another unit',
+  'marking.scan.empty': 'The code is empty',
+  'marking.scan.tooLong': 'Over 200 characters — not a marking code',
+  'marking.scan.control': 'The code holds control characters — scan it again',
+  'marking.scan.format': 'Not a marking code: 01 and a GTIN, 21 and a serial, 91 and 92 are needed. Scan the unit’s DataMatrix',
+  'marking.scan.gtin': 'The GTIN’s check digit is wrong — scan it again',
   'ops.pack.title': 'Packing order {code}',
   'ops.pack.back': '← Back to the order',
   'ops.pack.intro':

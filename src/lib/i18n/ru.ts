@@ -911,6 +911,11 @@ export const ru = {
   'marking.problem.noGtin': 'Единица {unit} «{item}»: у размера нет GTIN (штрихкода) — добавьте его в карточке товара',
   'marking.problem.sold': 'Единица {unit} «{item}»: этот код уже продан и не возвращён',
   'marking.problem.twice': 'Единица {unit} «{item}»: этот код уже отсканирован для другой единицы',
+  'marking.scan.empty': 'Код пустой',
+  'marking.scan.tooLong': 'Длиннее 200 знаков — это не код маркировки',
+  'marking.scan.control': 'В коде управляющие символы — отсканируйте ещё раз',
+  'marking.scan.format': 'Это не код маркировки: нужны 01 и GTIN, 21 и серийный номер, 91 и 92. Отсканируйте DataMatrix с единицы',
+  'marking.scan.gtin': 'Ошибка в контрольной цифре GTIN — отсканируйте ещё раз',
   'ops.pack.title': 'Упаковка заказа {code}',
   'ops.pack.back': '← К заказу',
   'ops.pack.intro':
