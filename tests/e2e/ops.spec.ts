@@ -140,7 +140,7 @@ test('an admin changes a price; the product page shows it and the audit log list
   await page.getByTestId('ops-products').locator('tbody a').first().click();
   await page.getByTestId('ops-product-price').fill(typed);
   await page.getByLabel(/Старая цена/).fill('');
-  await page.getByRole('button', { name: 'Сохранить' }).click();
+  await page.getByRole('button', { name: 'Сохранить', exact: true }).click();
   await expect(page.getByTestId('ops-toast')).toContainText('Сохранено');
   const shop = await page.context().newPage();
   await expect

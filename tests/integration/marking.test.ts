@@ -120,7 +120,12 @@ async function packFields(code: string): Promise<{ names: string[]; token: strin
 }
 /** A page's HTML with the entities React writes in attribute values read back. */
 const unescaped = (html: string) =>
-  html.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&#x27;/g, "'").replace(/&quot;/g, '"').replace(/&amp;/g, '&');
+  html
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&#x27;/g, "'")
+    .replace(/&quot;/g, '"')
+    .replace(/&amp;/g, '&');
 const notice = (html: string) =>
   /role="alert"[^>]*>\s*([^<]+)/.exec(html)?.[1]?.trim() ?? /data-testid="ops-notice-error"[^>]*>\s*([^<]+)/.exec(html)?.[1]?.trim();
 const ship = async (code: string) => {
@@ -171,7 +176,17 @@ describe('packing marked goods', () => {
     const slip = await manager.go(`/ops/orders/${code}/slip`);
     expect([...slip.html.matchAll(/<li>01\d{14}21/g)]).toHaveLength(3);
     expect((await ship(code)).status).toBe(303);
-    expect([...standin.orders.values()].filter((o) => o.number === code)).toHaveLength(1);
+    const carried = [...standin.orders.values()].filter((o) => o.number === code);
+    expect(carried).toHaveLength(1);
+    // CDEK gets a position per marked unit with its code; the unmarked line stays one position.
+    const positions = (carried[0]?.body['packages'] as { items: { marking?: string; amount: number; ware_key: string }[] }[])[0]?.items ?? [];
+    expect(positions.filter((i) => i.marking).map((i) => [i.marking?.slice(0, 16), i.amount])).toEqual([
+      [`01${SHOES.padStart(14, '0')}`, 1],
+      [`01${SHOES.padStart(14, '0')}`, 1],
+      [`01${BOOTS.padStart(14, '0')}`, 1],
+    ]);
+    expect(positions.filter((i) => i.marking).map((i) => i.marking)).toContain(shoeCode);
+    expect(positions.filter((i) => !i.marking).map((i) => i.amount)).toEqual([1]);
   });
 
   it('refuses a code this shop sold and never took back, on another order', async () => {

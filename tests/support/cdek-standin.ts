@@ -341,6 +341,10 @@ export async function startCdekStandin(clientId: string, clientSecret: string): 
       if (!order['tariff_code']) return refuse(res, 400, 'v2_order_tariff_code_is_empty', 'tariff_code is empty');
       if (!recipient?.name || !recipient.phones?.[0]?.number) return refuse(res, 400, 'order_recipient_is_empty', 'recipient is empty');
       if (!packages?.length || packages.some((p) => !p.number || !p.weight)) return refuse(res, 400, 'order_packages_is_empty', 'packages is empty');
+      // A marked good goes one unit per position, its code in `marking` (CDEK refuses a marked position of several).
+      const positions = packages.flatMap((p) => (p.items ?? []) as { marking?: unknown; amount?: number }[]);
+      if (positions.some((i) => i.marking !== undefined && (typeof i.marking !== 'string' || !i.marking || i.amount !== 1)))
+        return refuse(res, 400, 'v2_item_marking_invalid', 'a marked item must have amount 1 and its code');
       if (order['delivery_point'] && order['to_location']) return refuse(res, 400, 'v2_delivery_address_multivalued', 'delivery_point and to_location');
       if (!order['delivery_point'] && !order['to_location']) return refuse(res, 400, 'delivery_location_is_not_recognized', 'no delivery location');
       if (!order['shipment_point'] && !order['from_location']) return refuse(res, 400, 'shipment_location_is_not_recognized', 'no shipment location');

@@ -15,7 +15,7 @@ import { mailLayout, sendMail } from '~/lib/mail.server.ts';
 import { formatPrice } from '~/lib/format.ts';
 import { metrics } from '~/lib/metrics.ts';
 import { audit, type Actor } from '~/features/ops/ops.audit.server.ts';
-import { unitsWithoutCode } from '~/features/marking/marking.server.ts';
+import { orderCodes, unitsWithoutCode } from '~/features/marking/marking.server.ts';
 import { delivered } from '~/features/orders/orders.actions.server.ts';
 import { lockOrder, orderByCode, recordStatus, resultPath, sendOrderMail, type OrderView } from '~/features/orders/orders.server.ts';
 import { canMove, ORDER_FLOW, type OrderStatus } from '~/features/orders/orders.ts';
@@ -171,7 +171,12 @@ async function registerWithBoxberry(order: OrderView, items: ItemParcels): Promi
 }
 
 /** The order as CDEK's POST /orders takes it (docs/research/cdek-api-v2.md §5). */
-export function cdekOrderBody(order: OrderView, senderPoint: string, items: ItemParcels): Record<string, unknown> {
+export function cdekOrderBody(
+  order: OrderView,
+  senderPoint: string,
+  items: ItemParcels,
+  codes: ReadonlyMap<number, string[]> = new Map(),
+): Record<string, unknown> {
   const record = order.delivery_carrier;
   if (!record) throw refusal('delivery.ship.notCarrier');
   const parcel = orderParcel(order, items);
@@ -203,16 +208,22 @@ export function cdekOrderBody(order: OrderView, senderPoint: string, items: Item
         width: parcel.width,
         height: parcel.height,
         comment: t('ru', 'delivery.cdek.contents'),
-        items: order.lines.map((l) => ({
-          name: [l.brand, l.name, l.variant && `(${l.variant})`].filter(Boolean).join(' ').slice(0, 255),
-          ware_key: (l.variant_code || `line-${l.id}`).slice(0, 50),
-          payment: { value: 0 },
-          // The declared value, in roubles.
-          cost: l.unit_price / 100,
-          // Grams per item (CDEK's `weight` of a good is its unit's).
-          weight: (items.get(l.product_id) ?? ITEM_PARCEL).weight,
-          amount: l.quantity,
-        })),
+        items: order.lines.flatMap((l) => {
+          const item = {
+            name: [l.brand, l.name, l.variant && `(${l.variant})`].filter(Boolean).join(' ').slice(0, 255),
+            ware_key: (l.variant_code || `line-${l.id}`).slice(0, 50),
+            payment: { value: 0 },
+            // The declared value, in roubles.
+            cost: l.unit_price / 100,
+            // Grams per item (CDEK's `weight` of a good is its unit's).
+            weight: (items.get(l.product_id) ?? ITEM_PARCEL).weight,
+            amount: l.quantity,
+          };
+          // Marked goods (issue 39): a position per unit, with its code in `marking` and an amount of 1.
+          const marks = codes.get(l.id);
+          if (!marks?.length) return [item];
+          return marks.map((marking, i) => ({ ...item, ware_key: `${item.ware_key.slice(0, 45)}#${i + 1}`, marking, amount: 1 }));
+        }),
       },
     ],
   };
@@ -274,7 +285,7 @@ export async function registerShipment(code: string, actor: Actor): Promise<Orde
       const cdek = configured();
       // An earlier attempt may have reached the carrier and lost its answer: the carrier knows the order by our code.
       const held = await cdek.orderByNumber(code);
-      uuid = held?.uuid ?? (await cdek.createOrder(cdekOrderBody(order, senderPoint, items)));
+      uuid = held?.uuid ?? (await cdek.createOrder(cdekOrderBody(order, senderPoint, items, await orderCodes(order.id))));
       const processed =
         held ?? (await cdek.getOrder(uuid).catch((error: unknown) => (error instanceof CarrierUnavailable ? undefined : Promise.reject(error))));
       if (processed?.invalid) throw new CarrierRefused('CDEK found the order invalid', 400, processed.invalid);
