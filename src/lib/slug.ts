@@ -49,3 +49,11 @@ export function slugify(text: string): string {
     .replace(/^-+|-+$/g, '')
     .slice(0, 80);
 }
+
+/**
+ * A slug pattern as the shop's settings write it (`*-obuv`: `*` for any letters) as a RegExp matching a whole
+ * slug. Only slug characters and `*` are expected: the settings' own patterns allow nothing else.
+ */
+export function slugGlob(pattern: string): RegExp {
+  return new RegExp(`^${pattern.replace(/-/g, '\\-').replace(/\*/g, '.*')}$`);
+}

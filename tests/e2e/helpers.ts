@@ -1,6 +1,28 @@
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { expect, type Page } from '@playwright/test';
 import { base32Decode, hotp, totpStep } from '../../src/features/ops/totp.server.ts';
+import { e2eInfoFile } from '../support/server.ts';
+import { e2ePort } from './fixtures.ts';
+
+const API = '/api/v1/ecommerce-core';
+
+/** The worker's shop's operator token (written into its data folder at start). */
+export function operatorToken(): string {
+  const { dataDir } = JSON.parse(readFileSync(e2eInfoFile(e2ePort()), 'utf8')) as { dataDir: string };
+  return readFileSync(join(dataDir, 'operator-token'), 'utf8').trim();
+}
+
+/** One call of the shop's API: a GET, or a POST of `body` as JSON; its `data`. */
+export async function call<T>(baseURL: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<T> {
+  const res = await fetch(baseURL + API + path, {
+    method: body === undefined ? 'GET' : 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  return ((await res.json()) as { data: T }).data;
+}
 
 /** Waits until every island that hydrates without scrolling has hydrated (Astro drops its `ssr` attribute). */
 export async function hydrated(page: Page): Promise<void> {

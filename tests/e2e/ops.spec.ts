@@ -3,27 +3,11 @@
 // shipped with a tracking number, which the customer's order page shows; cancels a paid order (the test
 // provider refunds it, the stock returns); a manager takes a buyout request to "offer sent"; an admin
 // changes a price, the product page shows it, and the audit log lists it.
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import type { Page } from '@playwright/test';
-import { expect, test, e2ePort } from './fixtures.ts';
-import { open, operatorSignsIn, signIn } from './helpers.ts';
-import { e2eInfoFile } from '../support/server.ts';
+import { expect, test } from './fixtures.ts';
+import { call, open, operatorSignsIn, operatorToken, signIn } from './helpers.ts';
 import { sendBuyoutRequest } from '../support/ops.ts';
-
-const API = '/api/v1/ecommerce-core';
-const dataDir = () => (JSON.parse(readFileSync(e2eInfoFile(e2ePort()), 'utf8')) as { dataDir: string }).dataDir;
-const operatorToken = () => readFileSync(join(dataDir(), 'operator-token'), 'utf8').trim();
-
-async function call<T>(baseURL: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<T> {
-  const res = await fetch(baseURL + API + path, {
-    method: body === undefined ? 'GET' : 'POST',
-    headers: { 'content-type': 'application/json', ...headers },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  return ((await res.json()) as { data: T }).data;
-}
 
 /** A product in stock (from the n-th on) and its first size that is. */
 async function inStock(baseURL: string, from: number): Promise<{ id: number; variant_code: string; left: number; slug: string }> {

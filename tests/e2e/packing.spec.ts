@@ -3,31 +3,10 @@
 // packed by typing each code and Enter as a scanner does. A code of the wrong shape is said under its field
 // at once; a good one moves the cursor to the next unit; the last one sends the form, and the page says
 // every unit has its code.
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { expect, test, e2ePort } from './fixtures.ts';
-import { hydrated, operatorSignsIn } from './helpers.ts';
-import { e2eInfoFile } from '../support/server.ts';
-
-const API = '/api/v1/ecommerce-core';
-const dataDir = () => (JSON.parse(readFileSync(e2eInfoFile(e2ePort()), 'utf8')) as { dataDir: string }).dataDir;
-const operatorToken = () => readFileSync(join(dataDir(), 'operator-token'), 'utf8').trim();
-
-async function call<T>(baseURL: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<T> {
-  const res = await fetch(baseURL + API + path, {
-    method: body === undefined ? 'GET' : 'POST',
-    headers: { 'content-type': 'application/json', ...headers },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  return ((await res.json()) as { data: T }).data;
-}
-
-/** An EAN-13 with its GS1 check digit. */
-function ean13(twelve: string): string {
-  const sum = [...twelve].reduce((s, d, i) => s + Number(d) * (i % 2 === 0 ? 1 : 3), 0);
-  return `${twelve}${(10 - (sum % 10)) % 10}`;
-}
+import { expect, test } from './fixtures.ts';
+import { call, hydrated, operatorSignsIn, operatorToken } from './helpers.ts';
+import { ean13 } from '../support/marking-codes.ts';
 
 /** A unit's code as a scanner that drops the group separators types it. */
 const scanned = (barcode: string, serial: string) => `01${barcode.padStart(14, '0')}21${serial}91EE0692${'Vm9A7kqXc3Rz1bYtP0wLs8dNf2Hj6GuQe4KyWiOaBnM='}`;

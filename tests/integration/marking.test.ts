@@ -5,6 +5,7 @@
 // until every marked unit has its code.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCdekStandin, type CdekStandin } from '../support/cdek-standin.ts';
+import { ean13, typedInRussian } from '../support/marking-codes.ts';
 import { signedInOperator, Visitor } from '../support/ops.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 
@@ -13,11 +14,6 @@ const ID = 'marking-cdek-account';
 const SECRET = 'marking-cdek-secret-1';
 const GS = '\u001d';
 
-/** An EAN-13 with its GS1 check digit. */
-function ean13(twelve: string): string {
-  const sum = [...twelve].reduce((s, d, i) => s + Number(d) * (i % 2 === 0 ? 1 : 3), 0);
-  return `${twelve}${(10 - (sum % 10)) % 10}`;
-}
 // Sizes' barcodes: product 1's first size, product 2's first size (marked by its category), product 3 unmarked.
 const SHOES = ean13('460123456789');
 const BOOTS = ean13('460123456790');
@@ -29,12 +25,6 @@ function codeOf(barcode: string, options: { gs?: string } = {}): string {
   const gs = options.gs ?? GS;
   return `01${barcode.padStart(14, '0')}21${serial}${gs}91EE06${gs}92${'Vm9A7kqXc3Rz1bYtP0wLs8dNf2Hj6GuQe4KyWiOaBnM='}`;
 }
-function typedInRussian(text: string): string {
-  const us = '`qwertyuiop[]asdfghjkl;\'zxcvbnm,./~QWERTYUIOP{}ASDFGHJKL:"ZXCVBNM<>?@#$^&';
-  const ru = 'ёйцукенгшщзхъфывапролджэячсмитьбю.ЁЙЦУКЕНГШЩЗХЪФЫВАПРОЛДЖЭЯЧСМИТЬБЮ,"№;:?';
-  return [...text].map((c) => (us.includes(c) ? ru[us.indexOf(c)] : c)).join('');
-}
-
 let standin: CdekStandin;
 let shop: TestServer;
 let manager: Visitor;

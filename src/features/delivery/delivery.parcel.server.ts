@@ -4,6 +4,7 @@ import { sql } from 'drizzle-orm';
 import { selectRows } from '~/lib/db/client.ts';
 import { getDb } from '~/lib/db/index.ts';
 import { env } from '~/lib/env.ts';
+import { categorySlugsOf } from '~/features/catalog/catalog.categories.server.ts';
 import type { Parcel } from './delivery.ts';
 import { categoryParcel, ITEM_PARCEL, itemParcel, packParcel, parseParcelRules, type ParcelRule } from './delivery.parcel.ts';
 
@@ -21,7 +22,6 @@ export async function itemParcels(productIds: readonly number[]): Promise<Map<nu
   const ids = [...new Set(productIds)].filter((id) => Number.isSafeInteger(id));
   const found = new Map<number, Parcel>();
   if (ids.length === 0) return found;
-  const list = `{${ids.join(',')}}`;
   // The product's category and its parents, nearest first: a default set for "shoes" reaches "women's shoes".
   const rows = await selectRows<{
     id: number;
@@ -29,20 +29,11 @@ export async function itemParcels(productIds: readonly number[]): Promise<Map<nu
     length_cm: number | null;
     width_cm: number | null;
     height_cm: number | null;
-    slugs: string[];
+    slugs: string[] | null;
   }>(
     await getDb(),
-    sql`WITH RECURSIVE chain AS (
-          SELECT p.id AS product_id, c.id, c.parent_id, c.slug, 0 AS depth
-            FROM products p JOIN categories c ON c.id = p.category_id
-           WHERE p.id = ANY(${list}::int[])
-          UNION ALL
-          SELECT chain.product_id, c.id, c.parent_id, c.slug, chain.depth + 1
-            FROM chain JOIN categories c ON c.id = chain.parent_id
-           WHERE chain.depth < 10)
-        SELECT p.id, p.weight_g, p.length_cm, p.width_cm, p.height_cm,
-               (SELECT array_agg(slug ORDER BY depth) FROM chain WHERE chain.product_id = p.id) AS slugs
-          FROM products p WHERE p.id = ANY(${list}::int[])`,
+    sql`SELECT p.id, p.weight_g, p.length_cm, p.width_cm, p.height_cm, ${categorySlugsOf(sql`p.id`)} AS slugs
+          FROM products p WHERE p.id = ANY(${`{${ids.join(',')}}`}::int[])`,
   );
   for (const r of rows) {
     const fallback = categoryParcel(parcelRules(), r.slugs ?? []);

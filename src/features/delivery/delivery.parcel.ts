@@ -3,6 +3,7 @@
 // and <dimensions>, 1C's "Вес" and "Габарит_*"), else its category's default from DELIVERY_PARCELS, else
 // ITEM_PARCEL. An order's items are packed into one box: the weights add up, the box is as long and wide as
 // its largest item and tall enough to hold the items' volume.
+import { slugGlob } from '~/lib/slug.ts';
 import type { Parcel } from './delivery.ts';
 
 /** An item the shop knows nothing about: a pair of shoes in their box is about this. */
@@ -43,8 +44,7 @@ export function parseParcelRules(text: string): ParcelRule[] {
       const m = ENTRY.exec(entry);
       if (!m) return [];
       const [, slug = '', weight, length, width, height] = m;
-      const pattern = new RegExp(`^${slug.replace(/[-]/g, '\\-').replace(/\*/g, '.*')}$`);
-      return [{ pattern, parcel: sane({ weight: Number(weight), length: Number(length), width: Number(width), height: Number(height) }) }];
+      return [{ pattern: slugGlob(slug), parcel: sane({ weight: Number(weight), length: Number(length), width: Number(width), height: Number(height) }) }];
     });
 }
 

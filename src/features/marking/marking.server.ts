@@ -2,11 +2,12 @@
 // manager scanned, checked (marking.ts) against the size's own GTIN and against every code this shop has
 // sold and not taken back, and kept one per unit.
 import { sql } from 'drizzle-orm';
-import { selectRows } from '~/lib/db/client.ts';
+import { isUniqueViolation, selectRows } from '~/lib/db/client.ts';
 import { getDb } from '~/lib/db/index.ts';
 import { env } from '~/lib/env.ts';
 import { HttpError, notFound } from '~/lib/http/errors.ts';
 import { z } from '~/lib/zod.ts';
+import { categorySlugsOf } from '~/features/catalog/catalog.categories.server.ts';
 import { audit, type Actor } from '~/features/ops/ops.audit.server.ts';
 import { CODE_MAX_CHARS, gtin14, isMarked, markedPatterns, parseCode, type CodeProblem } from './marking.ts';
 
@@ -65,15 +66,7 @@ export async function packView(code: string): Promise<PackView | null> {
     slugs: string[] | null;
   }>(
     db,
-    sql`WITH RECURSIVE chain AS (
-          SELECT p.id AS product_id, c.parent_id, c.slug, 0 AS depth
-            FROM order_lines l JOIN products p ON p.id = l.product_id JOIN categories c ON c.id = p.category_id
-           WHERE l.order_id = ${order.id}
-          UNION ALL
-          SELECT chain.product_id, c.parent_id, c.slug, chain.depth + 1
-            FROM chain JOIN categories c ON c.id = chain.parent_id WHERE chain.depth < 10)
-        SELECT l.id, l.name, l.brand, l.variant_label AS variant, l.quantity, v.barcode, p.marked,
-               (SELECT array_agg(DISTINCT slug) FROM chain WHERE chain.product_id = l.product_id) AS slugs
+    sql`SELECT l.id, l.name, l.brand, l.variant_label AS variant, l.quantity, v.barcode, p.marked, ${categorySlugsOf(sql`l.product_id`)} AS slugs
           FROM order_lines l JOIN products p ON p.id = l.product_id LEFT JOIN product_variants v ON v.id = l.variant_id
          WHERE l.order_id = ${order.id}
          ORDER BY l.id`,
@@ -184,11 +177,6 @@ export async function savePackCodes(code: string, fields: Record<string, string>
   return kept;
 }
 
-const isUniqueViolation = (error: unknown): boolean => {
-  const cause = (error as { cause?: { code?: string }; code?: string } | null) ?? {};
-  return cause.code === '23505' || cause.cause?.code === '23505';
-};
-
 /** Units of the order's marked lines still without a code (0 when none is marked). */
 export async function unitsWithoutCode(code: string): Promise<number> {
   return (await packView(code))?.missing ?? 0;
@@ -207,13 +195,6 @@ export async function orderCodes(orderId: number): Promise<Map<number, string[]>
 
 /** Whether MARKED_CATEGORIES names the product's category or one of its parents (its own flag aside). */
 export async function categoryMarked(productId: number): Promise<boolean> {
-  const [row] = await selectRows<{ slugs: string[] | null }>(
-    await getDb(),
-    sql`WITH RECURSIVE chain AS (
-          SELECT c.parent_id, c.slug, 0 AS depth FROM products p JOIN categories c ON c.id = p.category_id WHERE p.id = ${productId}
-          UNION ALL
-          SELECT c.parent_id, c.slug, chain.depth + 1 FROM chain JOIN categories c ON c.id = chain.parent_id WHERE chain.depth < 10)
-        SELECT array_agg(slug) AS slugs FROM chain`,
-  );
+  const [row] = await selectRows<{ slugs: string[] | null }>(await getDb(), sql`SELECT ${categorySlugsOf(sql`${productId}::int`)} AS slugs`);
   return isMarked(null, row?.slugs ?? [], categoryPatterns());
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { typedInRussian } from '../../../tests/support/marking-codes.ts';
 import { displayCode, GS, gtin14, normalizeCode, parseCode, validGtin } from './marking.ts';
 
 // Real-shaped codes of shoes: GTIN 04601234567893 (EAN-13 4601234567893), a 13-character serial, the key and
@@ -8,13 +9,6 @@ const SERIAL = "5Kt'sE*pH>Qx2";
 const KEY = 'EE06';
 const TAIL = 'Vm9A7kqXc3Rz1bYtP0wLs8dNf2Hj6GuQe4KyWiOaBnM=';
 const CANONICAL = `01${GTIN}21${SERIAL}${GS}91${KEY}${GS}92${TAIL}`;
-
-/** What a scanner set to the Russian layout types for a code typed on US keys. */
-function typedInRussian(text: string): string {
-  const us = '`qwertyuiop[]asdfghjkl;\'zxcvbnm,./~QWERTYUIOP{}ASDFGHJKL:"ZXCVBNM<>?@#$^&';
-  const ru = 'ёйцукенгшщзхъфывапролджэячсмитьбю.ЁЙЦУКЕНГШЩЗХЪФЫВАПРОЛДЖЭЯЧСМИТЬБЮ,"№;:?';
-  return [...text].map((c) => (us.includes(c) ? ru[us.indexOf(c)] : c)).join('');
-}
 
 describe('a scanned marking code', () => {
   it.each([

@@ -6,6 +6,7 @@
 // verification key, and `92` and the 44-character crypto tail. Scanners that "type" the code as a
 // keyboard lose or disguise the GS, may prefix the symbology (`]d2`), and under a Russian keyboard layout
 // send Cyrillic letters for Latin keys: `normalizeCode` undoes all of that, `parseCode` checks the fields.
+import { slugGlob } from '~/lib/slug.ts';
 
 /** The group separator between the variable-length fields. */
 export const GS = '\u001d';
@@ -109,7 +110,7 @@ export function markedPatterns(text: string): RegExp[] {
     .split(',')
     .map((slug) => slug.trim())
     .filter((slug) => /^[a-z0-9*_-]{1,100}$/.test(slug))
-    .map((slug) => new RegExp(`^${slug.replace(/-/g, '\\-').replace(/\*/g, '.*')}$`));
+    .map(slugGlob);
 }
 
 /** Whether a product is marked: its own flag, else whether its category or a parent (slugs, nearest first) is listed. */
