@@ -89,6 +89,10 @@ const schema = z.object({
     .max(2000)
     .regex(/^\s*(?:[a-z0-9*_-]{1,100}(?:\s*,\s*[a-z0-9*_-]{1,100})*)?\s*$/)
     .default(''),
+  // When a prepaid order with marked goods is settled (its codes on the settlement receipt): at shipment —
+  // handed to the carrier or a courier — or at delivery, where the shop's own register must wait for the
+  // buyer (docs/marking.md).
+  SETTLEMENT_RECEIPT_AT: z.enum(['shipment', 'delivery']).default('shipment'),
   // A carrier slower than this is not waited for: checkout shows the fixed methods with a note.
   CARRIER_TIMEOUT_MS: z.coerce.number().int().min(100).max(30_000).default(2_000),
   // The pickup map's tiles ({z}/{x}/{y}) and their credit; `none`: the points on a plain ground. OpenStreetMap's

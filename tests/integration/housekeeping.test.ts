@@ -146,6 +146,7 @@ describe('housekeeping jobs', () => {
       'refresh-product-feed',
       'register-shipments',
       'poll-shipments',
+      'settle-receipts',
       'delete-spent-rows',
     ];
     await until(

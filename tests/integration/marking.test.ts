@@ -71,6 +71,9 @@ async function firstSize(id: number): Promise<string> {
   return product.variants[0]?.code ?? '';
 }
 
+/** Each order's page at the test provider. */
+const paymentPages = new Map<string, string>();
+
 /** A guest's order by CDEK to a pickup point: two units of product 1, one of 2 (marked), one of 3 (not). */
 async function placeOrder(pay = true): Promise<string> {
   const lines = [
@@ -93,6 +96,7 @@ async function placeOrder(pay = true): Promise<string> {
       payment: 'card',
     }),
   });
+  paymentPages.set(placed.code, placed.payment_url);
   if (pay)
     await fetch(`${shop.baseUrl}${API}/payments/test/${placed.payment_url.split('/').pop()}`, {
       method: 'POST',
@@ -113,7 +117,7 @@ const unescaped = (html: string) =>
   html
     .replace(/&lt;/g, '<')
     .replace(/&gt;/g, '>')
-    .replace(/&#x27;/g, "'")
+    .replace(/&#x27;|&#39;/g, "'")
     .replace(/&quot;/g, '"')
     .replace(/&amp;/g, '&');
 const notice = (html: string) =>
@@ -177,6 +181,18 @@ describe('packing marked goods', () => {
     ]);
     expect(positions.filter((i) => i.marking).map((i) => i.marking)).toContain(shoeCode);
     expect(positions.filter((i) => !i.marking).map((i) => i.amount)).toEqual([1]);
+
+    // Handed to the carrier: the settlement receipt went to the provider with the three codes, and the
+    // test provider's page shows it as the payment's second receipt.
+    const provider = await fetch(shop.baseUrl + (paymentPages.get(code) ?? '')).then((r) => r.text());
+    expect(provider).toContain('Чек зачёта предоплаты');
+    const shown = unescaped(provider);
+    expect(shown).toContain(shoeCode.replaceAll(GS, '<GS>'));
+    expect([...shown.matchAll(/<code[^>]*>01\d{14}21/g)]).toHaveLength(3);
+    // The console's order page: both receipts and their state.
+    const console = await manager.go(`/ops/orders/${code}`);
+    expect(console.html).toContain('Чек предоплаты 100%');
+    expect(console.html).toMatch(/Чек зачёта предоплаты[\s\S]*?зарегистрирован · коды маркировки: 3/);
   });
 
   it('refuses a code this shop sold and never took back, on another order', async () => {
@@ -189,6 +205,102 @@ describe('packing marked goods', () => {
     const refused = await manager.go(`/ops/orders/${second}/pack`, { _csrf: other.token, [other.names[0] as string]: sold });
     expect(refused.status).toBe(422);
     expect(refused.html).toMatch(/этот код уже продан и не возвращён/);
+  });
+});
+
+describe('returns of marked goods', () => {
+  const returnPage = async (code: string) => {
+    const page = await manager.go(`/ops/orders/${code}/return`);
+    return { ...page, token: Visitor.formToken(page.html), key: /name="return_key" value="([0-9a-f]+)"/.exec(page.html)?.[1] ?? '' };
+  };
+  /** A packed, shipped and delivered order; its three codes. */
+  async function deliveredOrder(): Promise<{ code: string; codes: string[] }> {
+    const code = await placeOrder();
+    const { names, token } = await packFields(code);
+    const codes = [codeOf(SHOES), codeOf(SHOES), codeOf(BOOTS)];
+    expect((await manager.go(`/ops/orders/${code}/pack`, { _csrf: token, ...Object.fromEntries(names.map((n, i) => [n, codes[i] ?? ''])) })).status).toBe(303);
+    expect((await ship(code)).status).toBe(303);
+    const page = await manager.go(`/ops/orders/${code}`);
+    expect((await manager.go(`/ops/orders/${code}`, { _csrf: Visitor.formToken(page.html), action: 'move', status: 'delivered' })).status).toBe(303);
+    return { code, codes };
+  }
+
+  it('takes back a unit by its code with a refund receipt carrying it, refuses a code not the order’s, and the code sells again', async () => {
+    const { code, codes } = await deliveredOrder();
+    const other = await deliveredOrder();
+    let page = await returnPage(code);
+    expect(page.html).toContain('Маркированных единиц у покупателя: 3');
+    // Another order's unit, a code never sold, and the unmarked line counted by code: refused, nothing refunded.
+    for (const [codesField, reason] of [
+      [other.codes[0], 'Строка 1: этого кода нет среди проданных единиц заказа — возврат не принят'],
+      [`${codes[0]}\n${codeOf(SHOES)}`, 'Строка 2: этого кода нет среди проданных единиц заказа — возврат не принят'],
+      ['01046012345678', 'Строка 1: это не код маркировки'],
+    ] as const) {
+      const refused = await manager.go(`/ops/orders/${code}/return`, { _csrf: page.token, return_key: page.key, codes: codesField });
+      expect(refused.status).toBe(422);
+      expect(refused.html).toContain(reason);
+    }
+    expect((await manager.go(`/ops/orders/${code}/return`, { _csrf: page.token, return_key: page.key, codes: '' })).html).toContain(
+      'Отсканируйте коды вернувшихся единиц или укажите, сколько вернулось',
+    );
+    // One shoe back, typed as a scanner does (]d2, the Russian layout), with the unmarked line's one unit.
+    const qty = /name="(qty_\d+)"/.exec(page.html)?.[1] ?? '';
+    const taken = await manager.go(`/ops/orders/${code}/return`, { _csrf: page.token, return_key: page.key, codes: `]d2${codes[0]}\r\n`, [qty]: '1' });
+    expect(taken.status).toBe(303);
+    // The same form again (a double press): the same return, not a second refund.
+    expect((await manager.go(`/ops/orders/${code}/return`, { _csrf: page.token, return_key: page.key, codes: codes[0] ?? '', [qty]: '1' })).status).toBe(303);
+    page = await returnPage(code);
+    expect(page.html).toContain('Маркированных единиц у покупателя: 2');
+    expect([...page.html.matchAll(/деньги возвращены/g)]).toHaveLength(1);
+    // Returned once: the code is refused a second time.
+    const again = await manager.go(`/ops/orders/${code}/return`, {
+      _csrf: page.token,
+      return_key: page.key.replace(/.$/, (c) => (c === 'a' ? 'b' : 'a')),
+      codes: codes[0] ?? '',
+    });
+    expect(again.html).toContain('Строка 1: эта единица уже возвращена');
+
+    // The provider's page: the refund receipt with the returned code and the unmarked unit.
+    const provider = unescaped(await fetch(shop.baseUrl + (paymentPages.get(code) ?? '')).then((r) => r.text()));
+    const refund = provider.slice(provider.indexOf('data-receipt="refund"'));
+    expect(refund).toContain('Чек возврата');
+    expect(refund).toContain((codes[0] ?? '').replaceAll(GS, '<GS>'));
+    expect([...refund.matchAll(/<code[^>]*>01/g)]).toHaveLength(1);
+    expect((await manager.go(`/ops/orders/${code}`)).html).toContain('Чек возврата прихода');
+
+    // Sold again: the returned code packs on a new order; the codes still sold do not.
+    const next = await placeOrder();
+    const fields = await packFields(next);
+    expect((await manager.go(`/ops/orders/${next}/pack`, { _csrf: fields.token, [fields.names[0] as string]: codes[0] ?? '' })).status).toBe(303);
+    const sold = await manager.go(`/ops/orders/${next}/pack`, { _csrf: fields.token, [fields.names[1] as string]: codes[1] ?? '' });
+    expect(sold.html).toMatch(/этот код уже продан и не возвращён/);
+  });
+
+  it('hostile returns answer 4xx and refund nothing', async () => {
+    const { code, codes } = await deliveredOrder();
+    const page = await returnPage(code);
+    const qty = /name="(qty_\d+)"/.exec(page.html)?.[1] ?? '';
+    for (const [fields, status] of [
+      [{ codes: 'A'.repeat(10_000) }, 422],
+      [{ codes: `${codes[0]}\u0000` }, 403],
+      [{ codes: '<script>alert(1)</script>' }, 422],
+      [{ codes: '', [qty]: '5' }, 422],
+      [{ codes: '', [qty]: '-1' }, 422],
+      [{ codes: '', qty_999999: '1' }, 422],
+      [{ codes: codes[0] ?? '', return_key: 'not-a-key' }, 400],
+      [{ "codes'; DROP TABLE order_returns; --": codes[0] ?? '' }, 422],
+    ] as const) {
+      const answer = await manager.go(`/ops/orders/${code}/return`, { _csrf: page.token, return_key: page.key, ...fields });
+      expect(answer.status, JSON.stringify(fields).slice(0, 80)).toBe(status);
+      expect(answer.html).not.toContain('<script>alert(1)</script>');
+    }
+    expect((await returnPage(code)).html).toContain('Маркированных единиц у покупателя: 3');
+    // An order not delivered yet takes no return.
+    const early = await placeOrder();
+    const closed = await returnPage(early);
+    expect(closed.html).toContain('Заказ ещё не доставлен или не оплачен картой');
+    const refused = await manager.go(`/ops/orders/${early}/return`, { _csrf: page.token, return_key: page.key, codes: codes[1] ?? '' });
+    expect(refused.status).toBe(409);
   });
 });
 

@@ -16,6 +16,7 @@ import { formatPrice } from '~/lib/format.ts';
 import { metrics } from '~/lib/metrics.ts';
 import { audit, type Actor } from '~/features/ops/ops.audit.server.ts';
 import { orderCodes, unitsWithoutCode } from '~/features/marking/marking.server.ts';
+import { settleOrder } from '~/features/payments/payments.receipts.server.ts';
 import { delivered } from '~/features/orders/orders.actions.server.ts';
 import { lockOrder, orderByCode, recordStatus, resultPath, sendOrderMail, type OrderView } from '~/features/orders/orders.server.ts';
 import { canMove, ORDER_FLOW, type OrderStatus } from '~/features/orders/orders.ts';
@@ -292,6 +293,8 @@ export async function registerShipment(code: string, actor: Actor): Promise<Orde
       number = processed?.carrierNumber;
     }
     await db.execute(sql`UPDATE shipments SET state = 'registered', carrier_uuid = ${uuid}, updated_at = now() WHERE order_id = ${order.id}`);
+    // Changed for 1C too: the next orders document carries the shipped units' codes.
+    await db.execute(sql`UPDATE orders SET updated_at = now() WHERE id = ${order.id}`);
     if (number) await recordNumber(order.id, number);
     metrics().carrierCalls.inc({ carrier: carrierId, operation: 'register', outcome: 'ok' });
     await audit(actor, 'order.shipment', 'order', code, null, { carrier: carrierId, uuid, number: number ?? null });
@@ -309,6 +312,8 @@ export async function registerShipment(code: string, actor: Actor): Promise<Orde
     }
     throw error;
   }
+  // Handed to the carrier: a prepaid order's settlement receipt goes now (SETTLEMENT_RECEIPT_AT=shipment).
+  await settleOrder(code);
   return (await orderByCode(code)) ?? order;
 }
 
@@ -451,6 +456,7 @@ export async function applyCarrierOrder(
     );
   });
   if (held.carrierNumber) await recordNumber(orderId, held.carrierNumber);
+  if (moved) await settleOrder(code);
   if (moved === 'at_pickup_point') void sendAtPointMail(code);
   else if (moved === 'delivered') void sendOrderMail(code, 'status');
   return moved;

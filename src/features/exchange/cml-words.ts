@@ -135,6 +135,9 @@ export const SALE = {
   deliveryService: 'Служба доставки',
   pickupPoint: 'Пункт выдачи',
   deliveryDates: 'Срок доставки',
+  // A shipped marked unit's code (issue 39), one requisite per unit on its goods line: the code's bytes in
+  // base64 (GS1.M, as the receipt carries it), since XML 1.0 cannot hold the separator ASCII 29 itself.
+  markingCode: 'КодМаркировки',
   site: 'Сайт',
   card: 'Банковская карта',
   sbp: 'СБП',

@@ -33,6 +33,7 @@ interface OrderRow extends Omit<OrderView, 'lines' | 'history' | 'delivered_at' 
 }
 
 interface LineRow {
+  id: number;
   order_id: number;
   product_id: number;
   variant_id: number | null;
@@ -62,11 +63,12 @@ function goodsId(line: LineRow): string {
   return `${line.product_id}${line.variant_id === null ? '' : `#${line.variant_id}`}`;
 }
 
-function goods(id: string, name: string, price: number, quantity: number, kind: string): string {
+function goods(id: string, name: string, price: number, quantity: number, kind: string, codes: readonly string[] = []): string {
+  const marks = codes.map((code) => requisite(SALE.markingCode, Buffer.from(code, 'utf8').toString('base64'))).join('');
   return `<${E.product}>${el(E.id, id)}${el(E.name, name)}<${SALE.baseUnit} ${SALE.pieceAttributes}>${SALE.unitShort}</${SALE.baseUnit}>${el(
     E.unitPrice,
     money(price),
-  )}${el(E.quantity, quantity)}${el(SALE.sum, money(price * quantity))}<${E.requisites}>${requisite(SALE.kindOfGoods, kind)}${requisite(SALE.typeOfGoods, kind)}</${E.requisites}></${E.product}>`;
+  )}${el(E.quantity, quantity)}${el(SALE.sum, money(price * quantity))}<${E.requisites}>${requisite(SALE.kindOfGoods, kind)}${requisite(SALE.typeOfGoods, kind)}${marks}</${E.requisites}></${E.product}>`;
 }
 
 /** What 1C is told of a carrier's delivery: the service and tariff, the point, the dates promised. */
@@ -84,14 +86,21 @@ function carrierRequisites(carrier: CarrierDeliveryRecord | null | undefined): s
   ];
 }
 
-function documentOf(order: OrderRow, lines: LineRow[]): string {
+function documentOf(order: OrderRow, lines: LineRow[], codes: ReadonlyMap<number, string[]>): string {
   const { date, time } = moscow(order.created_at);
   const changed = moscow(order.updated_at);
   const [surname = '', ...rest] = order.contact_name.trim().split(/\s+/).reverse();
   const address = [order.delivery_address.postcode, order.delivery_address.city, order.delivery_address.address].filter(Boolean).join(', ');
   const paid = order.payment_status === 'paid';
   const goodsLines = lines.map((l) =>
-    goods(goodsId(l), [l.brand, l.name, l.variant_label && `(${l.variant_label})`].filter(Boolean).join(' '), l.unit_price, l.quantity, SALE.goods),
+    goods(
+      goodsId(l),
+      [l.brand, l.name, l.variant_label && `(${l.variant_label})`].filter(Boolean).join(' '),
+      l.unit_price,
+      l.quantity,
+      SALE.goods,
+      codes.get(l.id),
+    ),
   );
   if (order.delivery_price > 0) goodsLines.push(goods(DELIVERY_ID, SALE.delivery, order.delivery_price, 1, SALE.service));
   const taken = order.bonus_used + order.balance_used + order.discount_total;
@@ -165,7 +174,7 @@ export async function ordersDocument(now = new Date()): Promise<{ xml: string; c
       ? []
       : ((
           await q(
-            `SELECT l.order_id, l.product_id, l.variant_id, l.name, l.brand, l.variant_label, l.unit_price, l.quantity,
+            `SELECT l.id, l.order_id, l.product_id, l.variant_id, l.name, l.brand, l.variant_label, l.unit_price, l.quantity,
                     p.external_id AS product_external, v.external_id AS variant_external
                FROM order_lines l JOIN products p ON p.id = l.product_id LEFT JOIN product_variants v ON v.id = l.variant_id
               WHERE l.order_id = ANY($1::int[]) ORDER BY l.id`,
@@ -174,9 +183,25 @@ export async function ordersDocument(now = new Date()): Promise<{ xml: string; c
         ).rows as unknown as LineRow[]);
   const byOrder = new Map<number, LineRow[]>();
   for (const line of lines) byOrder.set(line.order_id, [...(byOrder.get(line.order_id) ?? []), line]);
+  // The codes of marked units that left the shop (handed to the carrier or on their way) and did not come back.
+  const marks =
+    orders.length === 0
+      ? []
+      : ((
+          await q(
+            `SELECT m.line_id, m.code FROM order_marks m JOIN orders o ON o.id = m.order_id
+              WHERE m.order_id = ANY($1::int[]) AND m.status = 'sold'
+                AND (o.status IN ('shipped', 'in_transit', 'at_pickup_point', 'delivered', 'returned')
+                     OR EXISTS (SELECT 1 FROM shipments s WHERE s.order_id = o.id AND s.state = 'registered'))
+              ORDER BY m.line_id, m.unit`,
+            [orders.map((o) => o.id)],
+          )
+        ).rows as unknown as { line_id: number; code: string }[]);
+  const codes = new Map<number, string[]>();
+  for (const m of marks) codes.set(m.line_id, [...(codes.get(m.line_id) ?? []), m.code]);
   const formed = moscow(now);
   const xml = `<?xml version="1.0" encoding="windows-1251"?>\n<${E.root} ${E.version}="${SALE_VERSION}" ${E.formed}="${formed.date}T${formed.time}">${orders
-    .map((o) => documentOf(o, byOrder.get(o.id) ?? []))
+    .map((o) => documentOf(o, byOrder.get(o.id) ?? [], codes))
     .join('\n')}</${E.root}>\n`;
   await writeState(
     database.query,

@@ -3,6 +3,8 @@
 // process at a time per job. Loaded with the middleware; the jobs start when the process is ready and
 // stop first when it stops (src/lib/runtime.ts).
 import { pollShipments, registerPaidOrders } from '~/features/delivery/delivery.shipments.server.ts';
+import { settleReceipts } from '~/features/payments/payments.receipts.server.ts';
+import { finishStaleReturns } from '~/features/payments/payments.returns.server.ts';
 import { getDatabase } from '~/lib/db/index.ts';
 import { env } from '~/lib/env.ts';
 import { deleteLapsedThrottles } from '~/lib/http/rate-limit.server.ts';
@@ -33,6 +35,8 @@ export function housekeepingJobs(everySeconds = env().JOBS_EVERY_SECONDS): Job[]
     // and the orders on their way asked about once an hour each (the carrier's webhook has no retries).
     { name: 'register-shipments', everyMs: every(MINUTE), run: () => registerPaidOrders() },
     { name: 'poll-shipments', everyMs: every(10 * MINUTE), run: () => pollShipments() },
+    // Marked goods (issue 39): settlement receipts a handover did not get out, and returns a crash left half done.
+    { name: 'settle-receipts', everyMs: every(MINUTE), run: async () => (await settleReceipts()) + (await finishStaleReturns()) },
     {
       name: 'delete-spent-rows',
       everyMs: every(60 * MINUTE),

@@ -148,7 +148,7 @@ export async function savePackCodes(code: string, fields: Record<string, string>
       // says so even when two managers scan the same code at once.
       const taken = await selectRows(
         db,
-        sql`SELECT 1 FROM order_marks WHERE gtin = ${gtin} AND serial = ${serial} AND status = 'sold' AND NOT (line_id = ${line.lineId} AND unit = ${unit.unit})`,
+        sql`SELECT 1 FROM order_marks WHERE gtin = ${gtin} AND serial = ${serial} AND status <> 'returned' AND NOT (line_id = ${line.lineId} AND unit = ${unit.unit})`,
       );
       if (taken.length > 0) {
         refused.push({ line, unit: unit.unit, problem: 'sold' });

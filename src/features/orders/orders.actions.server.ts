@@ -10,6 +10,8 @@ import { HttpError, notFound } from '~/lib/http/errors.ts';
 import { t } from '~/lib/i18n/index.ts';
 import { mailLayout, sendMail } from '~/lib/mail.server.ts';
 import { audit, type Actor } from '~/features/ops/ops.audit.server.ts';
+import { unitsWithoutCode } from '~/features/marking/marking.server.ts';
+import { settleOrder } from '~/features/payments/payments.receipts.server.ts';
 import { ProviderUnavailable, refundOrderPayment } from '~/features/payments/payments.server.ts';
 import { cancelOrder, lockOrder, orderByCode, recordNote, recordStatus, RETURN_NOTE, returnAllowed, sendOrderMail, type OrderView } from './orders.server.ts';
 import { BONUS_PERCENT, BONUS_VALID_DAYS, canCancel, canMove, type OrderStatus } from './orders.ts';
@@ -127,8 +129,15 @@ export async function addOrderNote(code: string, note: string, actor: Actor): Pr
   await audit(actor, 'order.note', 'order', code, null, { note });
 }
 
+/** The statuses in which the goods have left the shop: marked ones only with every unit's code. */
+const HANDED_OVER: readonly string[] = ['shipped', 'in_transit', 'at_pickup_point', 'delivered'];
+
 async function applyOperatorChange(order: OrderView, change: OperatorChange): Promise<OrderView> {
   const code = order.code;
+  if (change.status && HANDED_OVER.includes(change.status) && !HANDED_OVER.includes(order.status)) {
+    const unmarked = await unitsWithoutCode(code);
+    if (unmarked > 0) throw new HttpError(409, 'delivery.ship.unmarked', undefined, undefined, { count: unmarked });
+  }
   if (change.status === 'cancelled') {
     if (!canMove(order.status, 'cancelled')) throw new HttpError(409, 'orders.cannotMove', undefined, undefined, { from: order.status, to: 'cancelled' });
     await cancelWithRefund(order, change.note ?? 'operator');
@@ -155,7 +164,11 @@ async function applyOperatorChange(order: OrderView, change: OperatorChange): Pr
       await tx.execute(sql`INSERT INTO tracking_events (order_id, status, place) VALUES (${locked.id}, ${change.event.status}, ${change.event.place})`);
     }
   });
-  if (moved) void sendOrderMail(code, 'status');
+  if (moved) {
+    // A prepaid order with marked goods gets its settlement receipt when they are handed over.
+    await settleOrder(code);
+    void sendOrderMail(code, 'status');
+  }
   return (await orderByCode(code)) ?? order;
 }
 

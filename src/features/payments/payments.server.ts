@@ -10,14 +10,11 @@ import { t } from '~/lib/i18n/index.ts';
 import { logger } from '~/lib/log.ts';
 import { metrics } from '~/lib/metrics.ts';
 import { cancelOrder, lockOrder, markPaid, orderByCode, recordNote, resultPath, sendOrderMail, type OrderView } from '~/features/orders/orders.server.ts';
-import { ProviderUnavailable, type PaymentProvider, type ProviderPayment } from './provider.server.ts';
+import { ProviderUnavailable, type PaymentProvider, type ProviderPayment, type ReceiptMode } from './provider.server.ts';
+import { paymentReceiptLines, providers, receiptModeFor } from './payments.receipts.server.ts';
+import { receiptTotal } from './receipt.ts';
 
 export { ProviderUnavailable } from './provider.server.ts';
-import { receiptLines } from './receipt.ts';
-import { testProvider } from './test-provider.server.ts';
-import { yookassaProvider } from './yookassa.server.ts';
-
-const providers: Record<PaymentProvider['name'], PaymentProvider> = { test: testProvider, yookassa: yookassaProvider };
 
 /** The provider new payments go to (PAYMENT_PROVIDER); a payment already made stays with its own. */
 function currentProvider(): PaymentProvider {
@@ -32,9 +29,10 @@ interface PaymentRow extends Record<string, unknown> {
   amount: number;
   status: string;
   confirmation_url: string | null;
+  receipt_mode: ReceiptMode;
 }
 
-const COLUMNS = sql`id, order_id, provider, provider_ref, amount, status, confirmation_url`;
+const COLUMNS = sql`id, order_id, provider, provider_ref, amount, status, confirmation_url, receipt_mode`;
 
 /**
  * The provider's page for an unpaid order, creating the payment on first call. Null when the order has
@@ -47,8 +45,11 @@ export async function startPayment(code: string): Promise<string | null> {
   const provider = currentProvider();
   // One payment per order: the key the provider sees is the order's.
   const key = `order-${order.code}`;
+  // Decided once, with the payment: its receipt and the settlement's must agree whatever changes later.
+  const mode = await receiptModeFor(order.code);
   await db.execute(
-    sql`INSERT INTO payments (order_id, provider, amount, status, idempotence_key) VALUES (${order.id}, ${provider.name}, ${order.total}, 'pending', ${key})
+    sql`INSERT INTO payments (order_id, provider, amount, status, idempotence_key, receipt_mode)
+        VALUES (${order.id}, ${provider.name}, ${order.total}, 'pending', ${key}, ${mode})
         ON CONFLICT (idempotence_key) DO NOTHING`,
   );
   const [row] = await selectRows<PaymentRow>(db, sql`SELECT ${COLUMNS} FROM payments WHERE idempotence_key = ${key}`);
@@ -63,21 +64,12 @@ export async function startPayment(code: string): Promise<string | null> {
     method: order.payment_method === 'sbp' ? 'sbp' : 'card',
     orderCode: order.code,
     customer: { email: order.contact_email, phone: order.contact_phone },
-    receipt: orderReceipt(order),
+    receipt: paymentReceiptLines(order),
+    receiptMode: row.receipt_mode,
   });
   await db.execute(sql`UPDATE payments SET provider_ref = ${made.ref}, confirmation_url = ${made.confirmationUrl}, updated_at = now() WHERE id = ${row.id}`);
   if (made.status !== 'pending') await settle(row, made);
   return made.confirmationUrl;
-}
-
-/** The order's 54-FZ receipt lines: the same for its payment and its refund. */
-function orderReceipt(order: OrderView) {
-  return receiptLines({
-    lines: order.lines,
-    delivery_price: order.delivery_price,
-    delivery_label: t('ru', 'payment.deliveryLine'),
-    deducted: order.bonus_used + order.balance_used,
-  });
 }
 
 /**
@@ -93,14 +85,23 @@ export async function refundOrderPayment(order: OrderView): Promise<boolean> {
   );
   if (!row?.provider_ref) return false;
   if (row.status === 'succeeded') {
-    await providers[row.provider].refund({
+    // The refund's receipt mirrors the payment's: a prepayment returned before the goods left is a prepayment's return.
+    const receipt = paymentReceiptLines(order);
+    const key = `refund-${order.code}`;
+    const made = await providers[row.provider].refund({
       ref: row.provider_ref,
       amount: Number(row.amount),
-      idempotenceKey: `refund-${order.code}`,
-      receipt: orderReceipt(order),
+      idempotenceKey: key,
+      receipt,
+      receiptMode: row.receipt_mode,
       customer: { email: order.contact_email, phone: order.contact_phone },
     });
     await db.execute(sql`UPDATE payments SET status = 'refunded', updated_at = now() WHERE id = ${row.id} AND status = 'succeeded'`);
+    await db.execute(
+      sql`INSERT INTO receipts (order_id, kind, provider, provider_ref, idempotence_key, amount, lines, status)
+          VALUES (${order.id}, 'refund', ${row.provider}, ${made.ref}, ${key}, ${receiptTotal(receipt)}, ${JSON.stringify(receipt)}::jsonb, 'sent')
+          ON CONFLICT (idempotence_key) DO NOTHING`,
+    );
   }
   return true;
 }

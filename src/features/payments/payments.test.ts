@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { cardDigits, cardScheme, expiryValid, luhnValid, TEST_CARDS } from './payments.ts';
-import { apportion, receiptLines } from './receipt.ts';
-import { toKopecks, toValue } from './yookassa.server.ts';
+import { apportion, receiptLines, receiptTotal, settlementLines } from './receipt.ts';
+import { receiptItem, toKopecks, toValue } from './yookassa.server.ts';
 
 describe('test cards and card checks', () => {
   it('every listed test card passes the Luhn check and belongs to its scheme', () => {
@@ -79,5 +79,62 @@ describe('54-FZ receipt lines', () => {
     expect(toValue(5)).toBe('0.05');
     expect(toKopecks('123.4')).toBe(123_40);
     expect(toKopecks('100')).toBe(100_00);
+  });
+});
+
+describe('the settlement receipt of marked goods (issue 39)', () => {
+  const GS = '\u001d';
+  const code = (serial: string) => `010460123456789321${serial}${GS}91EE06${GS}92${'A'.repeat(44)}`;
+  const source = (deducted: number) => ({
+    lines: [
+      { id: 7, name: 'Shoes', brand: 'B', variant: '38', unit_price: 3_333_33, quantity: 3 },
+      { id: 8, name: 'Scarf', brand: 'B', variant: 'One', unit_price: 1_000_00, quantity: 2 },
+    ],
+    delivery_price: 390_00,
+    delivery_label: 'Delivery',
+    deducted,
+  });
+  const codes = new Map([[7, [code('AAAAAAAAAAAA1'), code('AAAAAAAAAAAA2'), code('AAAAAAAAAAAA3')]]]);
+
+  it('settles the same money as the payment, a marked unit a line with its own code, the rest as paid', () => {
+    for (const deducted of [0, 1, 2_500_00, 9_000_00]) {
+      const paid = receiptLines(source(deducted));
+      const settled = settlementLines(source(deducted), codes);
+      expect(receiptTotal(settled)).toBe(receiptTotal(paid));
+      const marked = settled.filter((l) => l.subject === 'marked');
+      expect(marked.map((l) => l.mark)).toEqual(codes.get(7));
+      expect(marked.every((l) => l.quantity === 1 && l.description === 'B, Shoes, 38')).toBe(true);
+      // The unmarked line and delivery stay as the payment's receipt had them.
+      expect(settled.filter((l) => l.subject !== 'marked')).toEqual(paid.filter((l) => !l.description.includes('Shoes')));
+    }
+    // 99 999.99 over three units: the kopeck of remainder on the first.
+    expect(
+      settlementLines(source(0), codes)
+        .filter((l) => l.subject === 'marked')
+        .map((l) => l.unit),
+    ).toEqual([3_333_33, 3_333_33, 3_333_33]);
+    expect(
+      settlementLines(source(1), codes)
+        .filter((l) => l.subject === 'marked')
+        .map((l) => l.unit),
+    ).toEqual([3_333_33, 3_333_33, 3_333_32]);
+  });
+
+  it('goes to YooKassa as a piece in full payment with mark_mode 0 and its code in GS1.M base64; a prepayment carries no code', () => {
+    const [unit] = settlementLines(source(0), codes);
+    const item = receiptItem(unit!, 'full_payment', 4);
+    expect(item).toMatchObject({
+      payment_subject: 'marked',
+      payment_mode: 'full_payment',
+      measure: 'piece',
+      mark_mode: '0',
+      quantity: '1.00',
+      amount: { value: '3333.33' },
+    });
+    expect(Buffer.from(item.mark_code_info?.gs_1m ?? '', 'base64').toString('utf8')).toBe(code('AAAAAAAAAAAA1'));
+    const prepaid = receiptItem(unit!, 'full_prepayment', 4);
+    expect(prepaid).toMatchObject({ payment_subject: 'commodity', payment_mode: 'full_prepayment' });
+    expect(prepaid).not.toHaveProperty('mark_code_info');
+    expect(receiptItem({ description: 'Delivery', quantity: 1, unit: 390_00, subject: 'service' }, 'full_payment', 4)).not.toHaveProperty('mark_mode');
   });
 });

@@ -17,6 +17,37 @@ export interface ProviderPayment {
   reason: string | null;
 }
 
+/**
+ * The payment receipt's way of settling: full_payment, or full_prepayment when goods are handed over later
+ * with a receipt of their own (marked goods, whose codes are known only at packing).
+ */
+export type ReceiptMode = 'full_payment' | 'full_prepayment';
+
+/** A receipt's registration at the register: pending while it works, succeeded or canceled after. */
+export type ReceiptStatus = 'pending' | 'succeeded' | 'canceled';
+
+export interface SettlementReceipt {
+  /** The provider's id of the prepaid payment the receipt settles. */
+  paymentRef: string;
+  /** The same key again is the same receipt: one settlement per order, whatever retries happen. */
+  idempotenceKey: string;
+  /** The prepayment settled (kopecks): the lines' total. */
+  amount: number;
+  lines: ReceiptLine[];
+  customer: { email: string; phone: string };
+}
+
+export interface RefundRequest {
+  ref: string;
+  /** Kopecks: the whole payment, or a return's part of it. */
+  amount: number;
+  idempotenceKey: string;
+  receipt: ReceiptLine[];
+  /** A prepayment not yet settled is returned as a prepayment; goods handed over, as a full payment. */
+  receiptMode?: ReceiptMode;
+  customer: { email: string; phone: string };
+}
+
 export interface CreatePayment {
   /** The same key for a retried creation: the provider answers with the payment it already made. */
   idempotenceKey: string;
@@ -28,6 +59,7 @@ export interface CreatePayment {
   orderCode: string;
   customer: { email: string; phone: string };
   receipt: ReceiptLine[];
+  receiptMode: ReceiptMode;
 }
 
 export interface PaymentProvider {
@@ -36,10 +68,14 @@ export interface PaymentProvider {
   /** The payment as the provider has it now; null when it does not know the id. */
   fetch(ref: string): Promise<ProviderPayment | null>;
   /**
-   * Returns a succeeded payment's money to the card. The same key again is the same refund; the receipt
-   * lines (54-FZ) are those of the payment. Resolves when the provider has accepted the refund.
+   * Returns a succeeded payment's money, or part of it, to the card. The same key again is the same refund;
+   * the receipt lines (54-FZ) are those returned. Resolves with the refund's id once the provider accepted it.
    */
-  refund(request: { ref: string; amount: number; idempotenceKey: string; receipt: ReceiptLine[]; customer: { email: string; phone: string } }): Promise<void>;
+  refund(request: RefundRequest): Promise<{ ref: string }>;
+  /** Sends a settlement receipt (чек зачёта предоплаты) for a prepaid payment. */
+  settle(request: SettlementReceipt): Promise<{ ref: string; status: ReceiptStatus }>;
+  /** A sent receipt's registration now; null when the provider does not know it. */
+  receiptStatus(ref: string): Promise<ReceiptStatus | null>;
 }
 
 /** The provider could not be reached or refused the request: the order stays, the shopper may try again. */

@@ -8,6 +8,7 @@ import { selectRows } from '~/lib/db/client.ts';
 import { getDb } from '~/lib/db/index.ts';
 import { HttpError } from '~/lib/http/errors.ts';
 import { cardDigits, cardScheme, expiryValid, luhnValid, TEST_3DS_CODE, TEST_CARDS } from './payments.ts';
+import { receiptTotal } from './receipt.ts';
 import { ProviderUnavailable, type CreatePayment, type PaymentProvider, type ProviderPayment, type ProviderStatus } from './provider.server.ts';
 
 interface TestPaymentRow extends Record<string, unknown> {
@@ -52,16 +53,59 @@ export const testProvider: PaymentProvider = {
     const found = await row(ref);
     return found ? view(found) : null;
   },
-  async refund({ ref, amount }) {
+  async refund({ ref, amount, idempotenceKey, receipt: lines }) {
     const db = await getDb();
-    // Only a succeeded payment's full amount: what the shop ever asks for.
-    const [updated] = await selectRows<{ id: string }>(
-      db,
-      sql`UPDATE test_payments SET reason = 'refunded', updated_at = now() WHERE id = ${ref} AND status = 'succeeded' AND amount = ${amount} RETURNING id`,
+    return db.transaction(async (tx) => {
+      const [known] = await selectRows<{ id: string }>(tx, sql`SELECT id FROM test_receipts WHERE idempotence_key = ${idempotenceKey}`);
+      if (known) return { ref: known.id };
+      const [payment] = await selectRows<TestPaymentRow>(
+        tx,
+        sql`SELECT id, amount, description, return_url, status, reason FROM test_payments WHERE id = ${ref} FOR UPDATE`,
+      );
+      const [done] = await selectRows<{ sum: number | null }>(
+        tx,
+        sql`SELECT sum(amount)::int AS sum FROM test_receipts WHERE payment_id = ${ref} AND kind = 'refund'`,
+      );
+      // A succeeded payment's money, in one refund or in parts, never more than was paid; the receipt
+      // adds up to the refund, as a real provider checks.
+      const left = Number(payment?.amount ?? 0) - Number(done?.sum ?? 0);
+      if (payment?.status !== 'succeeded' || amount <= 0 || amount > left || receiptTotal(lines) !== amount) throw new ProviderUnavailable('refund refused');
+      const id = `tr_${randomBytes(12).toString('hex')}`;
+      await tx.execute(
+        sql`INSERT INTO test_receipts (id, payment_id, idempotence_key, kind, amount, items) VALUES (${id}, ${ref}, ${idempotenceKey}, 'refund', ${amount}, ${JSON.stringify(lines)}::jsonb)`,
+      );
+      if (amount === left) await tx.execute(sql`UPDATE test_payments SET reason = 'refunded', updated_at = now() WHERE id = ${ref}`);
+      return { ref: id };
+    });
+  },
+  async settle({ paymentRef, idempotenceKey, amount, lines }) {
+    const db = await getDb();
+    const payment = await row(paymentRef);
+    if (payment?.status !== 'succeeded' || receiptTotal(lines) !== amount || amount !== Number(payment.amount))
+      throw new ProviderUnavailable('receipt refused');
+    const id = `trc_${randomBytes(12).toString('hex')}`;
+    await db.execute(
+      sql`INSERT INTO test_receipts (id, payment_id, idempotence_key, kind, amount, items) VALUES (${id}, ${paymentRef}, ${idempotenceKey}, 'settlement', ${amount}, ${JSON.stringify(lines)}::jsonb)
+          ON CONFLICT (idempotence_key) DO NOTHING`,
     );
-    if (!updated && (await row(ref))?.reason !== 'refunded') throw new ProviderUnavailable('refund refused');
+    const [made] = await selectRows<{ id: string }>(db, sql`SELECT id FROM test_receipts WHERE idempotence_key = ${idempotenceKey}`);
+    if (!made) throw new Error('test receipt missing');
+    // The test register registers at once.
+    return { ref: made.id, status: 'succeeded' };
+  },
+  async receiptStatus(ref: string) {
+    const [found] = await selectRows<{ id: string }>(await getDb(), sql`SELECT id FROM test_receipts WHERE id = ${ref}`);
+    return found ? 'succeeded' : null;
   },
 };
+
+/** A receipt the test provider was sent, as its page lists it. */
+export interface TestReceiptView {
+  kind: 'settlement' | 'refund';
+  amount: number;
+  created_at: string;
+  items: { description: string; quantity: number; unit: number; subject: string; mark?: string }[];
+}
 
 /** What the test payment page shows. */
 export interface TestPaymentPage {
@@ -70,11 +114,24 @@ export interface TestPaymentPage {
   description: string;
   status: string;
   returnUrl: string;
+  receipts: TestReceiptView[];
 }
 
 export async function testPaymentPage(id: string): Promise<TestPaymentPage | null> {
   const found = await row(id);
-  return found ? { id: found.id, amount: Number(found.amount), description: found.description, status: found.status, returnUrl: found.return_url } : null;
+  if (!found) return null;
+  const receipts = await selectRows<TestReceiptView & Record<string, unknown>>(
+    await getDb(),
+    sql`SELECT kind, amount, items, created_at FROM test_receipts WHERE payment_id = ${id} ORDER BY created_at, id`,
+  );
+  return {
+    id: found.id,
+    amount: Number(found.amount),
+    description: found.description,
+    status: found.status,
+    returnUrl: found.return_url,
+    receipts: receipts.map((r) => ({ ...r, amount: Number(r.amount), created_at: new Date(r.created_at).toISOString() })),
+  };
 }
 
 export type PayAction = { action: 'card'; card_number: string; expiry: string; cvc: string } | { action: 'code'; code: string } | { action: 'sbp' | 'decline' };

@@ -6,7 +6,7 @@ import { z } from '~/lib/zod.ts';
 import { env } from '~/lib/env.ts';
 import { logger } from '~/lib/log.ts';
 import { metrics } from '~/lib/metrics.ts';
-import type { CreatePayment, PaymentProvider, ProviderPayment } from './provider.server.ts';
+import type { CreatePayment, PaymentProvider, ProviderPayment, ReceiptMode } from './provider.server.ts';
 import type { ReceiptLine } from './receipt.ts';
 import { ProviderUnavailable } from './provider.server.ts';
 
@@ -41,22 +41,35 @@ function view(payment: z.output<typeof paymentSchema>): ProviderPayment {
   };
 }
 
+/**
+ * A receipt line as YooKassa takes it. A marked unit (FFD 1.2) is a piece of its own with its code as
+ * GS1.M — the code's bytes, separators included, in base64 — and mark_mode 0, as its docs ask; a prepaid
+ * line carries no code (the unit is not picked yet) and says it is goods, not marked goods.
+ */
+export function receiptItem(line: ReceiptLine, mode: ReceiptMode, vatCode: number) {
+  const marked = line.subject === 'marked' && line.mark !== undefined && mode === 'full_payment';
+  return {
+    description: line.description,
+    quantity: line.quantity.toFixed(2),
+    amount: { value: toValue(line.unit), currency: 'RUB' },
+    vat_code: vatCode,
+    payment_subject: marked ? 'marked' : line.subject === 'marked' ? 'commodity' : line.subject,
+    payment_mode: mode,
+    ...(marked ? { measure: 'piece', mark_mode: '0', mark_code_info: { gs_1m: Buffer.from(line.mark ?? '', 'utf8').toString('base64') } } : {}),
+  };
+}
+
 /** The 54-FZ receipt as YooKassa takes it, for a payment or its refund. */
-function receipt(customer: { email: string; phone: string }, lines: ReceiptLine[]) {
+function receipt(customer: { email: string; phone: string }, lines: ReceiptLine[], mode: ReceiptMode = 'full_payment') {
   const config = env();
   return {
     customer: { email: customer.email, phone: customer.phone.replace(/\D/g, '') },
     ...(config.YOOKASSA_TAX_SYSTEM_CODE ? { tax_system_code: config.YOOKASSA_TAX_SYSTEM_CODE } : {}),
-    items: lines.map((line) => ({
-      description: line.description,
-      quantity: line.quantity.toFixed(2),
-      amount: { value: toValue(line.unit), currency: 'RUB' },
-      vat_code: config.YOOKASSA_VAT_CODE,
-      payment_subject: line.subject,
-      payment_mode: 'full_payment',
-    })),
+    items: lines.map((line) => receiptItem(line, mode, config.YOOKASSA_VAT_CODE)),
   };
 }
+
+const receiptAnswer = z.object({ id: z.string().min(1).max(100), status: z.enum(['pending', 'succeeded', 'canceled']) });
 
 const ATTEMPTS = 3;
 
@@ -67,7 +80,7 @@ async function call(path: string, init: { method: 'GET' | 'POST'; body?: unknown
   const url = `${config.YOOKASSA_API_URL.replace(/\/+$/, '')}${path}`;
   let last = 'no answer';
   // The metrics' operation: the path's kind, never an id (payments, payment, refunds).
-  const operation = path === '/payments' ? 'create' : path === '/refunds' ? 'refund' : 'fetch';
+  const operation = path === '/payments' ? 'create' : path === '/refunds' ? 'refund' : path === '/receipts' ? 'receipt' : 'fetch';
   for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
     if (attempt > 1) metrics().paymentRetries.inc({ provider: 'yookassa', operation });
     try {
@@ -101,7 +114,7 @@ export const yookassaProvider: PaymentProvider = {
   async create(request: CreatePayment) {
     const config = env();
     const body = {
-      receipt: receipt(request.customer, request.receipt),
+      receipt: receipt(request.customer, request.receipt, request.receiptMode),
       amount: { value: toValue(request.amount), currency: 'RUB' },
       capture: true,
       confirmation: { type: 'redirect', return_url: new URL(request.returnPath, config.SITE_URL).href },
@@ -113,15 +126,36 @@ export const yookassaProvider: PaymentProvider = {
     if (!answer.success) throw new ProviderUnavailable('unexpected answer');
     return view(answer.data);
   },
-  async refund({ ref, amount, idempotenceKey, receipt: lines, customer }) {
+  async refund({ ref, amount, idempotenceKey, receipt: lines, customer, receiptMode }) {
     const answer = z.object({ id: z.string(), status: z.enum(['pending', 'succeeded', 'canceled']) }).safeParse(
       await call('/refunds', {
         method: 'POST',
-        body: { payment_id: ref, amount: { value: toValue(amount), currency: 'RUB' }, receipt: receipt(customer, lines) },
+        body: { payment_id: ref, amount: { value: toValue(amount), currency: 'RUB' }, receipt: receipt(customer, lines, receiptMode) },
         idempotenceKey,
       }),
     );
     if (!answer.success || answer.data.status === 'canceled') throw new ProviderUnavailable('refund refused');
+    return { ref: answer.data.id };
+  },
+  async settle(request) {
+    const body = {
+      type: 'payment',
+      payment_id: request.paymentRef,
+      send: true,
+      ...receipt(request.customer, request.lines),
+      settlements: [{ type: 'prepayment', amount: { value: toValue(request.amount), currency: 'RUB' } }],
+    };
+    const answer = receiptAnswer.safeParse(await call('/receipts', { method: 'POST', body, idempotenceKey: request.idempotenceKey }));
+    if (!answer.success) throw new ProviderUnavailable('unexpected answer');
+    return { ref: answer.data.id, status: answer.data.status };
+  },
+  async receiptStatus(ref: string) {
+    if (!/^[\w-]{1,100}$/.test(ref)) return null;
+    const raw = await call(`/receipts/${ref}`, { method: 'GET' });
+    if (raw === null) return null;
+    const answer = receiptAnswer.safeParse(raw);
+    if (!answer.success) throw new ProviderUnavailable('unexpected answer');
+    return answer.data.status;
   },
   async fetch(ref: string) {
     if (!/^[\w-]{1,100}$/.test(ref)) return null;

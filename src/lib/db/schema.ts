@@ -450,6 +450,9 @@ export const payments = pgTable(
     idempotenceKey: text('idempotence_key').notNull(),
     confirmationUrl: text('confirmation_url'),
     payload: jsonb('payload'),
+    // The payment's own receipt: full_payment, or full_prepayment when the order holds marked goods, whose
+    // codes go on a settlement receipt when they are handed over (issue 39, docs/marking.md).
+    receiptMode: text('receipt_mode').notNull().default('full_payment'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -489,6 +492,19 @@ export const testPayments = pgTable('test_payments', {
   reason: text('reason'),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
+});
+
+// What the test provider keeps of the receipts sent to it (a settlement, a refund's): the test payment page
+// lists them, as a real provider's cabinet would.
+export const testReceipts = pgTable('test_receipts', {
+  id: text('id').primaryKey(),
+  paymentId: text('payment_id').notNull(),
+  idempotenceKey: text('idempotence_key').notNull().unique(),
+  // settlement | refund
+  kind: text('kind').notNull(),
+  amount: integer('amount').notNull(),
+  items: jsonb('items').notNull(),
+  createdAt: createdAt(),
 });
 
 // Ledgers: the balance is the sum of entries, never a mutable counter.
@@ -843,9 +859,59 @@ export const orderMarks = pgTable(
   },
   (t) => [
     uniqueIndex('order_marks_unit_uq').on(t.lineId, t.unit),
+    // 'returning' while its refund is asked: still not free to sell.
     uniqueIndex('order_marks_sold_uq')
       .on(t.gtin, t.serial)
-      .where(sql`status = 'sold'`),
+      .where(sql`status <> 'returned'`),
     index('order_marks_order_idx').on(t.orderId),
   ],
+);
+
+// A receipt the shop sends after the payment's own (issue 39, docs/marking.md): the settlement of a prepaid
+// order with its marked units' codes when the goods are handed over, and a return's refund receipt. One
+// row per idempotence key, so a retry or a restart sends the same receipt, never a second one.
+export const receipts = pgTable(
+  'receipts',
+  {
+    id: serial('id').primaryKey(),
+    orderId: integer('order_id')
+      .notNull()
+      .references(() => orders.id, { onDelete: 'cascade' }),
+    // settlement | refund
+    kind: text('kind').notNull(),
+    provider: text('provider').notNull(),
+    providerRef: text('provider_ref'),
+    idempotenceKey: text('idempotence_key').notNull().unique(),
+    amount: integer('amount').notNull(),
+    lines: jsonb('lines').notNull(),
+    // queued (not yet accepted by the provider) | pending | succeeded | canceled
+    status: text('status').notNull().default('queued'),
+    attempts: integer('attempts').notNull().default(0),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('receipts_order_idx').on(t.orderId), index('receipts_status_idx').on(t.status)],
+);
+
+// A return of some of a delivered order's units (issue 39): the units (a marked one by its code), the card
+// money refunded for them, and the refund's state. 'refunding' while the provider is asked; a row left so
+// by a crash is finished by the housekeeping job with the same idempotence key.
+export const orderReturns = pgTable(
+  'order_returns',
+  {
+    id: serial('id').primaryKey(),
+    orderId: integer('order_id')
+      .notNull()
+      .references(() => orders.id, { onDelete: 'cascade' }),
+    idempotenceKey: text('idempotence_key').notNull().unique(),
+    amount: integer('amount').notNull(),
+    units: jsonb('units').notNull(),
+    // The refund receipt's lines, made once with the return so a finish after a crash sends the same.
+    lines: jsonb('lines').notNull(),
+    // refunding | refunded
+    status: text('status').notNull().default('refunding'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('order_returns_order_idx').on(t.orderId)],
 );

@@ -1,0 +1,243 @@
+// The receipts after the payment's own (issue 39, docs/marking.md). An order holding marked goods is paid
+// with a full-prepayment receipt, no codes in it: no unit is picked yet. When its goods are handed over —
+// to the carrier or courier, or to the buyer (SETTLEMENT_RECEIPT_AT) — a settlement receipt (чек зачёта
+// предоплаты) goes to the provider with one line per marked unit and its code. It is one row per order,
+// keyed `settlement-{code}`, so whatever calls it twice, retries it or restarts in between, the provider
+// is sent the same receipt with the same key and makes it once. The handover calls it at once; the
+// housekeeping job finds any it missed, resends those the provider did not take, and asks after those
+// still pending at the register.
+import { sql } from 'drizzle-orm';
+import { selectRows } from '~/lib/db/client.ts';
+import { getDb } from '~/lib/db/index.ts';
+import { env } from '~/lib/env.ts';
+import { t } from '~/lib/i18n/index.ts';
+import { logger } from '~/lib/log.ts';
+import { orderCodes, packView } from '~/features/marking/marking.server.ts';
+import { orderByCode, type OrderView } from '~/features/orders/orders.server.ts';
+import { ProviderUnavailable, type PaymentProvider, type ReceiptMode, type ReceiptStatus } from './provider.server.ts';
+import { receiptLines, receiptTotal, settlementLines, type ReceiptLine, type ReceiptSource } from './receipt.ts';
+import { testProvider } from './test-provider.server.ts';
+import { yookassaProvider } from './yookassa.server.ts';
+
+export const providers: Record<PaymentProvider['name'], PaymentProvider> = { test: testProvider, yookassa: yookassaProvider };
+
+/** The statuses in which an order's goods have left the shop. */
+const HANDED_OVER = ['shipped', 'in_transit', 'at_pickup_point', 'delivered'];
+
+/** The order as its receipts describe it: the lines (with their ids, for the codes), delivery, what points and balance paid. */
+export function receiptSource(order: OrderView): ReceiptSource {
+  return {
+    lines: order.lines,
+    delivery_price: order.delivery_price,
+    delivery_label: t('ru', 'payment.deliveryLine'),
+    deducted: order.bonus_used + order.balance_used,
+  };
+}
+
+/** The payment's receipt lines (the same for a whole refund). */
+export const paymentReceiptLines = (order: OrderView): ReceiptLine[] => receiptLines(receiptSource(order));
+
+/** A prepayment receipt when the order holds marked goods (their codes come at packing), a full payment otherwise. */
+export async function receiptModeFor(code: string): Promise<ReceiptMode> {
+  const view = await packView(code);
+  return view && view.lines.length > 0 ? 'full_prepayment' : 'full_payment';
+}
+
+interface PaymentRef extends Record<string, unknown> {
+  provider: PaymentProvider['name'];
+  provider_ref: string;
+  amount: number;
+  receipt_mode: ReceiptMode;
+  status: string;
+}
+
+/** The order's succeeded (or since refunded) payment; null when none. */
+export async function paidPayment(orderId: number): Promise<PaymentRef | null> {
+  const [row] = await selectRows<PaymentRef>(
+    await getDb(),
+    sql`SELECT provider, provider_ref, amount, receipt_mode, status FROM payments
+         WHERE order_id = ${orderId} AND status IN ('succeeded', 'refunded') AND provider_ref IS NOT NULL ORDER BY id DESC LIMIT 1`,
+  );
+  return row ? { ...row, amount: Number(row.amount) } : null;
+}
+
+/** Whether the order's goods count as handed over for its settlement receipt (SETTLEMENT_RECEIPT_AT). */
+function handedOver(order: Pick<OrderView, 'status' | 'shipment'>): boolean {
+  if (env().SETTLEMENT_RECEIPT_AT === 'delivery') return order.status === 'delivered';
+  return HANDED_OVER.includes(order.status) || order.shipment?.state === 'registered';
+}
+
+interface ReceiptRow extends Record<string, unknown> {
+  id: number;
+  order_id: number;
+  kind: 'settlement' | 'refund';
+  provider: PaymentProvider['name'];
+  provider_ref: string | null;
+  idempotence_key: string;
+  amount: number;
+  lines: ReceiptLine[];
+  status: 'queued' | ReceiptStatus | 'sent';
+}
+
+const RECEIPT_COLUMNS = sql`id, order_id, kind, provider, provider_ref, idempotence_key, amount, lines, status`;
+
+/** The order's settlement receipt, queued now if its goods are handed over and it has none; null when none is due. */
+async function queueSettlement(order: OrderView): Promise<ReceiptRow | null> {
+  const db = await getDb();
+  const key = `settlement-${order.code}`;
+  const [held] = await selectRows<ReceiptRow>(db, sql`SELECT ${RECEIPT_COLUMNS} FROM receipts WHERE idempotence_key = ${key}`);
+  if (held) return held;
+  const payment = await paidPayment(order.id);
+  if (payment?.status !== 'succeeded' || payment.receipt_mode !== 'full_prepayment' || !handedOver(order)) return null;
+  const lines = settlementLines(receiptSource(order), await orderCodes(order.id));
+  if (receiptTotal(lines) !== payment.amount) {
+    // The same money as the payment, or the register refuses it: someone must look (never a wrong receipt).
+    logger.error({ order: order.code }, 'settlement receipt does not add up to the payment');
+    return null;
+  }
+  await db.execute(
+    sql`INSERT INTO receipts (order_id, kind, provider, idempotence_key, amount, lines)
+        VALUES (${order.id}, 'settlement', ${payment.provider}, ${key}, ${payment.amount}, ${JSON.stringify(lines)}::jsonb)
+        ON CONFLICT (idempotence_key) DO NOTHING`,
+  );
+  const [row] = await selectRows<ReceiptRow>(db, sql`SELECT ${RECEIPT_COLUMNS} FROM receipts WHERE idempotence_key = ${key}`);
+  return row ?? null;
+}
+
+/** Sends a queued settlement receipt (the same key each time); a provider that cannot take it now leaves it queued. */
+async function sendSettlement(row: ReceiptRow, order: OrderView): Promise<ReceiptRow['status']> {
+  const db = await getDb();
+  const payment = await paidPayment(order.id);
+  if (!payment) return row.status;
+  try {
+    const made = await providers[row.provider].settle({
+      paymentRef: payment.provider_ref,
+      idempotenceKey: row.idempotence_key,
+      amount: Number(row.amount),
+      lines: row.lines,
+      customer: { email: order.contact_email, phone: order.contact_phone },
+    });
+    await db.execute(
+      sql`UPDATE receipts SET status = ${made.status}, provider_ref = ${made.ref}, attempts = attempts + 1, updated_at = now() WHERE id = ${row.id} AND status = 'queued'`,
+    );
+    return made.status;
+  } catch (error) {
+    if (!(error instanceof ProviderUnavailable)) throw error;
+    await db.execute(sql`UPDATE receipts SET attempts = attempts + 1, updated_at = now() WHERE id = ${row.id}`);
+    logger.warn({ order: order.code, reason: error.message }, 'settlement receipt not taken: queued for the next run');
+    return 'queued';
+  }
+}
+
+/**
+ * Sends the order's settlement receipt if its goods are handed over and it has not gone yet. Called right
+ * after a handover; never throws (the housekeeping job tries again). Answers the receipt's state, or null
+ * when none is due.
+ */
+export async function settleOrder(code: string): Promise<ReceiptRow['status'] | null> {
+  try {
+    const order = await orderByCode(code);
+    if (!order) return null;
+    const row = await queueSettlement(order);
+    if (!row) return null;
+    return row.status === 'queued' ? await sendSettlement(row, order) : row.status;
+  } catch (error) {
+    logger.error({ order: code, err: error instanceof Error ? error.name : 'error' }, 'settlement receipt failed');
+    return null;
+  }
+}
+
+/**
+ * Housekeeping: the settlement receipts due and not yet sent (a handover whose call was lost to a restart),
+ * those the provider did not take, and those still pending at the register asked after. Answers how many
+ * moved.
+ */
+export async function settleReceipts(limit = 50): Promise<number> {
+  const db = await getDb();
+  const handed =
+    env().SETTLEMENT_RECEIPT_AT === 'delivery'
+      ? sql`o.status = 'delivered'`
+      : sql`(o.status IN ('shipped', 'in_transit', 'at_pickup_point', 'delivered') OR EXISTS (SELECT 1 FROM shipments s WHERE s.order_id = o.id AND s.state = 'registered'))`;
+  const due = await selectRows<{ code: string }>(
+    db,
+    sql`SELECT o.code FROM orders o JOIN payments p ON p.order_id = o.id AND p.status = 'succeeded' AND p.receipt_mode = 'full_prepayment'
+         WHERE ${handed} AND NOT EXISTS (SELECT 1 FROM receipts r WHERE r.order_id = o.id AND r.kind = 'settlement')
+         ORDER BY o.id LIMIT ${limit}`,
+  );
+  let moved = 0;
+  for (const { code } of due) if ((await settleOrder(code)) !== null) moved++;
+  const open = await selectRows<ReceiptRow & { code: string }>(
+    db,
+    sql`SELECT r.id, r.order_id, r.kind, r.provider, r.provider_ref, r.idempotence_key, r.amount, r.lines, r.status, o.code
+          FROM receipts r JOIN orders o ON o.id = r.order_id
+         WHERE r.kind = 'settlement' AND r.status IN ('queued', 'pending') AND r.updated_at < now() - interval '30 seconds'
+         ORDER BY r.updated_at LIMIT ${limit}`,
+  );
+  for (const row of open) {
+    if (row.status === 'queued') {
+      const order = await orderByCode(row.code);
+      if (order && (await sendSettlement(row, order)) !== 'queued') moved++;
+      continue;
+    }
+    try {
+      const status = row.provider_ref ? await providers[row.provider].receiptStatus(row.provider_ref) : null;
+      if (status && status !== 'pending') {
+        await db.execute(sql`UPDATE receipts SET status = ${status}, updated_at = now() WHERE id = ${row.id} AND status = 'pending'`);
+        if (status === 'canceled') logger.error({ order: row.code }, 'settlement receipt canceled by the register: issue it by hand');
+        moved++;
+      } else await db.execute(sql`UPDATE receipts SET updated_at = now() WHERE id = ${row.id}`);
+    } catch (error) {
+      if (!(error instanceof ProviderUnavailable)) throw error;
+    }
+  }
+  return moved;
+}
+
+/** One of an order's receipts as its pages show it. */
+export interface ReceiptEntry {
+  kind: 'payment' | 'prepayment' | 'settlement' | 'refund';
+  amount: number;
+  /** sent: went with the payment or refund; waiting: due when the goods are handed over. */
+  status: 'sent' | 'waiting' | 'queued' | ReceiptStatus;
+  /** Marked units whose codes it carries. */
+  codes: number;
+  at: string | null;
+}
+
+/** The order's receipts, oldest first: the payment's, then the settlement (sent or still due) and the returns'. */
+export async function orderReceipts(orderId: number): Promise<ReceiptEntry[]> {
+  const db = await getDb();
+  const [payment] = await selectRows<{ amount: number; receipt_mode: ReceiptMode; status: string; updated_at: Date | string }>(
+    db,
+    sql`SELECT amount, receipt_mode, status, updated_at FROM payments WHERE order_id = ${orderId} AND status IN ('succeeded', 'refunded') ORDER BY id DESC LIMIT 1`,
+  );
+  if (!payment) return [];
+  const rows = await selectRows<{
+    kind: 'settlement' | 'refund';
+    amount: number;
+    status: ReceiptEntry['status'];
+    lines: ReceiptLine[];
+    created_at: Date | string;
+  }>(db, sql`SELECT kind, amount, status, lines, created_at FROM receipts WHERE order_id = ${orderId} ORDER BY id`);
+  const entries: ReceiptEntry[] = [
+    {
+      kind: payment.receipt_mode === 'full_prepayment' ? 'prepayment' : 'payment',
+      amount: Number(payment.amount),
+      status: 'sent',
+      codes: 0,
+      at: new Date(payment.updated_at).toISOString(),
+    },
+  ];
+  // Due while the money is held for goods not yet handed over; a prepayment refunded whole needs none.
+  if (payment.receipt_mode === 'full_prepayment' && payment.status === 'succeeded' && !rows.some((r) => r.kind === 'settlement'))
+    entries.push({ kind: 'settlement', amount: Number(payment.amount), status: 'waiting', codes: 0, at: null });
+  for (const r of rows)
+    entries.push({
+      kind: r.kind,
+      amount: Number(r.amount),
+      status: r.status,
+      codes: r.lines.filter((l) => l.mark !== undefined).length,
+      at: new Date(r.created_at).toISOString(),
+    });
+  return entries;
+}
