@@ -63,6 +63,7 @@ function itemProblem(item: ReceiptItem): string | null {
   if (item.payment_subject === 'marked') {
     if (item.payment_mode !== 'full_payment') return 'items.payment_mode (a marked item is sold in full)';
     if (item.measure !== 'piece' || item.mark_mode !== '0' || item.quantity !== '1.00') return 'items.measure, mark_mode or quantity';
+    // eslint-disable-next-line no-control-regex -- GS (ASCII 29) separates the code's fields
     if (!code || !/^01\d{14}21[\x21-\x7a]{13}\x1d91[\x21-\x7a]{4}\x1d92[\x21-\x7a]{44}$/.test(code)) return 'items.mark_code_info';
   } else if (item.mark_code_info || item.mark_mode) return 'items.mark_code_info (only for marked items)';
   return null;
