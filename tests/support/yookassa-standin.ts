@@ -98,6 +98,8 @@ export interface Standin {
   receiptCalls(): number;
   /** The status new receipts take (pending by default, as a register answers first). */
   receiptStatus(status: 'pending' | 'succeeded' | 'canceled'): void;
+  /** The id of the receipt made with this Idempotence-Key. */
+  receiptId(key: string): string;
   /** Registers a pending receipt, as the register does a moment later. */
   register(id: string, status?: 'succeeded' | 'canceled'): void;
   settle(id: string, status: 'succeeded' | 'canceled', reason?: string): void;
@@ -282,6 +284,7 @@ export async function startYookassaStandin(shopId: string, secretKey: string): P
     receiptStatus(status) {
       newReceiptStatus = status;
     },
+    receiptId: (key) => receiptByKey.get(key) ?? '',
     register(id, status = 'succeeded') {
       const receipt = receiptById.get(id);
       if (!receipt) throw new Error(`no receipt ${id}`);

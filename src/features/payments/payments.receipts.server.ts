@@ -170,7 +170,7 @@ export async function settleReceipts(limit = 50): Promise<number> {
     db,
     sql`SELECT r.id, r.order_id, r.kind, r.provider, r.provider_ref, r.idempotence_key, r.amount, r.lines, r.status, o.code
           FROM receipts r JOIN orders o ON o.id = r.order_id
-         WHERE r.kind = 'settlement' AND r.status IN ('queued', 'pending') AND r.updated_at < now() - interval '30 seconds'
+         WHERE r.kind = 'settlement' AND r.status IN ('queued', 'pending')
          ORDER BY r.updated_at LIMIT ${limit}`,
   );
   for (const row of open) {
