@@ -60,11 +60,21 @@ async function sweep(page: Page, paths: string[], cartLines: number): Promise<st
     current = path;
     await page.goto(path);
     await hydrated(page);
-    // The islands' effects (session refresh, cart and wishlist loads) have run and settled.
-    await page.waitForLoadState('networkidle');
-    if (!(await page.getByRole('banner').getByLabel(`Корзина: ${cartLines}`).isVisible()))
+    // The islands' effects (session refresh, cart and wishlist loads) have run once the badge says what the
+    // shopper holds: waited for as a condition, not as half a second of network quiet per page.
+    const badge = page.getByRole('banner').getByLabel(`Корзина: ${cartLines}`);
+    if (
+      !(await badge.waitFor({ timeout: 5_000 }).then(
+        () => true,
+        () => false,
+      ))
+    )
       faults.push(`${path}: the header does not say «Корзина: ${cartLines}»`);
   }
+  // A page's late effects show on the next one's navigation; the last page's are waited out here, and its
+  // badge must still say the same once all is quiet.
+  await page.waitForLoadState('networkidle');
+  if (!(await page.getByRole('banner').getByLabel(`Корзина: ${cartLines}`).isVisible())) faults.push(`${current}: the badge changed once settled`);
   return faults;
 }
 
