@@ -130,6 +130,11 @@ export class Cache<K, V> {
     this.bytes = 0;
   }
 
+  /** Resolves when the load of `key` under way (if any) has ended, however it ended. */
+  async settled(key: K): Promise<void> {
+    await this.loading.get(key)?.catch(() => undefined);
+  }
+
   /** Makes the value old at once: a stale-while-revalidate cache answers it once more and reloads. */
   expire(key: K): void {
     const entry = this.entries.get(key);

@@ -152,7 +152,7 @@ type Saved = { price: number; price_old: number | null; visible: boolean; stock:
 export async function productAction(id: number, action: ProductAction, actor: Actor, files: Record<string, File>): Promise<string> {
   const done = await changeProduct(id, action, actor, files);
   // The manager's next look at the shop shows the change (this process's pages; others within their poll).
-  if (done !== 'unchanged') catalogueChanged();
+  if (done !== 'unchanged') void catalogueChanged();
   return done;
 }
 

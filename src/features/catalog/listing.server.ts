@@ -3,13 +3,14 @@
 // brand each listing is scoped to.
 import { getBrand, catalogCards } from './catalog.server.ts';
 import { brandUrl, categoryUrl } from './catalog.ts';
-import type { Listing, ListingQuery } from './listing.ts';
+import { DEFAULT_SORT, type Listing, type ListingQuery } from './listing.ts';
 import { Cache } from '~/lib/cache.ts';
 import {
   ancestry,
   getCatalogIndex,
   matchText,
   qualifiedCategoryName,
+  rankedHits,
   queryIndex,
   type CatalogIndex,
   type IndexListing,
@@ -89,7 +90,10 @@ export async function getListing(scope: ListingScope, q: ListingQuery): Promise<
 export async function getSearchListing(text: string, q: ListingQuery): Promise<Listing & { corrected: string | null }> {
   const match = await matchText(text);
   const hits = match.hits ?? new Uint8Array(match.index.n);
-  return { ...(await listingFrom(match.index, { matches: hits }, q)), corrected: match.corrected };
+  // The default order of a search is what the shopper typed first (the popular order breaks ties); a
+  // sort chosen by the shopper is kept.
+  const order = q.sort === DEFAULT_SORT ? rankedHits(match) : undefined;
+  return { ...(await listingFrom(match.index, { matches: hits, order }, q)), corrected: match.corrected };
 }
 
 export async function getCategoryContext(id: number): Promise<CategoryContext | null> {

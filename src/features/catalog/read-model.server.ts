@@ -12,6 +12,8 @@ import { selectRows, type Database, type Db } from '~/lib/db/client.ts';
 import { getDatabase } from '~/lib/db/index.ts';
 import { readAtScrape } from '~/lib/metrics.ts';
 import { brands, categories, colors, products, productVariants, searchWords } from '~/lib/db/schema.ts';
+import { otherLayout } from '~/lib/keyboard.ts';
+import { toLatin } from '~/lib/translit.ts';
 import {
   buildIndexYielding,
   foldLexeme,
@@ -19,6 +21,7 @@ import {
   parseTsvector,
   queryWords,
   rebuildDue,
+  relevanceOrder,
   wordHits,
   type CatalogIndex,
   type IndexSource,
@@ -69,6 +72,14 @@ export async function loadIndexSource(db: Db): Promise<IndexSource> {
         popularity: products.popularity,
         created: sql<number>`(extract(epoch FROM ${products.createdAt}) * 1000)::float8`.mapWith(Number),
         lexemes: sql<string[]>`${products.searchVector}::text`.mapWith(lexemesOf),
+        nameLexemes: sql<string[]>`to_tsvector('russian', ${products.name})::text`.mapWith(lexemesOf),
+        // Whole words as typed of the name and the article, and the article without its separators
+        // ('SL-4567/B' is found as 'sl', '4567', 'b' and 'sl4567b').
+        tokens: sql<
+          string[]
+        >`to_tsvector('simple', ${products.name} || ' ' || regexp_replace(${products.vendorCode}, '[^[:alnum:]]+', ' ', 'g') || ' ' || regexp_replace(${products.vendorCode}, '[^[:alnum:]]+', '', 'g'))::text`.mapWith(
+          lexemesOf,
+        ),
       })
       .from(products)
       .where(and(eq(products.isActive, true), gt(products.id, after)))
@@ -141,8 +152,12 @@ export async function getCatalogIndex(): Promise<CatalogIndex> {
     const built = await buildCatalogIndex(database);
     lastBuild = { at: Date.now(), ms: performance.now() - started };
     // The pages this process keeps show the catalogue they were rendered from: a new version drops them,
-    // so a price or a sold-out size shows on the next visit, not PAGE_CACHE_SECONDS later.
-    if (previous && built.version !== previous.version) dropPages();
+    // so a price or a sold-out size shows on the next visit, not PAGE_CACHE_SECONDS later. A word that had
+    // no correction may have one now (a first import's words).
+    if (previous && built.version !== previous.version) {
+      dropPages();
+      fixes.clear();
+    }
     return built;
   });
   if (!index) throw new Error('the catalogue index did not build');
@@ -150,14 +165,21 @@ export async function getCatalogIndex(): Promise<CatalogIndex> {
 }
 
 /**
- * This process has just changed the catalogue (the console's save): the index looks at the database now
- * instead of within its 2 s, and drops the pages it keeps once the new version is built. Shoppers keep
- * the current index meanwhile. Other processes see the change by their own poll.
+ * This process has just changed the catalogue (the console's save, an import's or 1C's run): the index
+ * looks at the database now instead of within its 2 s, and drops the pages it keeps once the new version
+ * is built. Shoppers keep the current index meanwhile — never an empty or half-built one. Resolves once
+ * the index holds the change (an import says "done" only then); other processes see it by their own poll.
  */
-export function catalogueChanged(): void {
-  lastBuild = { at: 0, ms: 0 };
-  indexCache.expire('index');
-  getCatalogIndex().catch(() => undefined);
+export async function catalogueChanged(): Promise<void> {
+  for (let attempt = 0; attempt < 3; attempt++) {
+    lastBuild = { at: 0, ms: 0 };
+    indexCache.expire('index');
+    await getCatalogIndex().catch(() => undefined);
+    await indexCache.settled('index');
+    // A rebuild already under way when the change landed read the catalogue before it: build again.
+    const built = indexCache.peek('index');
+    if (!built || built.version === (await readVersion((await getDatabase()).db))) return;
+  }
 }
 
 /** The index this process answers from: its catalogue version and when it was built; undefined before the first build. */
@@ -236,41 +258,91 @@ export interface TextMatch {
   corrected: string | null;
 }
 
+/** How much a guessed word counts against one typed: a typo's correction, the other keyboard layout. */
+const GUESSED = 0.8;
+
+/** A word as the index is asked for it: its stems, its start when it is the one being typed, itself whole. */
+function wordQuery(word: string, stemmed: readonly string[], last: boolean, weight = 1): WordQuery {
+  const folded = foldLexeme(word);
+  // A number is a number: '123' does not find '1239' (a model or an article typed from a tag).
+  const prefix = last && word.length >= 3 && !/^\d+$/.test(word) ? folded : null;
+  return { lexemes: stemmed, prefix, raw: folded, weight };
+}
+
 /**
- * Finds the products whose name, brand or category hold every word of the text. The last word counts
- * as a prefix (the shopper may still be typing it). Words the catalogue does not know are corrected
- * to the closest known word by trigram similarity, once, and only when the text found nothing as typed.
+ * Finds the products whose name, brand, category, colour or article hold every word of the text. The last
+ * word counts as a prefix (the shopper may still be typing it). A word the catalogue does not know is read
+ * in the other keyboard layout or in Latin letters, else corrected to the closest known word by trigram
+ * similarity — once, and only when the text found nothing as typed.
  */
 export async function matchText(text: string): Promise<TextMatch> {
   const index = await getCatalogIndex();
   const words = queryWords(text);
   if (words.length === 0) return { index, hits: null, words: [], corrected: null };
   const stemmed = await stemsOf(words);
-  let queries: WordQuery[] = words.map((w, k) => {
-    const prefix = k === words.length - 1 && w.length >= 3 ? foldLexeme(w) : null;
-    return { lexemes: stemmed.get(w) ?? [], prefix };
-  });
+  let queries: WordQuery[] = words.map((w, k) => wordQuery(w, stemmed.get(w) ?? [], k === words.length - 1));
   // Stop words ('и', 'для') have no stems and narrow nothing.
-  const useful = (q: WordQuery) => q.lexemes.length > 0 || q.prefix !== null;
+  const useful = (q: WordQuery) => q.lexemes.length > 0 || q.prefix !== null || /^\d+$/.test(q.raw ?? '');
   const kept = words.filter((_, k) => useful(queries[k] as WordQuery));
   queries = queries.filter(useful);
   if (queries.length === 0) return { index, hits: null, words: [], corrected: null };
 
   let sets = queries.map((q) => wordHits(index, q));
   let corrected: string | null = null;
+  const guesses = new Map<string, string>();
+  // A word found nothing as typed: first as it would read in the other keyboard layout ('ghflf' is 'прада'),
+  // or in Latin letters ('прада' is 'prada', a feed names brands in Latin only) — exact spellings, tried in
+  // that order; then the closest known word by trigram similarity, of the word or of its Latin spelling
+  // ('кросовки' → 'кроссовки', 'гучи' → 'guchi' → 'gucci').
+  const candidatesOf = (w: string): string[] => {
+    const switched = otherLayout(w);
+    const spellings = [switched !== w && /^[\p{L}\p{N}]+$/u.test(switched) ? switched : null, toLatin(w), toLatin(switched)];
+    return [...new Set(spellings.filter((c): c is string => c !== null && c !== w))];
+  };
+  const unknownAsTyped = kept.filter((_, k) => sets[k] === null);
+  if (unknownAsTyped.length) {
+    const candidates = new Map(unknownAsTyped.map((w) => [w, candidatesOf(w)]));
+    const candidateStems = await stemsOf([...candidates.values()].flat());
+    for (const [w, list] of candidates) {
+      const k = kept.indexOf(w);
+      for (const c of list) {
+        const q = wordQuery(c, candidateStems.get(c) ?? [], k === kept.length - 1, GUESSED);
+        const found = wordHits(index, q);
+        if (!found) continue;
+        queries[k] = q;
+        sets[k] = found;
+        guesses.set(w, c);
+        break;
+      }
+    }
+  }
   const unknown = kept.filter((_, k) => sets[k] === null);
   if (unknown.length) {
-    const fixed = await correctionsOf(unknown);
-    const fixOf = (w: string) => fixed.get(w)?.word ?? null;
+    // The word and its other spellings, each corrected; the first that has a correction wins.
+    const spellings = new Map(unknown.map((w) => [w, [w, ...candidatesOf(w)]]));
+    const fixed = await correctionsOf([...spellings.values()].flat());
+    const fixOf = (w: string) => (spellings.get(w) ?? [w]).map((c) => fixed.get(c)?.word ?? null).find((f): f is string => f !== null) ?? null;
     const fixedStems = await stemsOf(unknown.map(fixOf).filter((f): f is string => f !== null));
     queries = queries.map((q, k) => {
       const fix = sets[k] === null ? fixOf(kept[k] as string) : null;
-      return fix ? { lexemes: fixedStems.get(fix)?.length ? (fixedStems.get(fix) as string[]) : [foldLexeme(fix)], prefix: null } : q;
+      if (!fix) return q;
+      guesses.set(kept[k] as string, fix);
+      return {
+        lexemes: fixedStems.get(fix)?.length ? (fixedStems.get(fix) as string[]) : [foldLexeme(fix)],
+        prefix: null,
+        raw: foldLexeme(fix),
+        weight: GUESSED,
+      };
     });
     // Only the corrected words are looked up again; the others keep what they found.
     sets = queries.map((q, k) => sets[k] ?? wordHits(index, q));
-    corrected = kept.map((w) => fixOf(w) ?? w).join(' ');
   }
+  if (guesses.size > 0) corrected = kept.map((w) => guesses.get(w) ?? w).join(' ');
   if (sets.some((s) => s === null)) return { index, hits: new Uint8Array(index.n), words: queries, corrected };
   return { index, hits: intersect(index, sets as Uint8Array[]), words: queries, corrected };
+}
+
+/** The text's hits, most relevant first (what a search lists unless the shopper chose another order). */
+export function rankedHits(match: TextMatch): Int32Array {
+  return match.hits ? relevanceOrder(match.index, match.words, match.hits) : new Int32Array(0);
 }

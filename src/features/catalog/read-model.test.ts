@@ -8,6 +8,7 @@ import {
   buildIndexYielding,
   intersect,
   rebuildDue,
+  relevanceOrder,
   queryIndex,
   queryWords,
   wordHits,
@@ -218,5 +219,65 @@ describe('the index built a step at a time', () => {
     const { positionOf: b, ...wholeData } = whole;
     expect(steppedData).toEqual(wholeData);
     expect([1, 4_500, 9_000, 9_001].map(a)).toEqual([1, 4_500, 9_000, 9_001].map(b));
+  });
+});
+
+describe('relevance: what the shopper typed first (issue 40)', () => {
+  // A catalogue of one coat model after another, as a feed writes them: the exact model must come first.
+  const models = [123, 1239, 1123, 4123, 12, 230];
+  const coats: IndexSource = {
+    version: 'coats',
+    products: [
+      ...models.map((m, k) => ({
+        ...product(k + 1, 3, 1, null, 10_000, 0, 4, false, ['пальт', 'модел', String(m), 'gucci']),
+        nameLexemes: ['пальт', 'модел', String(m)],
+        tokens: ['пальто', 'модель', String(m), `sl${m}`, 'sl'],
+      })),
+      // Sold out, otherwise the same words as the first.
+      {
+        ...product(7, 3, 1, null, 10_000, 0, 4, false, ['пальт', 'модел', '123', 'gucci']),
+        nameLexemes: ['пальт', 'модел', '123'],
+        tokens: ['пальто', 'модель', '123'],
+      },
+      // 'Gucci' only as the brand, a coat by its category.
+      { ...product(8, 3, 1, null, 10_000, 0, 4, false, ['плат', 'gucci']), nameLexemes: ['плат'], tokens: ['платье'] },
+    ],
+    sizes: [...models.map((_, k) => ({ productId: k + 1, labels: ['M'] }))],
+    brands: [{ id: 1, name: 'Gucci', nameRu: 'Гуччи', slug: 'gucci', isPopular: true, lexemes: ['gucci', 'гучч'] }],
+    colors: [],
+    categories: [{ id: 3, parentId: null, name: 'Пальто', slug: 'palto', icon: null, level: 0, sort: 0, lexemes: ['пальт'] }],
+  };
+  const index = buildIndex(coats);
+  const ranked = (words: { lexemes: string[]; prefix?: string | null; raw?: string; weight?: number }[]) => {
+    const queries = words.map((w) => ({ lexemes: w.lexemes, prefix: w.prefix ?? null, raw: w.raw ?? null, weight: w.weight ?? 1 }));
+    const hits = intersect(
+      index,
+      queries.map((q) => wordHits(index, q) ?? new Uint8Array(index.n)),
+    );
+    return [...relevanceOrder(index, queries, hits)].map((i) => index.ids[i]);
+  };
+
+  it('puts the exact model first and does not take 123 for 1239 or 1123', () => {
+    const order = ranked([
+      { lexemes: ['пальт'], raw: 'пальто' },
+      { lexemes: ['модел'], raw: 'модель' },
+      { lexemes: ['123'], raw: '123' },
+    ]);
+    // The model itself, in stock, then the same model sold out; no other number matches.
+    expect(order).toEqual([1, 7]);
+  });
+
+  it('finds an article whole or by its parts, the article first', () => {
+    expect(ranked([{ lexemes: [], raw: 'sl1239' }])).toEqual([2]);
+    expect(ranked([{ lexemes: ['1239'], raw: '1239' }])).toEqual([2]);
+  });
+
+  it('ranks a word in the name above the same word as the category, a whole word above a start, in stock above sold out', () => {
+    // 'пальто' names products 1–7 and is product 8's category only.
+    expect(ranked([{ lexemes: ['пальт'], raw: 'пальто' }]).at(-1)).toBe(7);
+    const byPrefix = ranked([{ lexemes: [], prefix: 'пальт', raw: 'пальт' }]);
+    expect(byPrefix.slice(0, 6)).toEqual([1, 2, 3, 4, 5, 6]);
+    // Whole brand word: every Gucci product; in stock before sold out, the popular order among equals.
+    expect(ranked([{ lexemes: ['gucci'], raw: 'gucci' }])).toEqual([1, 2, 3, 4, 5, 6, 7, 8].filter((id) => id !== 7 && id !== 8).concat([7, 8]));
   });
 });

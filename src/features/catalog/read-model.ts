@@ -23,6 +23,10 @@ export interface IndexSource {
     discountPercent: number;
     created: number;
     lexemes: readonly string[];
+    /** The name's own lexemes (stemmed): a word found in the name weighs more than one found elsewhere. */
+    nameLexemes?: readonly string[];
+    /** Whole words as typed (unstemmed, lower-cased) of the name and the article, and the article whole: numbers and articles match these exactly. */
+    tokens?: readonly string[];
   })[];
   /** Size labels in stock, per product. */
   sizes: { productId: number; labels: readonly string[] }[];
@@ -58,6 +62,15 @@ export interface CatalogIndex {
   postings: Map<string, Int32Array>;
   /** Every lexeme, sorted, for prefix matching of the word being typed. */
   lexemes: string[];
+  /** Lexeme → positions whose name holds it; its keys sorted, for prefixes. */
+  namePostings: Map<string, Int32Array>;
+  nameLexemes: string[];
+  /** Whole word as typed (a number, an article or one of its parts) → positions. */
+  tokenPostings: Map<string, Int32Array>;
+  /** 1 where some size is in stock. */
+  inStock: Uint8Array;
+  /** Each position's place in the popular order: relevance's tie-break. */
+  popularRank: Int32Array;
   positionOf(id: number): number;
   brands: Map<number, BrandRecord>;
   colors: Map<number, ColorRecord>;
@@ -106,6 +119,15 @@ function* indexSteps(source: IndexSource): Generator<void, CatalogIndex> {
   const popularity = new Int32Array(n);
   const created = new Float64Array(n);
   const lists = new Map<string, number[]>();
+  const nameLists = new Map<string, number[]>();
+  const tokenLists = new Map<string, number[]>();
+  const add = (into: Map<string, number[]>, words: Iterable<string>, i: number) => {
+    for (const word of words) {
+      const list = into.get(word);
+      if (list) list.push(i);
+      else into.set(word, [i]);
+    }
+  };
   let maxId = 0;
   for (let i = 0; i < n; i++) {
     if (i > 0 && i % STEP_ROWS === 0) yield;
@@ -121,11 +143,10 @@ function* indexSteps(source: IndexSource): Generator<void, CatalogIndex> {
     free[i] = r.freeDelivery ? 1 : 0;
     popularity[i] = r.popularity;
     created[i] = r.created;
-    for (const lexeme of r.lexemes) {
-      const list = lists.get(lexeme);
-      if (list) list.push(i);
-      else lists.set(lexeme, [i]);
-    }
+    // The article's words are found as the name's are (an article typed from a tag finds its product).
+    add(lists, new Set([...r.lexemes, ...(r.tokens ?? [])]), i);
+    add(nameLists, new Set(r.nameLexemes ?? []), i);
+    add(tokenLists, new Set(r.tokens ?? []), i);
   }
   yield;
   const positions = new Int32Array(maxId + 1).fill(-1);
@@ -166,12 +187,24 @@ function* indexSteps(source: IndexSource): Generator<void, CatalogIndex> {
   }
 
   const postings = new Map<string, Int32Array>();
+  const namePostings = new Map<string, Int32Array>();
+  const tokenPostings = new Map<string, Int32Array>();
   let made = 0;
-  for (const [lexeme, list] of lists) {
-    postings.set(lexeme, Int32Array.from(list));
-    if (++made % (STEP_ROWS * 4) === 0) yield;
+  for (const [into, from] of [
+    [postings, lists],
+    [namePostings, nameLists],
+    [tokenPostings, tokenLists],
+  ] as const) {
+    for (const [lexeme, list] of from) {
+      into.set(lexeme, Int32Array.from(list));
+      if (++made % (STEP_ROWS * 4) === 0) yield;
+    }
+    yield;
   }
-  yield;
+  const inStock = new Uint8Array(n);
+  for (let i = 0; i < n; i++) inStock[i] = (sizeStart[i + 1] as number) > (sizeStart[i] as number) ? 1 : 0;
+  const popularRank = new Int32Array(n);
+  orders.popular.forEach((i, k) => (popularRank[i] = k));
 
   const categoryRecords: CategoryRecord[] = source.categories.map(({ lexemes: _, ...c }) => c);
   const categories = new Map(categoryRecords.map((c) => [c.id, c]));
@@ -208,6 +241,11 @@ function* indexSteps(source: IndexSource): Generator<void, CatalogIndex> {
     orders,
     postings,
     lexemes: [...postings.keys()].sort(),
+    namePostings,
+    nameLexemes: [...namePostings.keys()].sort(),
+    tokenPostings,
+    inStock,
+    popularRank,
     positionOf,
     brands: new Map(source.brands.map(({ lexemes: _, ...b }) => [b.id, b])),
     colors: new Map(source.colors.map((c) => [c.id, c])),
@@ -239,6 +277,8 @@ export interface ListingScope {
   brandId?: number | undefined;
   /** Search hits, one flag per position. */
   matches?: Uint8Array | undefined;
+  /** The positions in the order to list them (a search's relevance) instead of the sort's. */
+  order?: Int32Array | undefined;
 }
 
 export interface IndexListing {
@@ -300,7 +340,7 @@ export function queryIndex(index: CatalogIndex, scope: ListingScope, q: ListingQ
   const page: number[] = [];
   let total = 0;
   const { brand, category, color, price, discount, rating, free, sizeStart, sizeIds } = index;
-  const order = index.orders[q.sort];
+  const order = scope.order ?? index.orders[q.sort];
 
   for (let k = 0; k < order.length; k++) {
     const i = order[k] as number;
@@ -486,6 +526,10 @@ export interface WordQuery {
   lexemes: readonly string[];
   /** The word as typed, matched as the start of a lexeme while the shopper may still be typing it ('крос'). */
   prefix: string | null;
+  /** The word as typed (folded), matched whole against the names' and articles' words: '123' is not '1239'. */
+  raw?: string | null;
+  /** 1 as typed; less for a word the shop guessed (a typo corrected, the other keyboard layout). */
+  weight?: number;
 }
 
 /** Positions matching any of the word's lexemes, or null when none of them is in the catalogue. */
@@ -493,6 +537,7 @@ export function wordHits(index: CatalogIndex, word: WordQuery): Uint8Array | nul
   const hits = new Uint8Array(index.n);
   let any = false;
   for (const lexeme of word.lexemes) any = markPostings(index, lexeme, false, hits) || any;
+  if (word.raw) any = markPostings(index, word.raw, false, hits) || any;
   if (word.prefix !== null) any = markPostings(index, word.prefix, true, hits) || any;
   return any ? hits : null;
 }
@@ -508,6 +553,68 @@ export function intersect(index: CatalogIndex, sets: readonly Uint8Array[]): Uin
 /** Whether any of the word's lexemes equals (or, for a prefix, starts) one of these. */
 export function wordMatchesLexemes(word: WordQuery, lexemes: readonly string[]): boolean {
   return lexemes.some((x) => word.lexemes.includes(x) || (word.prefix !== null && x.startsWith(word.prefix)));
+}
+
+// ---------------------------------------------------------------- relevance
+// What a shopper typed first: each word scores by the best place it is found in a product — the article or
+// a number whole, the name, the brand, the category, anywhere else — a whole word above the start of one,
+// a guessed word (a corrected typo, the other layout) below one typed; a product with something in stock
+// gains a point; equal scores keep the popular order. The weights are tuned on the judged query set
+// (tests/search, docs/search.md).
+export const WEIGHTS = { token: 6, name: 4, brand: 4, category: 2, other: 1, prefix: 0.35, inStock: 1, wholeName: 2 } as const;
+
+/** The sorted keys that start with `prefix` (at most 200: a short prefix must not walk the vocabulary). */
+function* keysStarting(sorted: readonly string[], prefix: string): Generator<string> {
+  for (let k = lowerBound(sorted, prefix), seen = 0; k < sorted.length && seen < 200; k++, seen++) {
+    const key = sorted[k] as string;
+    if (!key.startsWith(prefix)) return;
+    yield key;
+  }
+}
+
+/** The hits' positions, most relevant first. */
+export function relevanceOrder(index: CatalogIndex, words: readonly WordQuery[], hits: Uint8Array): Int32Array {
+  const positions: number[] = [];
+  for (let i = 0; i < index.n; i++) if (hits[i]) positions.push(i);
+  const score = new Float32Array(index.n);
+  const best = new Float32Array(index.n);
+  const inName = new Uint8Array(index.n);
+  const raise = (list: Int32Array | undefined, value: number) => list?.forEach((i) => hits[i] && best[i]! < value && (best[i] = value));
+  for (const word of words) {
+    best.fill(0);
+    const exact = (lexemes: readonly string[]) => lexemes.some((x) => word.lexemes.includes(x) || x === word.raw);
+    const starts = (lexemes: readonly string[]) => word.prefix !== null && lexemes.some((x) => x.startsWith(word.prefix as string));
+    // Anywhere (colour, category, description words), then the fields that weigh more.
+    for (const lexeme of word.lexemes) raise(index.postings.get(lexeme), WEIGHTS.other);
+    if (word.prefix !== null) for (const key of keysStarting(index.lexemes, word.prefix)) raise(index.postings.get(key), WEIGHTS.other * WEIGHTS.prefix);
+    const brands = new Map<number, number>();
+    for (const [id, lexemes] of index.brandLexemes)
+      if (exact(lexemes)) brands.set(id, WEIGHTS.brand);
+      else if (starts(lexemes)) brands.set(id, WEIGHTS.brand * WEIGHTS.prefix);
+    const categories = new Map<number, number>();
+    for (const [id, lexemes] of index.categoryLexemes)
+      if (exact(lexemes)) categories.set(id, WEIGHTS.category);
+      else if (starts(lexemes)) categories.set(id, WEIGHTS.category * WEIGHTS.prefix);
+    if (brands.size > 0 || categories.size > 0)
+      for (const i of positions) {
+        const value = Math.max(brands.get(index.brand[i] as number) ?? 0, categories.get(index.category[i] as number) ?? 0);
+        if (best[i]! < value) best[i] = value;
+      }
+    if (word.prefix !== null) for (const key of keysStarting(index.nameLexemes, word.prefix)) raise(index.namePostings.get(key), WEIGHTS.name * WEIGHTS.prefix);
+    for (const lexeme of word.lexemes) raise(index.namePostings.get(lexeme), WEIGHTS.name);
+    if (word.raw) raise(index.tokenPostings.get(word.raw), WEIGHTS.token);
+    const weight = word.weight ?? 1;
+    for (const i of positions) {
+      score[i] = score[i]! + best[i]! * weight;
+      if (best[i]! >= WEIGHTS.name) inName[i] = inName[i]! + 1;
+    }
+  }
+  for (const i of positions) {
+    if (index.inStock[i]) score[i] = score[i]! + WEIGHTS.inStock;
+    // Every word in the name: the product the shopper named.
+    if (inName[i]! >= words.length) score[i] = score[i]! + WEIGHTS.wholeName;
+  }
+  return Int32Array.from(positions).sort((a, b) => score[b]! - score[a]! || index.popularRank[a]! - index.popularRank[b]!);
 }
 
 // A catalogue that keeps changing (an import writes a batch every fraction of a second) would have the

@@ -13,6 +13,7 @@ import { env } from '~/lib/env.ts';
 import { blockedFor, countFailure, type Limit } from '~/lib/http/rate-limit.server.ts';
 import { loggableError, logger } from '~/lib/log.ts';
 import { metrics } from '~/lib/metrics.ts';
+import { catalogueChanged } from '~/features/catalog/read-model.server.ts';
 import { unzip } from '~/features/import/import.parts.server.ts';
 import type { ImportProblem } from '~/features/import/import.ts';
 import { ImportInputError } from '~/features/import/import.server.ts';
@@ -186,6 +187,8 @@ function startJob(key: string, run: (progress: (done: number, total: number) => 
     try {
       const message = await run(progress);
       await saving;
+      // 1C's catalogue is searchable once the run says it is done, not at the next poll.
+      await catalogueChanged();
       await saveJob(key, { status: 'done', done: 1, total: 1, message, heartbeat: Date.now() });
       metrics().importRuns.inc({ kind: 'exchange', outcome: 'done' });
     } catch (error) {

@@ -6,6 +6,7 @@ import { getDatabase } from '~/lib/db/index.ts';
 import { env } from '~/lib/env.ts';
 import { loggableError, logger } from '~/lib/log.ts';
 import { metrics } from '~/lib/metrics.ts';
+import { catalogueChanged } from '~/features/catalog/read-model.server.ts';
 import { beforeExit, STOP_ORDER } from '~/lib/runtime.ts';
 import { problemsCsv, type ImportSummary } from './import.ts';
 import { ImportInputError, importOptions, importYml, type ImportFlags, type ImportResult } from './import.server.ts';
@@ -84,6 +85,9 @@ export async function startImportRun(path: string, options: RunOptions, runner?:
             path,
             importOptions(options, { maxBytes: config.IMPORT_MAX_BYTES, dataDir: config.DATA_DIR, allowPrivate: config.IMPORT_ALLOW_PRIVATE }, progress),
           );
+      // "Done" means searchable: the index holds what the run wrote before the run says so (an import's
+      // rebuilds are spaced out while it writes, and the next poll could be seconds away).
+      await catalogueChanged();
       await database.query(
         `UPDATE import_runs SET status = 'done', done = $2, total = $2, summary = $3::jsonb, report = $4, message = $5, finished_at = now() WHERE id = $1`,
         [id, result.offers, JSON.stringify(result.summary), problemsCsv(result.problems), ''],
@@ -94,6 +98,8 @@ export async function startImportRun(path: string, options: RunOptions, runner?:
       const known = error instanceof ImportInputError;
       if (!known) logger.error({ run: id, err: loggableError(error) }, 'import run failed');
       metrics().importRuns.inc({ kind: runner ? 'commerceml' : 'yml', outcome: 'failed' });
+      // What a failed run wrote before it failed is the catalogue now too.
+      await catalogueChanged();
       await database
         .query(`UPDATE import_runs SET status = 'failed', message = $2, finished_at = now() WHERE id = $1`, [
           id,

@@ -7,6 +7,7 @@
 // keyboard lose or disguise the GS, may prefix the symbology (`]d2`), and under a Russian keyboard layout
 // send Cyrillic letters for Latin keys: `normalizeCode` undoes all of that, `parseCode` checks the fields.
 import { slugGlob } from '~/lib/slug.ts';
+import { RU_TO_US } from '~/lib/keyboard.ts';
 
 /** The group separator between the variable-length fields. */
 export const GS = '\u001d';
@@ -23,14 +24,6 @@ const TAIL_CHARS = 44;
 /** How scanners and copy-paste write the group separator when they cannot send ASCII 29. */
 const GS_STAND_INS = [/\\x1d/gi, /\\u001d/gi, /<GS>/gi, /\[GS\]/gi, /\{GS\}/gi, /\u241d/g, /\^\]/g, /<FNC1>/gi, /\\F/g];
 
-/** The Russian layout's character on each key, mapped back to the US layout's (a scanner types keys). */
-const RU_KEYS: Record<string, string> = {};
-{
-  // eslint-disable-next-line shop/no-cyrillic-literal -- the keyboard's letters, matched, never shown
-  const ru = 'ёйцукенгшщзхъфывапролджэячсмитьбю.ЁЙЦУКЕНГШЩЗХЪФЫВАПРОЛДЖЭЯЧСМИТЬБЮ,"№;:?';
-  const us = '`qwertyuiop[]asdfghjkl;\'zxcvbnm,./~QWERTYUIOP{}ASDFGHJKL:"ZXCVBNM<>?@#$^&';
-  for (let i = 0; i < ru.length; i++) RU_KEYS[ru[i] as string] = us[i] as string;
-}
 const CYRILLIC = /[\u0400-\u04ff№]/;
 
 /** Why a code is refused: the packing page says it in the manager's language (marking.* messages). */
@@ -56,7 +49,7 @@ export interface MarkingCode {
 export function normalizeCode(input: string): string {
   // eslint-disable-next-line no-control-regex -- NULs around a pasted code are what is trimmed
   let code = input.replace(/^[\s\u0000]+|[\s\u0000]+$/g, '');
-  if (CYRILLIC.test(code)) code = [...code].map((c) => RU_KEYS[c] ?? c).join('');
+  if (CYRILLIC.test(code)) code = [...code].map((c) => RU_TO_US[c] ?? c).join('');
   for (const standIn of GS_STAND_INS) code = code.replace(standIn, GS);
   // The symbology identifier of GS1 DataMatrix (`]d2`), and a leading FNC1 some scanners send as GS.
   code = code.replace(/^\]d2/i, '').replace(new RegExp(`^${GS}+`), '');

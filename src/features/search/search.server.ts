@@ -2,18 +2,19 @@
 // by the catalogue read model (features/catalog/read-model.server.ts).
 import { catalogCards } from '~/features/catalog/catalog.server.ts';
 import { brandUrl, categoryUrl } from '~/features/catalog/catalog.ts';
-import { matchText, qualifiedCategoryName, topPositions, wordMatchesLexemes } from '~/features/catalog/read-model.server.ts';
+import { matchText, qualifiedCategoryName, rankedHits, wordMatchesLexemes } from '~/features/catalog/read-model.server.ts';
 import type { Suggestions } from './search.ts';
 
 export const SUGGESTION_BRANDS = 5;
 export const SUGGESTION_CATEGORIES = 5;
 
-/** spec §7 search-suggestions: products by popularity (capped by limit), brands and categories named by the text. */
+/** spec §7 search-suggestions: products most relevant first (capped by limit), brands and categories named by the text. */
 export async function getSuggestions(text: string, limit: number): Promise<Suggestions> {
-  const { index, hits, words } = await matchText(text);
+  const match = await matchText(text);
+  const { index, hits, words } = match;
   const empty: Suggestions = { products: { data: [] }, brands: { data: [] }, categories: { data: [] } };
   if (!hits) return empty;
-  const ids = topPositions(index.orders.popular, limit, (i) => hits[i] === 1).map((i) => index.ids[i] as number);
+  const ids = [...rankedHits(match).subarray(0, limit)].map((i) => index.ids[i] as number);
   const cards = await catalogCards(ids);
 
   const namedBy = (lexemes: readonly string[]) => words.some((w) => wordMatchesLexemes(w, lexemes));
