@@ -4,7 +4,41 @@
 
 // eslint-disable-next-line shop/no-cyrillic-literal -- the alphabet, matched, never shown
 const FROM = 'абвгдеёжзийклмнопрстуфхцчшщъыьэюя';
-const TO = ['a', 'b', 'v', 'g', 'd', 'e', 'e', 'zh', 'z', 'i', 'y', 'k', 'l', 'm', 'n', 'o', 'p', 'r', 's', 't', 'u', 'f', 'h', 'c', 'ch', 'sh', 'sch', '', 'y', '', 'e', 'yu', 'ya'];
+const TO = [
+  'a',
+  'b',
+  'v',
+  'g',
+  'd',
+  'e',
+  'e',
+  'zh',
+  'z',
+  'i',
+  'y',
+  'k',
+  'l',
+  'm',
+  'n',
+  'o',
+  'p',
+  'r',
+  's',
+  't',
+  'u',
+  'f',
+  'h',
+  'c',
+  'ch',
+  'sh',
+  'sch',
+  '',
+  'y',
+  '',
+  'e',
+  'yu',
+  'ya',
+];
 const LATIN: Readonly<Record<string, string>> = Object.fromEntries([...FROM].map((c, i) => [c, TO[i] as string]));
 
 /** The word in Latin letters, or null when it has no Russian letter to change. */
