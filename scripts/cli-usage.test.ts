@@ -37,6 +37,7 @@ const COMMANDS: Record<string, string[][]> = {
   'test:integration': [],
   'test:e2e': [],
   'test:changed': [['--since']],
+  'search:eval': [['extra'], ['--worst', 'many']],
   bench: [
     ['--products', 'x'],
     ['--import', '--offers', 'x'],

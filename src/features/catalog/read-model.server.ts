@@ -20,6 +20,8 @@ import {
   intersect,
   parseTsvector,
   queryWords,
+  nearestWord,
+  priceBounds,
   rebuildDue,
   relevanceOrder,
   wordHits,
@@ -94,7 +96,7 @@ export async function loadIndexSource(db: Db): Promise<IndexSource> {
       after = (page.at(-1) as { id: number }).id;
     }
   };
-  const [productRows, sizeRows, brandRows, colorRows, categoryRows] = await Promise.all([
+  const [productRows, sizeRows, brandRows, colorRows, categoryRows, wordRows] = await Promise.all([
     allProducts(),
     db
       .select({
@@ -127,8 +129,17 @@ export async function loadIndexSource(db: Db): Promise<IndexSource> {
         lexemes: sql<string[]>`to_tsvector('russian', ${categories.name})::text`.mapWith(lexemesOf),
       })
       .from(categories),
+    db.select({ word: searchWords.word }).from(searchWords),
   ]);
-  return { version, products: productRows, sizes: sizeRows, brands: brandRows, colors: colorRows, categories: categoryRows };
+  return {
+    version,
+    products: productRows,
+    sizes: sizeRows,
+    brands: brandRows,
+    colors: colorRows,
+    categories: categoryRows,
+    words: wordRows.map((r) => foldLexeme(r.word)),
+  };
 }
 
 export async function buildCatalogIndex(database: Database): Promise<CatalogIndex> {
@@ -258,6 +269,18 @@ export interface TextMatch {
   corrected: string | null;
 }
 
+// Words a shopper uses for what the catalogue names otherwise — the audience: «женские» for the category
+// «Женщинам», «для мальчика» for «Детям» — as stems added to the word's own. Built in; the console's table
+// of synonyms and brand aliases (issue 40, next) adds to it.
+const SYNONYMS: Readonly<Record<string, readonly string[]>> = Object.fromEntries(
+  // eslint-disable-next-line shop/no-cyrillic-literal -- stems of the language being searched
+  'женск:женщин мужск:мужчин детск:дет девочк:дет мальчик:дет ребенк:дет'.split(' ').map((pair) => {
+    const [stem = '', ...more] = pair.split(':');
+    return [stem, more];
+  }),
+);
+const withSynonyms = (stems: readonly string[]) => [...new Set([...stems, ...stems.flatMap((x) => SYNONYMS[x] ?? [])])];
+
 /** How much a guessed word counts against one typed: a typo's correction, the other keyboard layout. */
 const GUESSED = 0.8;
 
@@ -275,12 +298,51 @@ function wordQuery(word: string, stemmed: readonly string[], last: boolean, weig
  * in the other keyboard layout or in Latin letters, else corrected to the closest known word by trigram
  * similarity — once, and only when the text found nothing as typed.
  */
-export async function matchText(text: string): Promise<TextMatch> {
+export async function matchText(typed: string): Promise<TextMatch> {
+  const match = await matchTyped(typed);
+  const found = (m: TextMatch) => m.hits?.includes(1) === true;
+  if (found(match) && match.corrected === null) return match;
+  // Found only by guessing, or not at all: the whole text in the other layout, punctuation keys included
+  // («,h.rb» is «брюки»), is taken when it is found as it reads.
+  const switched = otherLayout(typed);
+  if (switched === typed) return match;
+  const other = await matchTyped(switched);
+  if (found(other) && (other.corrected === null || !found(match))) return { ...other, corrected: other.corrected ?? queryWords(switched).join(' ') };
+  return match;
+}
+
+async function matchTyped(typed: string): Promise<TextMatch> {
   const index = await getCatalogIndex();
-  const words = queryWords(text);
-  if (words.length === 0) return { index, hits: null, words: [], corrected: null };
+  const bounds = priceBounds(typed);
+  const all = queryWords(bounds.text);
+  // A size the catalogue has in stock, typed as a number ('кроссовки 40'): a filter, not a word to find.
+  const sizeOf = (w: string) => [w.replace('.', ','), w.toUpperCase()].find((label) => index.sizeIdByLabel.has(label));
+  const sizes = all.filter((w, k) => k > 0 && /^(?:\d{2}(?:[.,]5)?|[a-z]{1,3})$/.test(w) && sizeOf(w) !== undefined && !index.postings.has(w));
+  const words = all.filter((w) => !sizes.includes(w));
+  const bounded = (match: TextMatch): TextMatch => {
+    if (!match.hits || (sizes.length === 0 && bounds.min === undefined && bounds.max === undefined)) return match;
+    const min = (bounds.min ?? 0) * 100;
+    const max = bounds.max === undefined ? Infinity : bounds.max * 100;
+    const wanted = sizes.map((w) => index.sizeIdByLabel.get(sizeOf(w) ?? '') as number);
+    const hits = match.hits.map((hit, i) => {
+      if (!hit || (index.price[i] as number) < min || (index.price[i] as number) > max) return 0;
+      if (wanted.length === 0) return 1;
+      for (let s = index.sizeStart[i] as number; s < (index.sizeStart[i + 1] as number); s++) if (wanted.includes(index.sizeIds[s] as number)) return 1;
+      return 0;
+    });
+    return { ...match, hits };
+  };
+  if (words.length === 0) {
+    // Only a price or a size: everything within it.
+    if (bounds.min === undefined && bounds.max === undefined && sizes.length === 0) return { index, hits: null, words: [], corrected: null };
+    return bounded({ index, hits: new Uint8Array(index.n).fill(1), words: [], corrected: null });
+  }
+  return bounded(await matchWords(index, words));
+}
+
+async function matchWords(index: CatalogIndex, words: string[]): Promise<TextMatch> {
   const stemmed = await stemsOf(words);
-  let queries: WordQuery[] = words.map((w, k) => wordQuery(w, stemmed.get(w) ?? [], k === words.length - 1));
+  let queries: WordQuery[] = words.map((w, k) => wordQuery(w, withSynonyms(stemmed.get(w) ?? []), k === words.length - 1));
   // Stop words ('и', 'для') have no stems and narrow nothing.
   const useful = (q: WordQuery) => q.lexemes.length > 0 || q.prefix !== null || /^\d+$/.test(q.raw ?? '');
   const kept = words.filter((_, k) => useful(queries[k] as WordQuery));
@@ -321,7 +383,8 @@ export async function matchText(text: string): Promise<TextMatch> {
     // The word and its other spellings, each corrected; the first that has a correction wins.
     const spellings = new Map(unknown.map((w) => [w, [w, ...candidatesOf(w)]]));
     const fixed = await correctionsOf([...spellings.values()].flat());
-    const fixOf = (w: string) => (spellings.get(w) ?? [w]).map((c) => fixed.get(c)?.word ?? null).find((f): f is string => f !== null) ?? null;
+    const fixOf = (w: string) =>
+      (spellings.get(w) ?? [w]).map((c) => fixed.get(c)?.word ?? null).find((f): f is string => f !== null) ?? nearestWord(index.words, foldLexeme(w));
     const fixedStems = await stemsOf(unknown.map(fixOf).filter((f): f is string => f !== null));
     queries = queries.map((q, k) => {
       const fix = sets[k] === null ? fixOf(kept[k] as string) : null;
@@ -337,9 +400,42 @@ export async function matchText(text: string): Promise<TextMatch> {
     // Only the corrected words are looked up again; the others keep what they found.
     sets = queries.map((q, k) => sets[k] ?? wordHits(index, q));
   }
-  if (guesses.size > 0) corrected = kept.map((w) => guesses.get(w) ?? w).join(' ');
+  // A short word still unknown beside words that were found ('син' in 'син-лоран') is noise, not a reason to find nothing.
+  const dropped = kept.filter((w, k) => sets[k] === null && w.length <= 3);
+  if (dropped.length > 0 && dropped.length < kept.length) {
+    queries = queries.filter((_, k) => !dropped.includes(kept[k] as string));
+    sets = sets.filter((_, k) => !dropped.includes(kept[k] as string));
+    for (const w of dropped) guesses.set(w, '');
+  }
+  if (guesses.size > 0)
+    corrected = kept
+      .map((w) => guesses.get(w) ?? w)
+      .filter(Boolean)
+      .join(' ');
   if (sets.some((s) => s === null)) return { index, hits: new Uint8Array(index.n), words: queries, corrected };
-  return { index, hits: intersect(index, sets as Uint8Array[]), words: queries, corrected };
+  const found = sets as Uint8Array[];
+  const hits = intersect(index, found);
+  if (found.length >= 2 && !hits.includes(1)) {
+    // Every word found something, but not together ('син-лоран': «син» is a colour's word): without the
+    // commonest short word, if that finds something — a sensible fallback, said as a correction.
+    const count = (set: Uint8Array) => set.reduce((n, x) => n + x, 0);
+    // Only a short word (a hyphen's half, a fragment) is given up: 'черное платье' with no black dress
+    // finds nothing rather than black shoes.
+    const commonest = found
+      .map((set, k) => ({ k, n: count(set) }))
+      .filter(({ k }) => (kept[k] ?? '').length <= 3)
+      .sort((a, b) => b.n - a.n);
+    for (const { k } of commonest) {
+      const rest = intersect(
+        index,
+        found.filter((_, j) => j !== k),
+      );
+      if (!rest.includes(1)) continue;
+      const shown = words.filter((w) => w !== kept[k]).map((w) => guesses.get(w) ?? w);
+      return { index, hits: rest, words: queries.filter((_, j) => j !== k), corrected: shown.filter(Boolean).join(' ') };
+    }
+  }
+  return { index, hits, words: queries, corrected };
 }
 
 /** The text's hits, most relevant first (what a search lists unless the shopper chose another order). */

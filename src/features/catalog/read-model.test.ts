@@ -7,6 +7,9 @@ import {
   buildIndex,
   buildIndexYielding,
   intersect,
+  editDistance,
+  nearestWord,
+  priceBounds,
   rebuildDue,
   relevanceOrder,
   queryIndex,
@@ -273,11 +276,45 @@ describe('relevance: what the shopper typed first (issue 40)', () => {
   });
 
   it('ranks a word in the name above the same word as the category, a whole word above a start, in stock above sold out', () => {
-    // 'пальто' names products 1–7 and is product 8's category only.
-    expect(ranked([{ lexemes: ['пальт'], raw: 'пальто' }]).at(-1)).toBe(7);
+    // 'пальто' names products 1–7 and is product 8's category only: 8 comes last, after the sold-out coat.
+    expect(ranked([{ lexemes: ['пальт'], raw: 'пальто' }]).slice(-2)).toEqual([7, 8]);
     const byPrefix = ranked([{ lexemes: [], prefix: 'пальт', raw: 'пальт' }]);
     expect(byPrefix.slice(0, 6)).toEqual([1, 2, 3, 4, 5, 6]);
     // Whole brand word: every Gucci product; in stock before sold out, the popular order among equals.
     expect(ranked([{ lexemes: ['gucci'], raw: 'gucci' }])).toEqual([1, 2, 3, 4, 5, 6, 7, 8].filter((id) => id !== 7 && id !== 8).concat([7, 8]));
+  });
+});
+
+describe('typos, price words (issue 40)', () => {
+  it('measures edits with swaps as one, and stops past the limit', () => {
+    expect(editDistance('клтачи', 'клатчи', 1)).toBe(1);
+    expect(editDistance('брюи', 'брюки', 1)).toBe(1);
+    expect(editDistance('шрафы', 'шарфы', 1)).toBe(1);
+    expect(editDistance('кроссовки', 'кросовки', 2)).toBe(1);
+    expect(editDistance('платья', 'сапоги', 1)).toBe(2);
+  });
+
+  it('finds the catalogue word one edit from a short typo, two from a long one, never for numbers', () => {
+    const words = ['брюки', 'брюгге', 'клатчи', 'кроссовки', 'шарфы', 'шорты'].sort();
+    expect(nearestWord(words, 'клтачи')).toBe('клатчи');
+    expect(nearestWord(words, 'брюи')).toBe('брюки');
+    expect(nearestWord(words, 'шрафы')).toBe('шарфы');
+    expect(nearestWord(words, 'кросовкии')).toBe('кроссовки');
+    expect(nearestWord(words, 'плать')).toBeNull();
+    expect(nearestWord(words, 'брю')).toBeNull();
+    expect(nearestWord(words, '1234')).toBeNull();
+  });
+
+  it.each([
+    ['платья до 10000', { text: 'платья', max: 10_000 }],
+    ['кроссовки дешевле 5 000', { text: 'кроссовки', max: 5_000 }],
+    ['сумки до 15 тысяч', { text: 'сумки', max: 15_000 }],
+    ['пальто от 20000 до 90к', { text: 'пальто', min: 20_000, max: 90_000 }],
+    ['пальто модель 123', { text: 'пальто модель 123' }],
+  ])('«%s» is words and a price bound', (typed, expected) => {
+    const { text, ...bounds } = priceBounds(typed);
+    const { text: words, ...want } = expected;
+    expect(text.trim().replace(/\s+/g, ' ')).toBe(words);
+    expect(bounds).toEqual(want);
   });
 });

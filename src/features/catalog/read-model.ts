@@ -34,6 +34,8 @@ export interface IndexSource {
   brands: (BrandRecord & { lexemes: readonly string[] })[];
   colors: ColorRecord[];
   categories: (CategoryRecord & { lexemes: readonly string[] })[];
+  /** The words of every product's search text as typed (search_words), for typos trigrams miss. */
+  words?: readonly string[];
 }
 
 export interface CatalogIndex {
@@ -82,6 +84,8 @@ export interface CatalogIndex {
   /** Lexemes of each brand's names (Latin and Cyrillic) and each category's name, for suggestions. */
   brandLexemes: Map<number, readonly string[]>;
   categoryLexemes: Map<number, readonly string[]>;
+  /** The catalogue's words as typed, sorted. */
+  words: readonly string[];
 }
 
 export function buildIndex(source: IndexSource): CatalogIndex {
@@ -254,6 +258,7 @@ function* indexSteps(source: IndexSource): Generator<void, CatalogIndex> {
     categoryCounts,
     brandLexemes: new Map(source.brands.map((b) => [b.id, b.lexemes])),
     categoryLexemes: new Map(source.categories.map((c) => [c.id, c.lexemes])),
+    words: [...(source.words ?? [])].sort(),
   };
 }
 
@@ -532,6 +537,17 @@ export interface WordQuery {
   weight?: number;
 }
 
+/**
+ * Category id → 1 for the categories a word names (one of its lexemes in the category's name) and all
+ * their descendants: 'обувь' names every shoe, 'женские' (through its synonyms) everything for women.
+ */
+function namedCategories(index: CatalogIndex, lexemes: readonly string[]): Map<number, boolean> {
+  const named = new Map<number, boolean>();
+  if (lexemes.length === 0) return named;
+  for (const [id, own] of index.categoryLexemes) if (own.some((x) => lexemes.includes(x))) for (const c of index.subtree.get(id) ?? [id]) named.set(c, true);
+  return named;
+}
+
 /** Positions matching any of the word's lexemes, or null when none of them is in the catalogue. */
 export function wordHits(index: CatalogIndex, word: WordQuery): Uint8Array | null {
   const hits = new Uint8Array(index.n);
@@ -539,6 +555,13 @@ export function wordHits(index: CatalogIndex, word: WordQuery): Uint8Array | nul
   for (const lexeme of word.lexemes) any = markPostings(index, lexeme, false, hits) || any;
   if (word.raw) any = markPostings(index, word.raw, false, hits) || any;
   if (word.prefix !== null) any = markPostings(index, word.prefix, true, hits) || any;
+  const categories = namedCategories(index, word.lexemes);
+  if (categories.size > 0)
+    for (let i = 0; i < index.n; i++)
+      if (categories.has(index.category[i] as number)) {
+        hits[i] = 1;
+        any = true;
+      }
   return any ? hits : null;
 }
 
@@ -553,6 +576,70 @@ export function intersect(index: CatalogIndex, sets: readonly Uint8Array[]): Uin
 /** Whether any of the word's lexemes equals (or, for a prefix, starts) one of these. */
 export function wordMatchesLexemes(word: WordQuery, lexemes: readonly string[]): boolean {
   return lexemes.some((x) => word.lexemes.includes(x) || (word.prefix !== null && x.startsWith(word.prefix)));
+}
+
+/**
+ * Optimal string alignment distance (Levenshtein with adjacent swaps), or `limit + 1` as soon as it must
+ * be more than `limit`: «клтачи» is one swap from «клатчи», «брюи» one letter from «брюки».
+ */
+export function editDistance(a: string, b: string, limit: number): number {
+  if (Math.abs(a.length - b.length) > limit) return limit + 1;
+  const rows = [new Array<number>(b.length + 1).fill(0), new Array<number>(b.length + 1).fill(0), Array.from({ length: b.length + 1 }, (_, j) => j)];
+  for (let i = 1; i <= a.length; i++) {
+    const [before, previous, current] = [rows[1] as number[], rows[2] as number[], rows[0] as number[]];
+    current[0] = i;
+    let best = i;
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let d = Math.min((previous[j] as number) + 1, (current[j - 1] as number) + 1, (previous[j - 1] as number) + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d = Math.min(d, (before[j - 2] as number) + 1);
+      current[j] = d;
+      if (d < best) best = d;
+    }
+    if (best > limit) return limit + 1;
+    rows[0] = before;
+    rows[1] = previous;
+    rows[2] = current;
+  }
+  return rows[2]?.[b.length] ?? limit + 1;
+}
+
+/**
+ * The catalogue's word nearest a typo trigrams could not place (short words share too few trigrams): one
+ * edit for words of four to seven letters, two from eight; the same first letter; the nearest, then the
+ * closest in length, then the first in order. Null when none is that near.
+ */
+export function nearestWord(words: readonly string[], typed: string): string | null {
+  if (typed.length < 4 || /^\d+$/.test(typed)) return null;
+  const limit = typed.length >= 8 ? 2 : 1;
+  let found: string | null = null;
+  let distance = limit + 1;
+  for (let k = lowerBound(words, typed[0] as string); k < words.length; k++) {
+    const word = words[k] as string;
+    if (word[0] !== typed[0]) break;
+    const d = editDistance(typed, word, Math.min(limit, distance));
+    if (d < distance || (d === distance && found !== null && Math.abs(word.length - typed.length) < Math.abs(found.length - typed.length))) {
+      found = word;
+      distance = d;
+    }
+  }
+  return distance <= limit ? found : null;
+}
+
+// Price words: «до 10000», «дешевле 5 000», «до 15 тысяч», «от 20000» — a bound, not words to find.
+const PRICE_WORDS = /(?:^|\s)(до|дешевле|не дороже|от|дороже)\s+(\d{1,3}(?:[\s\u00a0]\d{3})+|\d{1,9})\s*(тыс\S*|к|руб\S*|₽|р\.?)?(?=\s|$)/giu;
+
+/** The text without its price words, and the bounds they set (roubles). */
+export function priceBounds(text: string): { text: string; min?: number; max?: number } {
+  let min: number | undefined;
+  let max: number | undefined;
+  const rest = text.replace(PRICE_WORDS, (_all, word: string, digits: string, unit: string | undefined) => {
+    const roubles = Number(digits.replace(/[\s\u00a0]/g, '')) * (unit && /^(тыс|к)/iu.test(unit) ? 1000 : 1);
+    if (/^(от|дороже)$/iu.test(word)) min = roubles;
+    else max = roubles;
+    return ' ';
+  });
+  return { text: rest, ...(min === undefined ? {} : { min }), ...(max === undefined ? {} : { max }) };
 }
 
 // ---------------------------------------------------------------- relevance
@@ -591,10 +678,12 @@ export function relevanceOrder(index: CatalogIndex, words: readonly WordQuery[],
     for (const [id, lexemes] of index.brandLexemes)
       if (exact(lexemes)) brands.set(id, WEIGHTS.brand);
       else if (starts(lexemes)) brands.set(id, WEIGHTS.brand * WEIGHTS.prefix);
+    // A category named by the word counts for everything under it ('обувь': every shoe).
     const categories = new Map<number, number>();
-    for (const [id, lexemes] of index.categoryLexemes)
-      if (exact(lexemes)) categories.set(id, WEIGHTS.category);
-      else if (starts(lexemes)) categories.set(id, WEIGHTS.category * WEIGHTS.prefix);
+    for (const [id, lexemes] of index.categoryLexemes) {
+      const value = exact(lexemes) ? WEIGHTS.category : starts(lexemes) ? WEIGHTS.category * WEIGHTS.prefix : 0;
+      if (value > 0) for (const c of index.subtree.get(id) ?? [id]) categories.set(c, Math.max(categories.get(c) ?? 0, value));
+    }
     if (brands.size > 0 || categories.size > 0)
       for (const i of positions) {
         const value = Math.max(brands.get(index.brand[i] as number) ?? 0, categories.get(index.category[i] as number) ?? 0);

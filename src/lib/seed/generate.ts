@@ -44,7 +44,6 @@ export type ProductRow = Omit<
   | 'searchVector'
   | 'updatedAt'
   | 'externalId'
-  | 'vendorCode'
   | 'salesNotes'
   | 'importHash'
   | 'weightG'
@@ -219,6 +218,8 @@ export function makeProductGenerator(seed: number, skeleton: Skeleton) {
       colorId: colorIdBySlug.get(color.slug) as number,
       name,
       slug: slugify(`${type.noun} ${brand.row.name} ${model} ${style}`),
+      // The tag's article, as the attribute shows it: searchable whole (issue 40).
+      vendorCode: article,
       description,
       price: price * 100,
       priceOld: priceOld === null ? null : priceOld * 100,

@@ -22,8 +22,8 @@ const CATALOGUE_TABLES = ['product_attributes', 'product_images', 'product_varia
 async function insertProducts(query: RawQuery, rows: ProductRow[]): Promise<void> {
   const col = <K extends keyof ProductRow>(k: K) => rows.map((r) => r[k]);
   await query(
-    `INSERT INTO products (id, brand_id, category_id, color_id, name, slug, description, price, price_old, rating, reviews_count, popularity, free_delivery, created_at)
-     SELECT * FROM unnest($1::int[], $2::int[], $3::int[], $4::int[], $5::text[], $6::text[], $7::text[], $8::int[], $9::int[], $10::real[], $11::int[], $12::int[], $13::bool[], $14::timestamptz[])`,
+    `INSERT INTO products (id, brand_id, category_id, color_id, name, slug, description, price, price_old, rating, reviews_count, popularity, free_delivery, created_at, vendor_code)
+     SELECT * FROM unnest($1::int[], $2::int[], $3::int[], $4::int[], $5::text[], $6::text[], $7::text[], $8::int[], $9::int[], $10::real[], $11::int[], $12::int[], $13::bool[], $14::timestamptz[], $15::text[])`,
     [
       col('id'),
       col('brandId'),
@@ -39,6 +39,7 @@ async function insertProducts(query: RawQuery, rows: ProductRow[]): Promise<void
       col('popularity'),
       col('freeDelivery'),
       rows.map((r) => r.createdAt.toISOString()),
+      col('vendorCode'),
     ],
   );
   const variants = rows.flatMap((r) => r.variants.map((v) => ({ ...v, productId: r.id })));
