@@ -92,7 +92,7 @@ export async function getSearchListing(text: string, q: ListingQuery): Promise<L
   const hits = match.hits ?? new Uint8Array(match.index.n);
   // The default order of a search is what the shopper typed first (the popular order breaks ties); a
   // sort chosen by the shopper is kept.
-  const order = q.sort === DEFAULT_SORT ? rankedHits(match) : undefined;
+  const order = q.sort === DEFAULT_SORT ? rankedHits(match, q.page * q.per_page) : undefined;
   return { ...(await listingFrom(match.index, { matches: hits, order }, q)), corrected: match.corrected };
 }
 

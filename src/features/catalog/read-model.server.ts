@@ -438,7 +438,7 @@ async function matchWords(index: CatalogIndex, words: string[]): Promise<TextMat
   return { index, hits, words: queries, corrected };
 }
 
-/** The text's hits, most relevant first (what a search lists unless the shopper chose another order). */
-export function rankedHits(match: TextMatch): Int32Array {
-  return match.hits ? relevanceOrder(match.index, match.words, match.hits) : new Int32Array(0);
+/** The text's hits, most relevant first (what a search lists unless the shopper chose another order); with `first`, only that many in order. */
+export function rankedHits(match: TextMatch, first?: number): Int32Array {
+  return match.hits ? relevanceOrder(match.index, match.words, match.hits, first) : new Int32Array(0);
 }

@@ -270,6 +270,15 @@ describe('relevance: what the shopper typed first (issue 40)', () => {
     expect(order).toEqual([1, 7]);
   });
 
+  it('orders only the first few when asked, the same as the whole order, and keeps every hit', () => {
+    const query = [{ lexemes: ['gucci'], prefix: null, raw: 'gucci', weight: 1 }];
+    const hits = wordHits(index, query[0]!) as Uint8Array;
+    const whole = [...relevanceOrder(index, query, hits)];
+    const firstTwo = [...relevanceOrder(index, query, hits, 2)];
+    expect(firstTwo.slice(0, 2)).toEqual(whole.slice(0, 2));
+    expect([...firstTwo].sort()).toEqual([...whole].sort());
+  });
+
   it('finds an article whole or by its parts, the article first', () => {
     expect(ranked([{ lexemes: [], raw: 'sl1239' }])).toEqual([2]);
     expect(ranked([{ lexemes: ['1239'], raw: '1239' }])).toEqual([2]);

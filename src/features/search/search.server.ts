@@ -14,7 +14,7 @@ export async function getSuggestions(text: string, limit: number): Promise<Sugge
   const { index, hits, words } = match;
   const empty: Suggestions = { products: { data: [] }, brands: { data: [] }, categories: { data: [] } };
   if (!hits) return empty;
-  const ids = [...rankedHits(match).subarray(0, limit)].map((i) => index.ids[i] as number);
+  const ids = [...rankedHits(match, limit).subarray(0, limit)].map((i) => index.ids[i] as number);
   const cards = await catalogCards(ids);
 
   const namedBy = (lexemes: readonly string[]) => words.some((w) => wordMatchesLexemes(w, lexemes));
