@@ -738,14 +738,14 @@ console.log(
       .join('; '),
 );
 console.log(
-  '\n| database | suggestions p50 / p95 | listing p50 / p95 | product p50 / p95 | SSR product rps (bare) | SSR category rps (bare) | ratio product / category |',
+  '\n| database | suggestions p50 / p95 | search p50 / p95 | listing p50 / p95 | product p50 / p95 | SSR product rps (bare) | SSR category rps (bare) | ratio product / category |',
 );
-console.log('|---|---|---|---|---|---|---|');
+console.log('|---|---|---|---|---|---|---|---|');
 for (const [kind, r] of summary) {
   const s = r.services;
   const h = r.http;
   const ms = (x) => (x ? `${x.p50} / ${x.p95} ms` : '—');
   console.log(
-    `| ${kind} | ${ms(s?.suggestions)} | ${ms(s?.listing)} | ${ms(s?.product)} | ${h ? `${h.productPage.rps} (${h.bareProduct.rps})` : '—'} | ${h ? `${h.categoryPage.rps} (${h.bareCategory.rps})` : '—'} | ${h ? `${h.ratio.product} / ${h.ratio.category}` : '—'} |`,
+    `| ${kind} | ${ms(s?.suggestions)} | ${ms(s?.search)} | ${ms(s?.listing)} | ${ms(s?.product)} | ${h ? `${h.productPage.rps} (${h.bareProduct.rps})` : '—'} | ${h ? `${h.categoryPage.rps} (${h.bareCategory.rps})` : '—'} | ${h ? `${h.ratio.product} / ${h.ratio.category}` : '—'} |`,
   );
 }

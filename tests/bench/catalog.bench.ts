@@ -5,7 +5,7 @@ import { writeFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { test } from 'vitest';
 import { getCatalogIndex } from '~/features/catalog/read-model.server.ts';
-import { getCategoryContext, getListing } from '~/features/catalog/listing.server.ts';
+import { getCategoryContext, getListing, getSearchListing } from '~/features/catalog/listing.server.ts';
 import { EMPTY_QUERY, SORTS, type ListingQuery } from '~/features/catalog/listing.ts';
 import { productView } from '~/features/catalog/views.server.ts';
 import { getSuggestions } from '~/features/search/search.server.ts';
@@ -121,6 +121,10 @@ test('catalogue services', async () => {
   const queries = [...WORDS, ...TYPING];
   for (let k = 0; k < ROUNDS; k++) await time(suggestions, () => getSuggestions(queries[k % queries.length] as string, 10));
 
+  // The search page's listing (issue 40): the same texts, relevance-ordered first page with its facets.
+  const searches: number[] = [];
+  for (let k = 0; k < ROUNDS; k++) await time(searches, () => getSearchListing(queries[k % queries.length] as string, EMPTY_QUERY));
+
   const listings: number[] = [];
   let totalSeen = 0;
   for (let k = 0; k < ROUNDS; k++) {
@@ -157,6 +161,7 @@ test('catalogue services', async () => {
       rssMB: Math.round(memoryAfter.rss / 1e5) / 10,
     },
     suggestions: stats(suggestions),
+    search: stats(searches),
     listing: stats(listings),
     product: stats(products),
     averageListingTotal: Math.round(totalSeen / ROUNDS),

@@ -659,6 +659,27 @@ function* keysStarting(sorted: readonly string[], prefix: string): Generator<str
   }
 }
 
+let scratch = { score: new Float32Array(0), best: new Float32Array(0), inName: new Uint8Array(0) };
+
+/** The k-th largest score among the positions: a bounded sorted list for a page's few, a native sort beyond. */
+function kthLargest(positions: readonly number[], score: Float32Array, k: number): number {
+  if (k > 256) {
+    const all = Float32Array.from(positions, (i) => score[i]!).sort();
+    return all[all.length - k] as number;
+  }
+  // The k largest so far, ascending: a score below the smallest of them is passed over at once.
+  const top: number[] = [];
+  for (const i of positions) {
+    const value = score[i]!;
+    if (top.length === k && value <= (top[0] as number)) continue;
+    if (top.length === k) top.shift();
+    let at = 0;
+    while (at < top.length && (top[at] as number) < value) at++;
+    top.splice(at, 0, value);
+  }
+  return top[0] ?? 0;
+}
+
 /**
  * The hits' positions, most relevant first. With `first`, only that many are put in order (the rest follow
  * as they come): what a page or the suggestions show, at a fraction of the sort on a broad query.
@@ -666,30 +687,51 @@ function* keysStarting(sorted: readonly string[], prefix: string): Generator<str
 export function relevanceOrder(index: CatalogIndex, words: readonly WordQuery[], hits: Uint8Array, first?: number): Int32Array {
   const positions: number[] = [];
   for (let i = 0; i < index.n; i++) if (hits[i]) positions.push(i);
-  const score = new Float32Array(index.n);
-  const best = new Float32Array(index.n);
-  const inName = new Uint8Array(index.n);
+  // Scratch arrays kept between calls (the call is synchronous, so never shared by two at once): a new
+  // set of catalogue-sized arrays per keystroke was mostly the garbage collector's work. Only the hits'
+  // places are read, so only they are cleared.
+  if (scratch.score.length !== index.n) scratch = { score: new Float32Array(index.n), best: new Float32Array(index.n), inName: new Uint8Array(index.n) };
+  const { score, best, inName } = scratch;
+  for (const i of positions) {
+    score[i] = 0;
+    inName[i] = 0;
+  }
+  let brandSlots = 0;
+  for (const id of index.brands.keys()) brandSlots = Math.max(brandSlots, id + 1);
+  let categorySlots = 0;
+  for (const id of index.categories.keys()) categorySlots = Math.max(categorySlots, id + 1);
   const raise = (list: Int32Array | undefined, value: number) => list?.forEach((i) => hits[i] && best[i]! < value && (best[i] = value));
   for (const word of words) {
-    best.fill(0);
+    for (const i of positions) best[i] = 0;
     const exact = (lexemes: readonly string[]) => lexemes.some((x) => word.lexemes.includes(x) || x === word.raw);
     const starts = (lexemes: readonly string[]) => word.prefix !== null && lexemes.some((x) => x.startsWith(word.prefix as string));
     // Anywhere (colour, category, description words), then the fields that weigh more.
     for (const lexeme of word.lexemes) raise(index.postings.get(lexeme), WEIGHTS.other);
     if (word.prefix !== null) for (const key of keysStarting(index.lexemes, word.prefix)) raise(index.postings.get(key), WEIGHTS.other * WEIGHTS.prefix);
-    const brands = new Map<number, number>();
-    for (const [id, lexemes] of index.brandLexemes)
-      if (exact(lexemes)) brands.set(id, WEIGHTS.brand);
-      else if (starts(lexemes)) brands.set(id, WEIGHTS.brand * WEIGHTS.prefix);
+    // Weights by brand and category id in typed arrays: looked up once per hit, a Map's lookup was the cost.
+    const brands = new Float32Array(brandSlots);
+    let named = false;
+    for (const [id, lexemes] of index.brandLexemes) {
+      const value = exact(lexemes) ? WEIGHTS.brand : starts(lexemes) ? WEIGHTS.brand * WEIGHTS.prefix : 0;
+      if (value > 0 && id < brandSlots) {
+        brands[id] = value;
+        named = true;
+      }
+    }
     // A category named by the word counts for everything under it ('обувь': every shoe).
-    const categories = new Map<number, number>();
+    const categories = new Float32Array(categorySlots);
     for (const [id, lexemes] of index.categoryLexemes) {
       const value = exact(lexemes) ? WEIGHTS.category : starts(lexemes) ? WEIGHTS.category * WEIGHTS.prefix : 0;
-      if (value > 0) for (const c of index.subtree.get(id) ?? [id]) categories.set(c, Math.max(categories.get(c) ?? 0, value));
+      if (value > 0)
+        for (const c of index.subtree.get(id) ?? [id])
+          if (c < categorySlots && categories[c]! < value) {
+            categories[c] = value;
+            named = true;
+          }
     }
-    if (brands.size > 0 || categories.size > 0)
+    if (named)
       for (const i of positions) {
-        const value = Math.max(brands.get(index.brand[i] as number) ?? 0, categories.get(index.category[i] as number) ?? 0);
+        const value = Math.max(brands[index.brand[i] as number] ?? 0, categories[index.category[i] as number] ?? 0);
         if (best[i]! < value) best[i] = value;
       }
     if (word.prefix !== null) for (const key of keysStarting(index.nameLexemes, word.prefix)) raise(index.namePostings.get(key), WEIGHTS.name * WEIGHTS.prefix);
@@ -710,11 +752,26 @@ export function relevanceOrder(index: CatalogIndex, words: readonly WordQuery[],
   if (first === undefined || positions.length <= first * 2) return Int32Array.from(positions).sort(byRelevance);
   // Only the first `first` need their order (a page, a few suggestions): the score they must reach is found
   // by a native numeric sort of the scores, and only those at or above it are sorted by the comparator.
-  const scores = Float32Array.from(positions, (i) => score[i]!).sort();
-  const bar = scores[scores.length - first] as number;
-  const top = positions.filter((i) => score[i]! >= bar).sort(byRelevance);
-  const rest = positions.filter((i) => score[i]! < bar);
-  return Int32Array.from([...top, ...rest]);
+  const bar = kthLargest(positions, score, first);
+  // Those above the bar, and of those on it (a brand's products often all score the same) the most popular
+  // that fill the first places: popular ranks are unique, so the cut is exact.
+  const top: number[] = [];
+  const tied: number[] = [];
+  for (const i of positions)
+    if (score[i]! > bar) top.push(i);
+    else if (score[i] === bar) tied.push(i);
+  const need = first - top.length;
+  // The scratch `best` is free once scored: it holds the tied ones' popular ranks, negated (largest = most popular).
+  for (const i of tied) best[i] = -index.popularRank[i]!;
+  const rankBar = need >= tied.length ? Infinity : -kthLargest(tied, best, need);
+  for (const i of tied) if (index.popularRank[i]! <= rankBar) top.push(i);
+  top.sort(byRelevance);
+  const taken = new Set(top);
+  const out = new Int32Array(positions.length);
+  let w = 0;
+  for (const i of top) out[w++] = i;
+  for (const i of positions) if (!taken.has(i)) out[w++] = i;
+  return out;
 }
 
 // A catalogue that keeps changing (an import writes a batch every fraction of a second) would have the
