@@ -14,7 +14,7 @@ import { unitsWithoutCode } from '~/features/marking/marking.server.ts';
 import { settleOrder } from '~/features/payments/payments.receipts.server.ts';
 import { ProviderUnavailable, refundOrderPayment } from '~/features/payments/payments.server.ts';
 import { cancelOrder, lockOrder, orderByCode, recordNote, recordStatus, RETURN_NOTE, returnAllowed, sendOrderMail, type OrderView } from './orders.server.ts';
-import { BONUS_PERCENT, BONUS_VALID_DAYS, canCancel, canMove, type OrderStatus } from './orders.ts';
+import { BONUS_PERCENT, BONUS_VALID_DAYS, canCancel, canMove, HANDED_OVER, type OrderStatus } from './orders.ts';
 
 /** Returns the money of a paid order, then cancels it with everything it held; 502 when the provider refuses. */
 async function cancelWithRefund(order: OrderView, note: string): Promise<void> {
@@ -129,12 +129,10 @@ export async function addOrderNote(code: string, note: string, actor: Actor): Pr
   await audit(actor, 'order.note', 'order', code, null, { note });
 }
 
-/** The statuses in which the goods have left the shop: marked ones only with every unit's code. */
-const HANDED_OVER: readonly string[] = ['shipped', 'in_transit', 'at_pickup_point', 'delivered'];
-
 async function applyOperatorChange(order: OrderView, change: OperatorChange): Promise<OrderView> {
   const code = order.code;
-  if (change.status && HANDED_OVER.includes(change.status) && !HANDED_OVER.includes(order.status)) {
+  // The goods leave the shop (marked ones only with every unit's code).
+  if (change.status && HANDED_OVER.includes(change.status) && !(HANDED_OVER as readonly string[]).includes(order.status)) {
     const unmarked = await unitsWithoutCode(code);
     if (unmarked > 0) throw new HttpError(409, 'delivery.ship.unmarked', undefined, undefined, { count: unmarked });
   }

@@ -53,6 +53,9 @@ export const BONUS_VALID_DAYS = 365;
 
 const flowIndex = (status: string) => ORDER_FLOW.indexOf(status as (typeof ORDER_FLOW)[number]);
 
+/** The statuses in which an order's goods have left the shop (marked goods' settlement receipt, issue 39). */
+export const HANDED_OVER: readonly OrderStatus[] = ['shipped', 'in_transit', 'at_pickup_point', 'delivered'];
+
 /** On its way: handed to the carrier and not yet delivered. */
 export function onTheWay(status: string): boolean {
   const i = flowIndex(status);

@@ -14,15 +14,13 @@ import { t } from '~/lib/i18n/index.ts';
 import { logger } from '~/lib/log.ts';
 import { orderCodes, packView } from '~/features/marking/marking.server.ts';
 import { orderByCode, type OrderView } from '~/features/orders/orders.server.ts';
+import { HANDED_OVER } from '~/features/orders/orders.ts';
 import { ProviderUnavailable, type PaymentProvider, type ReceiptMode, type ReceiptStatus } from './provider.server.ts';
 import { receiptLines, receiptTotal, settlementLines, type ReceiptLine, type ReceiptSource } from './receipt.ts';
 import { testProvider } from './test-provider.server.ts';
 import { yookassaProvider } from './yookassa.server.ts';
 
 export const providers: Record<PaymentProvider['name'], PaymentProvider> = { test: testProvider, yookassa: yookassaProvider };
-
-/** The statuses in which an order's goods have left the shop. */
-const HANDED_OVER = ['shipped', 'in_transit', 'at_pickup_point', 'delivered'];
 
 /** The order as its receipts describe it: the lines (with their ids, for the codes), delivery, what points and balance paid. */
 export function receiptSource(order: OrderView): ReceiptSource {
@@ -64,7 +62,7 @@ export async function paidPayment(orderId: number): Promise<PaymentRef | null> {
 /** Whether the order's goods count as handed over for its settlement receipt (SETTLEMENT_RECEIPT_AT). */
 function handedOver(order: Pick<OrderView, 'status' | 'shipment'>): boolean {
   if (env().SETTLEMENT_RECEIPT_AT === 'delivery') return order.status === 'delivered';
-  return HANDED_OVER.includes(order.status) || order.shipment?.state === 'registered';
+  return (HANDED_OVER as readonly string[]).includes(order.status) || order.shipment?.state === 'registered';
 }
 
 interface ReceiptRow extends Record<string, unknown> {
@@ -157,7 +155,7 @@ export async function settleReceipts(limit = 50): Promise<number> {
   const handed =
     env().SETTLEMENT_RECEIPT_AT === 'delivery'
       ? sql`o.status = 'delivered'`
-      : sql`(o.status IN ('shipped', 'in_transit', 'at_pickup_point', 'delivered') OR EXISTS (SELECT 1 FROM shipments s WHERE s.order_id = o.id AND s.state = 'registered'))`;
+      : sql`(o.status = ANY(${sql.param([...HANDED_OVER])}::text[]) OR EXISTS (SELECT 1 FROM shipments s WHERE s.order_id = o.id AND s.state = 'registered'))`;
   const due = await selectRows<{ code: string }>(
     db,
     sql`SELECT o.code FROM orders o JOIN payments p ON p.order_id = o.id AND p.status = 'succeeded' AND p.receipt_mode = 'full_prepayment'

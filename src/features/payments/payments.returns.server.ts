@@ -20,7 +20,7 @@ import { audit, type Actor } from '~/features/ops/ops.audit.server.ts';
 import { lockOrder, orderByCode, recordNote, type OrderView } from '~/features/orders/orders.server.ts';
 import { ProviderUnavailable } from './provider.server.ts';
 import { paidPayment, providers, receiptSource, settleOrder } from './payments.receipts.server.ts';
-import { apportion, describe, receiptTotal, type ReceiptLine } from './receipt.ts';
+import { apportion, describe, paidAmounts, receiptTotal, type ReceiptLine } from './receipt.ts';
 
 /** Orders whose goods may come back: delivered, or sent back to the shop by the carrier. */
 const RETURNABLE = ['delivered', 'returned'];
@@ -71,15 +71,12 @@ export interface ReturnView {
 
 /** Each unit's card-paid share, by line id, in unit order (the first units take the remainder kopecks). */
 function unitAmounts(order: OrderView): Map<number, number[]> {
-  const source = receiptSource(order);
-  const goods = source.lines.map((l) => l.unit_price * l.quantity);
-  const total = goods.reduce((s, x) => s + x, 0);
-  const cuts = apportion(Math.min(source.deducted, total), goods);
+  const paid = paidAmounts(receiptSource(order));
   return new Map(
     order.lines.map((l, i) => [
       l.id,
       apportion(
-        (goods[i] ?? 0) - (cuts[i] ?? 0),
+        paid.goods[i] ?? 0,
         Array.from({ length: l.quantity }, () => 1),
       ),
     ]),
@@ -240,10 +237,7 @@ export async function returnUnits(code: string, fields: Record<string, string>, 
     if (marks.length > 0) {
       const held = await selectRows(
         tx,
-        sql`UPDATE order_marks SET status = 'returning' WHERE id IN (${sql.join(
-          marks.map((m) => sql`${m}`),
-          sql`, `,
-        )}) AND status = 'sold' RETURNING id`,
+        sql`UPDATE order_marks SET status = 'returning' WHERE id = ANY(${sql.param(marks)}::int[]) AND status = 'sold' RETURNING id`,
       );
       if (held.length !== marks.length) throw refuse('codes', 'returns.codeReturned', { row: 1 });
     }
@@ -282,13 +276,7 @@ async function finishReturn(row: ReturnRow, order: OrderView, undo = false): Pro
     if (!(error instanceof ProviderUnavailable)) throw error;
     if (undo) {
       await db.transaction(async (tx) => {
-        if (marks.length > 0)
-          await tx.execute(
-            sql`UPDATE order_marks SET status = 'sold' WHERE id IN (${sql.join(
-              marks.map((m) => sql`${m}`),
-              sql`, `,
-            )}) AND status = 'returning'`,
-          );
+        if (marks.length > 0) await tx.execute(sql`UPDATE order_marks SET status = 'sold' WHERE id = ANY(${sql.param(marks)}::int[]) AND status = 'returning'`);
         await tx.execute(sql`DELETE FROM order_returns WHERE id = ${row.id} AND status = 'refunding'`);
       });
     }
@@ -302,13 +290,7 @@ async function finishReturn(row: ReturnRow, order: OrderView, undo = false): Pro
       sql`UPDATE order_returns SET status = 'refunded', updated_at = now() WHERE id = ${row.id} AND status = 'refunding' RETURNING id`,
     );
     if (changed.length === 0 || !locked) return;
-    if (marks.length > 0)
-      await tx.execute(
-        sql`UPDATE order_marks SET status = 'returned', returned_at = now() WHERE id IN (${sql.join(
-          marks.map((m) => sql`${m}`),
-          sql`, `,
-        )})`,
-      );
+    if (marks.length > 0) await tx.execute(sql`UPDATE order_marks SET status = 'returned', returned_at = now() WHERE id = ANY(${sql.param(marks)}::int[])`);
     await tx.execute(
       sql`INSERT INTO receipts (order_id, kind, provider, provider_ref, idempotence_key, amount, lines, status)
           VALUES (${order.id}, 'refund', ${payment?.provider ?? 'test'}, ${ref}, ${row.idempotence_key}, ${receiptTotal(lines)}, ${JSON.stringify(lines)}::jsonb, 'sent')

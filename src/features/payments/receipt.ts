@@ -46,7 +46,7 @@ export function apportion(total: number, weights: readonly number[]): number[] {
 }
 
 /** What the card paid for each of the source's lines, and for delivery. */
-function paidAmounts(source: ReceiptSource): { goods: number[]; delivery: number } {
+export function paidAmounts(source: ReceiptSource): { goods: number[]; delivery: number } {
   const goods = source.lines.map((l) => l.unit_price * l.quantity);
   const goodsTotal = goods.reduce((s, x) => s + x, 0);
   // Points and balance pay goods first; what is left of them pays delivery.
