@@ -15,7 +15,14 @@ let servers: TestServer[] = [];
 
 export async function setup(project: TestProject): Promise<void> {
   const started = await Promise.all(
-    Array.from({ length: INTEGRATION_WORKERS }, (_, i) => startTestServer({ label: `it${i + 1}`, prepare: (database) => makeCatalogFixture(database.db) })),
+    Array.from({ length: INTEGRATION_WORKERS }, (_, i) =>
+      startTestServer({
+        label: `it${i + 1}`,
+        // Loopback is the shops' proxy: each test file names its own visitor (tests/support/api.ts).
+        env: { TRUST_PROXY: '127.0.0.1,::1' },
+        prepare: (database) => makeCatalogFixture(database.db),
+      }),
+    ),
   );
   servers = started;
   // Through JSON: what crosses to the test workers must be plain data.

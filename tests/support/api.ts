@@ -12,15 +12,24 @@ export interface Envelope<T = unknown> {
   breadcrumbs?: { name: string; url?: string }[];
 }
 
+/**
+ * This test file's own visitor address, told to the shared shop as nginx would (global-setup.ts trusts
+ * loopback as its proxy): the per-address limits (registration, login) count each file apart, so whether one
+ * is reached does not depend on which files ran before on the same shop.
+ */
+const ADDRESS = `10.${1 + Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 256)}.${1 + Math.floor(Math.random() * 250)}`;
+
 export function baseUrl(): string {
   return shared().baseUrl;
 }
 
 export async function api<T = unknown>(path: string, init: RequestInit = {}): Promise<{ status: number; body: Envelope<T>; headers: Headers }> {
-  const res = await fetch(new URL(path, baseUrl()), { ...init, headers: { 'accept-language': 'ru', ...init.headers } }).catch((error: unknown) => {
-    // Which call the connection failed under, not only undici's "fetch failed".
-    throw new Error(`${init.method ?? 'GET'} ${path} at ${baseUrl()}: ${String((error as { cause?: unknown }).cause ?? error)}`, { cause: error });
-  });
+  const res = await fetch(new URL(path, baseUrl()), { ...init, headers: { 'accept-language': 'ru', 'x-forwarded-for': ADDRESS, ...init.headers } }).catch(
+    (error: unknown) => {
+      // Which call the connection failed under, not only undici's "fetch failed".
+      throw new Error(`${init.method ?? 'GET'} ${path} at ${baseUrl()}: ${String((error as { cause?: unknown }).cause ?? error)}`, { cause: error });
+    },
+  );
   const text = await res.text();
   let body: Envelope<T>;
   try {

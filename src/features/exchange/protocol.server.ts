@@ -8,6 +8,7 @@ import { sameSecret } from '~/lib/same-secret.ts';
 import { createReadStream, createWriteStream, existsSync, mkdirSync, readdirSync, rmSync, statSync, truncateSync } from 'node:fs';
 import { once } from 'node:events';
 import { join, relative, resolve, sep } from 'node:path';
+import type { Database } from '~/lib/db/client.ts';
 import { getDatabase } from '~/lib/db/index.ts';
 import { env } from '~/lib/env.ts';
 import { blockedFor, countFailure, type Limit } from '~/lib/http/rate-limit.server.ts';
@@ -168,6 +169,8 @@ async function unpackArchives(folder: string): Promise<void> {
 }
 
 const running = new Map<string, Promise<void>>();
+/** Files whose run is being started (archives unpacked): a poll meanwhile must not start another. */
+const starting = new Set<string>();
 
 async function saveJob(key: string, job: Job): Promise<void> {
   await writeState((await getDatabase()).query, key, job);
@@ -216,6 +219,34 @@ const summaryLine = (summary: Record<string, number>, problems: ImportProblem[])
     .join(' ')}${first ? `; first error: ${first.id ? `${first.id}: ` : ''}${first.reason}` : ''}`;
 };
 
+/** Starts the file's run in this process; a Response when it cannot start (an archive refused, no file). */
+async function startRun(kind: Kind, folder: string, filename: string, path: string, key: string, database: Database): Promise<Response | undefined> {
+  try {
+    await unpackArchives(folder);
+  } catch (error) {
+    if (error instanceof ImportInputError) return failure(200, error.message.replace(folder + sep, ''));
+    throw error;
+  }
+  if (!existsSync(path) || !statSync(path).isFile()) return failure(404, `no file "${filename.slice(0, 100)}" was sent (mode=file) in this exchange`);
+  const { maxBytes, media, allowPrivate, priceType, oldPriceType } = config();
+  void startJob(key, async (progress) => {
+    if (kind === 'catalog') {
+      const result = await applyCatalogueFile(database, path, {
+        maxBytes,
+        priceTypeName: priceType,
+        oldPriceTypeName: oldPriceType,
+        photos: { dir: media, allowPrivate },
+        onProgress: progress,
+      });
+      logger.info({ file: relative(folder, path), ...result.summary, waiting: result.waiting }, 'exchange catalogue file applied');
+      return summaryLine({ ...result.summary }, result.problems);
+    }
+    const { applied, problems } = await applyOrdersFile(path);
+    return summaryLine({ orders: applied, errors: problems.length }, problems);
+  });
+  return undefined;
+}
+
 /** mode=import: the file's run, started on the first call; progress until it is over, then its outcome. */
 async function importStep(kind: Kind, filename: string): Promise<Response> {
   const folder = folderOf(kind);
@@ -225,30 +256,17 @@ async function importStep(kind: Kind, filename: string): Promise<Response> {
   const database = await getDatabase();
   let job = await readState<Job | null>(database.query, key, null);
   const dead = job?.status === 'running' && !running.has(key) && Date.now() - job.heartbeat > STALE_MS;
-  if (!job || dead) {
+  // A poll that comes before the run's first state is written (1C asks again at once) finds no job yet:
+  // the run this process already started, or is starting, is that file's run, not a second one applying
+  // the same groups and products beside it.
+  if ((!job && !running.has(key) && !starting.has(key)) || dead) {
+    starting.add(key);
     try {
-      await unpackArchives(folder);
-    } catch (error) {
-      if (error instanceof ImportInputError) return failure(200, error.message.replace(folder + sep, ''));
-      throw error;
+      const refused = await startRun(kind, folder, filename, path, key, database);
+      if (refused) return refused;
+    } finally {
+      starting.delete(key);
     }
-    if (!existsSync(path) || !statSync(path).isFile()) return failure(404, `no file "${filename.slice(0, 100)}" was sent (mode=file) in this exchange`);
-    const { maxBytes, media, allowPrivate, priceType, oldPriceType } = config();
-    void startJob(key, async (progress) => {
-      if (kind === 'catalog') {
-        const result = await applyCatalogueFile(database, path, {
-          maxBytes,
-          priceTypeName: priceType,
-          oldPriceTypeName: oldPriceType,
-          photos: { dir: media, allowPrivate },
-          onProgress: progress,
-        });
-        logger.info({ file: relative(folder, path), ...result.summary, waiting: result.waiting }, 'exchange catalogue file applied');
-        return summaryLine({ ...result.summary }, result.problems);
-      }
-      const { applied, problems } = await applyOrdersFile(path);
-      return summaryLine({ orders: applied, errors: problems.length }, problems);
-    });
   }
   const own = running.get(key);
   if (own) await Promise.race([own, new Promise((done) => setTimeout(done, config().stepMs))]);

@@ -348,7 +348,11 @@ export class CatalogueWriter {
           let id = this.placeholder--;
           if (query) {
             const inserted = await query(
-              'INSERT INTO categories (parent_id, name, slug, level, sort, external_id) VALUES ($1, $2, $3, $4, $5, $6) RETURNING id',
+              // Another run of the same feed (another process, a retried exchange) may have added it meanwhile.
+              `INSERT INTO categories (parent_id, name, slug, level, sort, external_id) VALUES ($1, $2, $3, $4, $5, $6)
+               ON CONFLICT (external_id) DO UPDATE SET parent_id = EXCLUDED.parent_id, name = EXCLUDED.name, slug = EXCLUDED.slug,
+                 level = EXCLUDED.level, sort = EXCLUDED.sort
+               RETURNING id`,
               [parentId, row.name, slugify(row.name) || 'category', row.level, row.sort, row.external],
             );
             id = (inserted.rows[0] as { id: number }).id;
