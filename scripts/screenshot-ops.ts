@@ -1,7 +1,7 @@
 // Screenshots of the managers' console (issue 24) at 1440 px and 390 px: the set-up page with its QR code,
 // the recovery codes, the sign-in page with an error, the list of orders, an order and its packing slip, the
-// buyout inbox and a request, the customers and a customer, the catalogue and a product, imports and the
-// audit log. An operator is added through
+// buyout inbox and a request, the customers and a customer, the catalogue and a product, imports, the words
+// for search and the audit log. An operator is added through
 // the operator call (as `npm run operator -- add` does) and set up in the browser with codes computed here.
 // Usage: node scripts/screenshot-ops.ts [URL OPERATOR-TOKEN] [--docs]
 // Without an address it starts the built shop (`npm run build` first) on a fresh database, with something on
@@ -221,6 +221,22 @@ try {
     }
     await page.goto(`${base}/ops/imports`);
     await shot('imports');
+    // The words for search: a synonym group and a brand's other name (added once, on the first width).
+    await page.goto(`${base}/ops/search`);
+    if ((await page.locator('[data-testid="ops-synonyms"]').count()) === 0) {
+      await page.getByTestId('ops-synonym-terms').fill('кеды, кроссовки, сникеры');
+      await page.getByRole('button', { name: 'Добавить' }).first().click();
+      await page.waitForURL('**/ops/search?done=*');
+      await page.getByTestId('ops-synonym-terms').fill('пуховик, куртка');
+      await page.getByLabel('Только в одну сторону').check();
+      await page.getByRole('button', { name: 'Добавить' }).first().click();
+      await page.waitForURL('**/ops/search?done=*');
+      await page.getByTestId('ops-alias-text').fill('Ив Сен Лоран');
+      await page.getByTestId('ops-alias-brand').selectOption({ label: 'Saint Laurent' });
+      await page.getByRole('button', { name: 'Добавить' }).last().click();
+      await page.waitForURL('**/ops/search?done=*');
+    }
+    await shot('search');
     await page.goto(`${base}/ops/audit`);
     await shot('audit');
     await page.close();

@@ -293,7 +293,9 @@ describe('npm run import', () => {
     } finally {
       await own.drop();
     }
-  });
+    // Three real runs of the command, each starting Node and its embedded database: a minute or more on a
+    // busy two-core machine (81 s in one CI run), so the run's own limit, not the default's.
+  }, 240_000);
   it('writes its report under DATA_DIR/import-reports without --report, never into the folder it was started from, and names it', async () => {
     const own = await createFreshDatabase('import-report');
     // The command reads ./drizzle, so it runs from the repository; what it leaves there is what is checked.
@@ -317,7 +319,7 @@ describe('npm run import', () => {
     } finally {
       await own.drop();
     }
-  });
+  }, 120_000);
 });
 
 describe('npm run import while the shop runs on the embedded database', () => {

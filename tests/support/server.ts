@@ -60,6 +60,8 @@ export interface TestServerOptions<T> {
   env?: Record<string, string>;
   label?: string;
   port?: number;
+  /** Another server's database (PostgreSQL): a second process of the same shop, which leaves the database to its owner. */
+  database?: FreshDatabase;
   /** Writes the test's own data (factories) into the fresh, seeded database before the server opens it. */
   prepare?: (database: Database, fresh: FreshDatabase) => Promise<T>;
 }
@@ -68,7 +70,8 @@ export async function startTestServer<T = undefined>(options: TestServerOptions<
   if (!existsSync('dist/server/entry.mjs')) throw new Error('No build found: run `npm run build` first (npm test does it for you).');
   const seedProducts = options.seedProducts ?? 400;
   // Migrated and seeded already (a copy of a template made once): the server's own start finds nothing to do.
-  const database = await seededDatabase(options.label ?? 'it', { seedProducts, seed: env().SEED });
+  const owned = !options.database;
+  const database = options.database ?? (await seededDatabase(options.label ?? 'it', { seedProducts, seed: env().SEED }));
   let prepared: T | undefined;
   if (options.prepare) {
     // The test's data, written before the server opens the database (PGlite is one process's database).
@@ -103,7 +106,7 @@ export async function startTestServer<T = undefined>(options: TestServerOptions<
     } catch {
       // already gone
     }
-    await database.drop();
+    if (owned) await database.drop();
     throw error;
   }
   return {
@@ -125,7 +128,7 @@ export async function startTestServer<T = undefined>(options: TestServerOptions<
         await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
         if (running()) killGroup('SIGKILL');
       }
-      await database.drop();
+      if (owned) await database.drop();
     },
   };
 }

@@ -11,7 +11,7 @@ import { dropPages } from '~/lib/http/page-cache.ts';
 import { selectRows, type Database, type Db } from '~/lib/db/client.ts';
 import { getDatabase } from '~/lib/db/index.ts';
 import { readAtScrape } from '~/lib/metrics.ts';
-import { brands, categories, colors, products, productVariants, searchWords } from '~/lib/db/schema.ts';
+import { brandAliases, brands, categories, colors, products, productVariants, searchSynonyms, searchWords } from '~/lib/db/schema.ts';
 import { otherLayout } from '~/lib/keyboard.ts';
 import { toLatin } from '~/lib/translit.ts';
 import {
@@ -22,16 +22,19 @@ import {
   queryWords,
   nearestWord,
   priceBounds,
+  readAliases,
   rebuildDue,
   relevanceOrder,
   wordHits,
   type CatalogIndex,
   type IndexSource,
+  withSoldOut,
   type WordQuery,
 } from './read-model.ts';
 
 export {
   ancestry,
+  foldLexeme,
   qualifiedCategoryName,
   queryIndex,
   topPositions,
@@ -74,14 +77,9 @@ export async function loadIndexSource(db: Db): Promise<IndexSource> {
         popularity: products.popularity,
         created: sql<number>`(extract(epoch FROM ${products.createdAt}) * 1000)::float8`.mapWith(Number),
         lexemes: sql<string[]>`${products.searchVector}::text`.mapWith(lexemesOf),
-        nameLexemes: sql<string[]>`to_tsvector('russian', ${products.name})::text`.mapWith(lexemesOf),
-        // Whole words as typed of the name and the article, and the article without its separators
-        // ('SL-4567/B' is found as 'sl', '4567', 'b' and 'sl4567b').
-        tokens: sql<
-          string[]
-        >`to_tsvector('simple', ${products.name} || ' ' || regexp_replace(${products.vendorCode}, '[^[:alnum:]]+', ' ', 'g') || ' ' || regexp_replace(${products.vendorCode}, '[^[:alnum:]]+', '', 'g'))::text`.mapWith(
-          lexemesOf,
-        ),
+        nameLexemes: sql<string[]>`${products.nameVector}::text`.mapWith(lexemesOf),
+        // Whole words as typed of the name and the article, and the article without its separators.
+        tokens: sql<string[]>`${products.tokenVector}::text`.mapWith(lexemesOf),
       })
       .from(products)
       .where(and(eq(products.isActive, true), gt(products.id, after)))
@@ -96,7 +94,7 @@ export async function loadIndexSource(db: Db): Promise<IndexSource> {
       after = (page.at(-1) as { id: number }).id;
     }
   };
-  const [productRows, sizeRows, brandRows, colorRows, categoryRows, wordRows] = await Promise.all([
+  const [productRows, sizeRows, brandRows, colorRows, categoryRows, wordRows, synonymRows, aliasRows] = await Promise.all([
     allProducts(),
     db
       .select({
@@ -130,7 +128,19 @@ export async function loadIndexSource(db: Db): Promise<IndexSource> {
       })
       .from(categories),
     db.select({ word: searchWords.word }).from(searchWords),
+    selectRows<{ id: number; one_way: boolean; lexemes: string }>(
+      db,
+      sql`SELECT s.id, s.one_way, to_tsvector('russian', t.term)::text AS lexemes
+          FROM ${searchSynonyms} s, unnest(s.terms) WITH ORDINALITY AS t(term, n) ORDER BY s.id, t.n`,
+    ),
+    db.select({ alias: brandAliases.alias, brand: brands.name }).from(brandAliases).innerJoin(brands, eq(brands.id, brandAliases.brandId)),
   ]);
+  const groups = new Map<number, { terms: string[][]; oneWay: boolean }>();
+  for (const row of synonymRows) {
+    const group = groups.get(row.id) ?? { terms: [], oneWay: row.one_way };
+    group.terms.push(lexemesOf(row.lexemes));
+    groups.set(row.id, group);
+  }
   return {
     version,
     products: productRows,
@@ -139,6 +149,8 @@ export async function loadIndexSource(db: Db): Promise<IndexSource> {
     colors: colorRows,
     categories: categoryRows,
     words: wordRows.map((r) => foldLexeme(r.word)),
+    synonyms: [...AUDIENCE, ...groups.values()],
+    aliases: aliasRows,
   };
 }
 
@@ -160,8 +172,12 @@ export async function getCatalogIndex(): Promise<CatalogIndex> {
     const database = await getDatabase();
     if (previous && ((await readVersion(database.db)) === previous.version || !rebuildDue(Date.now(), lastBuild))) return previous;
     const started = performance.now();
-    const built = await buildCatalogIndex(database);
+    let built = await buildCatalogIndex(database);
     lastBuild = { at: Date.now(), ms: performance.now() - started };
+    // Sizes this process sold out after the rows were read stay sold out in the new index.
+    const builtAt = Number(built.version.split('/')[0]);
+    soldOut = soldOut.filter((s) => s.version > builtAt);
+    if (soldOut.length > 0) built = withSoldOut(built, soldOut, `${built.version}~${++patches}`);
     // The pages this process keeps show the catalogue they were rendered from: a new version drops them,
     // so a price or a sold-out size shows on the next visit, not PAGE_CACHE_SECONDS later. A word that had
     // no correction may have one now (a first import's words).
@@ -189,8 +205,28 @@ export async function catalogueChanged(): Promise<void> {
     await indexCache.settled('index');
     // A rebuild already under way when the change landed read the catalogue before it: build again.
     const built = indexCache.peek('index');
-    if (!built || built.version === (await readVersion((await getDatabase()).db))) return;
+    if (!built || built.version.split('~')[0] === (await readVersion((await getDatabase()).db))) return;
   }
+}
+
+/** Sizes this process sold out, with the catalogue version after the sale, until an index built from rows that old holds them. */
+let soldOut: { productId: number; label: string; version: number }[] = [];
+let patches = 0;
+
+/**
+ * This process has just sold the last units of these sizes: its index shows them sold out now (a copy of
+ * the index's sizes without them), not after the next rebuild, which at 100,000 products takes seconds and
+ * may wait behind the last one (rebuildDue). The pages it keeps are dropped. Other processes follow by
+ * their poll, as for any change.
+ */
+export async function sizesSoldOut(sold: readonly { productId: number; label: string }[]): Promise<void> {
+  if (sold.length === 0) return;
+  const version = Number((await readVersion((await getDatabase()).db)).split('/')[0]);
+  soldOut.push(...sold.map((s) => ({ ...s, version })));
+  const index = indexCache.peek('index');
+  if (!index) return;
+  indexCache.set('index', withSoldOut(index, sold, `${index.version.split('~')[0]}~${++patches}`));
+  dropPages();
 }
 
 /** The index this process answers from: its catalogue version and when it was built; undefined before the first build. */
@@ -270,16 +306,15 @@ export interface TextMatch {
 }
 
 // Words a shopper uses for what the catalogue names otherwise — the audience: «женские» for the category
-// «Женщинам», «для мальчика» for «Детям» — as stems added to the word's own. Built in; the console's table
-// of synonyms and brand aliases (issue 40, next) adds to it.
-const SYNONYMS: Readonly<Record<string, readonly string[]>> = Object.fromEntries(
+// «Женщинам», «для мальчика» for «Детям» — as stems, one way. Built in; the managers' groups of the
+// console's /ops/search (search_synonyms) come with the index and are added to these.
+const AUDIENCE: { terms: string[][]; oneWay: boolean }[] =
   // eslint-disable-next-line shop/no-cyrillic-literal -- stems of the language being searched
-  'женск:женщин мужск:мужчин детск:дет девочк:дет мальчик:дет ребенк:дет'.split(' ').map((pair) => {
-    const [stem = '', ...more] = pair.split(':');
-    return [stem, more];
-  }),
-);
-const withSynonyms = (stems: readonly string[]) => [...new Set([...stems, ...stems.flatMap((x) => SYNONYMS[x] ?? [])])];
+  'женск:женщин мужск:мужчин детск:дет девочк:дет мальчик:дет ребенк:дет'.split(' ').map((pair) => ({
+    terms: pair.split(':').map((stem) => [stem]),
+    oneWay: true,
+  }));
+const withSynonyms = (index: CatalogIndex, stems: readonly string[]) => [...new Set([...stems, ...stems.flatMap((x) => index.synonyms.get(x) ?? [])])];
 
 /** How much a guessed word counts against one typed: a typo's correction, the other keyboard layout. */
 const GUESSED = 0.8;
@@ -314,7 +349,7 @@ export async function matchText(typed: string): Promise<TextMatch> {
 async function matchTyped(typed: string): Promise<TextMatch> {
   const index = await getCatalogIndex();
   const bounds = priceBounds(typed);
-  const all = queryWords(bounds.text);
+  const all = readAliases(index, queryWords(bounds.text));
   // A size the catalogue has in stock, typed as a number ('кроссовки 40'): a filter, not a word to find.
   const sizeOf = (w: string) => [w.replace('.', ','), w.toUpperCase()].find((label) => index.sizeIdByLabel.has(label));
   const sizes = all.filter((w, k) => k > 0 && /^(?:\d{2}(?:[.,]5)?|[a-z]{1,3})$/.test(w) && sizeOf(w) !== undefined && !index.postings.has(w));
@@ -342,7 +377,7 @@ async function matchTyped(typed: string): Promise<TextMatch> {
 
 async function matchWords(index: CatalogIndex, words: string[]): Promise<TextMatch> {
   const stemmed = await stemsOf(words);
-  let queries: WordQuery[] = words.map((w, k) => wordQuery(w, withSynonyms(stemmed.get(w) ?? []), k === words.length - 1));
+  let queries: WordQuery[] = words.map((w, k) => wordQuery(w, withSynonyms(index, stemmed.get(w) ?? []), k === words.length - 1));
   // Stop words ('и', 'для') have no stems and narrow nothing.
   const useful = (q: WordQuery) => q.lexemes.length > 0 || q.prefix !== null || /^\d+$/.test(q.raw ?? '');
   const kept = words.filter((_, k) => useful(queries[k] as WordQuery));

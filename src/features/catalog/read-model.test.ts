@@ -14,6 +14,8 @@ import {
   relevanceOrder,
   queryIndex,
   queryWords,
+  readAliases,
+  withSoldOut,
   wordHits,
   wordMatchesLexemes,
   type IndexSource,
@@ -325,5 +327,74 @@ describe('typos, price words (issue 40)', () => {
     const { text: words, ...want } = expected;
     expect(text.trim().replace(/\s+/g, ' ')).toBe(words);
     expect(bounds).toEqual(want);
+  });
+});
+
+describe("postings, synonyms, brands' other names and a sale (issue 40, second session)", () => {
+  it("keeps each word's positions ascending and once, finds words by prefix in order, and knows what it does not hold", () => {
+    const twice: IndexSource = { ...source, products: source.products.map((p) => ({ ...p, lexemes: [...p.lexemes, ...p.lexemes] })) };
+    const built = buildIndex(twice);
+    expect([...(built.postings.get('prada') ?? [])]).toEqual([1, 3, 4]);
+    expect([...(built.postings.get('плат') ?? [])]).toEqual([0, 1]);
+    expect(built.postings.has('платок')).toBe(false);
+    expect(built.postings.get('платок')).toBeUndefined();
+    expect([...built.postings.startingWith('т')].map((l) => [...l])).toEqual([[3, 4]]);
+    expect([...built.postings.startingWith('')].length).toBe(built.postings.keys.length);
+    expect(built.postings.keys).toEqual([...built.postings.keys].sort());
+  });
+
+  it("adds a group's stems to each of its words, or one way only to the first", () => {
+    const built = buildIndex({
+      ...source,
+      synonyms: [
+        { terms: [['кед'], ['кроссовк'], ['сникер']], oneWay: false },
+        { terms: [['пуховик'], ['куртк']], oneWay: true },
+      ],
+    });
+    expect(built.synonyms.get('кед')).toEqual(['кроссовк', 'сникер']);
+    expect(built.synonyms.get('сникер')).toEqual(['кед', 'кроссовк']);
+    expect(built.synonyms.get('пуховик')).toEqual(['куртк']);
+    expect(built.synonyms.has('куртк')).toBe(false);
+  });
+
+  it("reads a brand's other name as the brand's own, the longest first, with ё as е", () => {
+    const built = buildIndex({
+      ...source,
+      aliases: [
+        { alias: 'сен', brand: 'Sen' },
+        { alias: 'ив сен лоран', brand: 'Saint Laurent' },
+        { alias: 'гуччи', brand: 'Gucci' },
+      ],
+    });
+    expect(readAliases(built, queryWords('Сумка ИВ СЕН ЛОРАН чёрная'))).toEqual(['сумка', 'saint', 'laurent', 'чёрная']);
+    expect(readAliases(built, queryWords('гуччи сен'))).toEqual(['gucci', 'sen']);
+    expect(readAliases(built, queryWords('гучи'))).toEqual(['гучи']);
+  });
+
+  it('drops a sold-out size from a copy of the index, the product out of stock when it was its last, the index itself untouched', () => {
+    const sold = withSoldOut(
+      index,
+      [
+        { productId: 1, label: 'M' },
+        { productId: 4, label: '40' },
+        { productId: 99, label: 'M' },
+      ],
+      'test~1',
+    );
+    const sizesOf = (built: typeof index, id: number) => {
+      const i = built.positionOf(id);
+      return Array.from(built.sizeIds.subarray(built.sizeStart[i], built.sizeStart[i + 1]), (s) => built.sizeLabels[s]);
+    };
+    expect(sizesOf(sold, 1)).toEqual(['S']);
+    expect(sizesOf(sold, 3)).toEqual(['40', '41']);
+    expect(sizesOf(sold, 4)).toEqual([]);
+    expect(sold.inStock[sold.positionOf(4)]).toBe(0);
+    expect(sold.inStock[sold.positionOf(1)]).toBe(1);
+    expect(sold.version).toBe('test~1');
+    expect(sizesOf(index, 1)).toEqual(['S', 'M']);
+    expect(index.inStock[index.positionOf(4)]).toBe(1);
+    // The size filter and its counts follow the copy.
+    const withM = queryIndex(sold, {}, { ...EMPTY_QUERY, attr: ['M'] });
+    expect(withM.positions.map((i) => sold.ids[i])).toEqual([2]);
   });
 });

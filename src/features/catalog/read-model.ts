@@ -36,6 +36,10 @@ export interface IndexSource {
   categories: (CategoryRecord & { lexemes: readonly string[] })[];
   /** The words of every product's search text as typed (search_words), for typos trigrams miss. */
   words?: readonly string[];
+  /** Synonym groups, each word with its stems: every word finds the others, or with `oneWay` the first finds the rest. */
+  synonyms?: { terms: readonly (readonly string[])[]; oneWay: boolean }[];
+  /** Shoppers' names of brands ('гуччи') and the brand's own name ('Gucci'). */
+  aliases?: { alias: string; brand: string }[];
 }
 
 export interface CatalogIndex {
@@ -60,15 +64,12 @@ export interface CatalogIndex {
   sizeIdByLabel: Map<string, number>;
   /** Positions in the order of each sort. */
   orders: Record<Sort, Int32Array>;
-  /** Lexeme → ascending positions of the products whose search_vector holds it. */
-  postings: Map<string, Int32Array>;
-  /** Every lexeme, sorted, for prefix matching of the word being typed. */
-  lexemes: string[];
-  /** Lexeme → positions whose name holds it; its keys sorted, for prefixes. */
-  namePostings: Map<string, Int32Array>;
-  nameLexemes: string[];
+  /** Lexeme → ascending positions of the products whose search_vector (or article) holds it. */
+  postings: Postings;
+  /** Lexeme → positions whose name holds it. */
+  namePostings: Postings;
   /** Whole word as typed (a number, an article or one of its parts) → positions. */
-  tokenPostings: Map<string, Int32Array>;
+  tokenPostings: Postings;
   /** 1 where some size is in stock. */
   inStock: Uint8Array;
   /** Each position's place in the popular order: relevance's tie-break. */
@@ -86,6 +87,127 @@ export interface CatalogIndex {
   categoryLexemes: Map<number, readonly string[]>;
   /** The catalogue's words as typed, sorted. */
   words: readonly string[];
+  /** Stem → the stems a synonym adds to it. */
+  synonyms: Map<string, readonly string[]>;
+  /** A brand's other names as query words, longest first, and its own name's words to read instead. */
+  aliases: { words: readonly string[]; brand: readonly string[] }[];
+}
+
+/** Every distinct word of an index's postings, numbered as first seen; each string kept once. */
+class Vocabulary {
+  readonly words: string[] = [];
+  private readonly ids = new Map<string, number>();
+  id(word: string): number {
+    let id = this.ids.get(word);
+    if (id === undefined) {
+      id = this.words.length;
+      this.ids.set(word, id);
+      this.words.push(word);
+    }
+    return id;
+  }
+}
+
+/**
+ * Word → ascending positions, laid out flat: the words sorted (for prefixes), one array of where each
+ * word's positions start and one of all positions. At 100,000 products a typed array per word (about
+ * 400,000 of them with the articles' parts) cost ~150 MB of object headers; this costs the positions.
+ */
+export class Postings {
+  /** The words, sorted. */
+  readonly keys: readonly string[];
+  private readonly starts: Int32Array;
+  private readonly positions: Int32Array;
+
+  constructor(keys: readonly string[], starts: Int32Array, positions: Int32Array) {
+    this.keys = keys;
+    this.starts = starts;
+    this.positions = positions;
+  }
+
+  private find(key: string): number {
+    const k = lowerBound(this.keys, key);
+    return this.keys[k] === key ? k : -1;
+  }
+
+  private at(k: number): Int32Array {
+    return this.positions.subarray(this.starts[k], this.starts[k + 1]);
+  }
+
+  has(key: string): boolean {
+    return this.find(key) >= 0;
+  }
+
+  get(key: string): Int32Array | undefined {
+    const k = this.find(key);
+    return k < 0 ? undefined : this.at(k);
+  }
+
+  /** The lists of the words starting with `prefix`; capped so a two-letter stem cannot make one keystroke walk the whole vocabulary. */
+  *startingWith(prefix: string, limit = 200): Generator<Int32Array> {
+    for (let k = lowerBound(this.keys, prefix), seen = 0; k < this.keys.length && seen < limit; k++, seen++) {
+      if (!(this.keys[k] as string).startsWith(prefix)) return;
+      yield this.at(k);
+    }
+  }
+}
+
+/** Collects (word, position) pairs, positions ascending, a word once per position; then lays them out. */
+class PostingsBuilder {
+  private words = new Int32Array(0);
+  private places = new Int32Array(0);
+  private length = 0;
+  /** Per word id, the last position it was added at, plus one: a word twice in one product counts once. */
+  private last = new Int32Array(0);
+
+  constructor(expectedProducts: number) {
+    this.grow(Math.max(1024, expectedProducts * 8));
+  }
+
+  private grow(capacity: number): void {
+    const words = new Int32Array(capacity);
+    const places = new Int32Array(capacity);
+    words.set(this.words.subarray(0, this.length));
+    places.set(this.places.subarray(0, this.length));
+    this.words = words;
+    this.places = places;
+  }
+
+  add(word: number, position: number): void {
+    if (word >= this.last.length) {
+      const last = new Int32Array(Math.max(1024, (word + 1) * 2));
+      last.set(this.last);
+      this.last = last;
+    }
+    if (this.last[word] === position + 1) return;
+    this.last[word] = position + 1;
+    if (this.length === this.words.length) this.grow(this.length * 2);
+    this.words[this.length] = word;
+    this.places[this.length++] = position;
+  }
+
+  build(vocabulary: Vocabulary): Postings {
+    const all = vocabulary.words;
+    const counts = new Int32Array(all.length);
+    for (let j = 0; j < this.length; j++) counts[this.words[j] as number]!++;
+    const used: number[] = [];
+    for (let w = 0; w < counts.length; w++) if (counts[w]! > 0) used.push(w);
+    used.sort((a, b) => ((all[a] as string) < (all[b] as string) ? -1 : 1));
+    const starts = new Int32Array(used.length + 1);
+    // Where the next position of each word goes; filled in the order added, so each list stays ascending.
+    const next = new Int32Array(all.length);
+    used.forEach((w, k) => {
+      next[w] = starts[k] as number;
+      starts[k + 1] = (starts[k] as number) + (counts[w] as number);
+    });
+    const positions = new Int32Array(this.length);
+    for (let j = 0; j < this.length; j++) positions[next[this.words[j] as number]!++] = this.places[j] as number;
+    return new Postings(
+      used.map((w) => all[w] as string),
+      starts,
+      positions,
+    );
+  }
 }
 
 export function buildIndex(source: IndexSource): CatalogIndex {
@@ -122,15 +244,13 @@ function* indexSteps(source: IndexSource): Generator<void, CatalogIndex> {
   const free = new Uint8Array(n);
   const popularity = new Int32Array(n);
   const created = new Float64Array(n);
-  const lists = new Map<string, number[]>();
-  const nameLists = new Map<string, number[]>();
-  const tokenLists = new Map<string, number[]>();
-  const add = (into: Map<string, number[]>, words: Iterable<string>, i: number) => {
-    for (const word of words) {
-      const list = into.get(word);
-      if (list) list.push(i);
-      else into.set(word, [i]);
-    }
+  // One vocabulary for the three postings: a word's string is kept once however many lists hold it.
+  const vocabulary = new Vocabulary();
+  const lists = new PostingsBuilder(n);
+  const nameLists = new PostingsBuilder(n);
+  const tokenLists = new PostingsBuilder(n);
+  const add = (into: PostingsBuilder, words: readonly string[] | undefined, i: number) => {
+    if (words) for (const word of words) into.add(vocabulary.id(word), i);
   };
   let maxId = 0;
   for (let i = 0; i < n; i++) {
@@ -148,9 +268,10 @@ function* indexSteps(source: IndexSource): Generator<void, CatalogIndex> {
     popularity[i] = r.popularity;
     created[i] = r.created;
     // The article's words are found as the name's are (an article typed from a tag finds its product).
-    add(lists, new Set([...r.lexemes, ...(r.tokens ?? [])]), i);
-    add(nameLists, new Set(r.nameLexemes ?? []), i);
-    add(tokenLists, new Set(r.tokens ?? []), i);
+    add(lists, r.lexemes, i);
+    add(lists, r.tokens, i);
+    add(nameLists, r.nameLexemes, i);
+    add(tokenLists, r.tokens, i);
   }
   yield;
   const positions = new Int32Array(maxId + 1).fill(-1);
@@ -190,21 +311,12 @@ function* indexSteps(source: IndexSource): Generator<void, CatalogIndex> {
     yield;
   }
 
-  const postings = new Map<string, Int32Array>();
-  const namePostings = new Map<string, Int32Array>();
-  const tokenPostings = new Map<string, Int32Array>();
-  let made = 0;
-  for (const [into, from] of [
-    [postings, lists],
-    [namePostings, nameLists],
-    [tokenPostings, tokenLists],
-  ] as const) {
-    for (const [lexeme, list] of from) {
-      into.set(lexeme, Int32Array.from(list));
-      if (++made % (STEP_ROWS * 4) === 0) yield;
-    }
-    yield;
-  }
+  const postings = lists.build(vocabulary);
+  yield;
+  const namePostings = nameLists.build(vocabulary);
+  yield;
+  const tokenPostings = tokenLists.build(vocabulary);
+  yield;
   const inStock = new Uint8Array(n);
   for (let i = 0; i < n; i++) inStock[i] = (sizeStart[i + 1] as number) > (sizeStart[i] as number) ? 1 : 0;
   const popularRank = new Int32Array(n);
@@ -244,9 +356,7 @@ function* indexSteps(source: IndexSource): Generator<void, CatalogIndex> {
     sizeIdByLabel,
     orders,
     postings,
-    lexemes: [...postings.keys()].sort(),
     namePostings,
-    nameLexemes: [...namePostings.keys()].sort(),
     tokenPostings,
     inStock,
     popularRank,
@@ -259,7 +369,78 @@ function* indexSteps(source: IndexSource): Generator<void, CatalogIndex> {
     brandLexemes: new Map(source.brands.map((b) => [b.id, b.lexemes])),
     categoryLexemes: new Map(source.categories.map((c) => [c.id, c.lexemes])),
     words: [...(source.words ?? [])].sort(),
+    synonyms: synonymStems(source.synonyms ?? []),
+    aliases: (source.aliases ?? [])
+      .map((a) => ({ words: queryWords(a.alias).map(foldLexeme), brand: queryWords(a.brand) }))
+      .filter((a) => a.words.length > 0 && a.brand.length > 0)
+      .sort((a, b) => b.words.length - a.words.length),
   };
+}
+
+/**
+ * The index with these sizes sold out (a sale's last unit): its sizes in stock and in-stock marks copied
+ * without them, everything else shared. What the selling process answers from until its next rebuild has
+ * read the sale from the database (docs/search.md "Freshness"); `version` names the patched index, so
+ * that cards and listings kept per version are read again.
+ */
+export function withSoldOut(index: CatalogIndex, sold: readonly { productId: number; label: string }[], version: string): CatalogIndex {
+  const gone = new Map<number, Set<number>>();
+  for (const { productId, label } of sold) {
+    const i = index.positionOf(productId);
+    const size = index.sizeIdByLabel.get(label);
+    if (i < 0 || size === undefined) continue;
+    const set = gone.get(i) ?? new Set<number>();
+    set.add(size);
+    gone.set(i, set);
+  }
+  if (gone.size === 0) return { ...index, version };
+  const sizeStart = new Int32Array(index.n + 1);
+  const sizeIds = new Uint16Array(index.sizeIds.length);
+  const inStock = index.inStock.slice();
+  let w = 0;
+  for (let i = 0; i < index.n; i++) {
+    sizeStart[i] = w;
+    const drop = gone.get(i);
+    for (let s = index.sizeStart[i] as number; s < (index.sizeStart[i + 1] as number); s++)
+      if (!drop?.has(index.sizeIds[s] as number)) sizeIds[w++] = index.sizeIds[s] as number;
+    if (drop) inStock[i] = w > (sizeStart[i] as number) ? 1 : 0;
+  }
+  sizeStart[index.n] = w;
+  return { ...index, version, sizeStart, sizeIds: sizeIds.subarray(0, w), inStock };
+}
+
+/** Stem → the stems its synonyms add: each group's words (or, one way, its first) to the other words'. */
+function synonymStems(groups: NonNullable<IndexSource['synonyms']>): Map<string, readonly string[]> {
+  const more = new Map<string, Set<string>>();
+  for (const group of groups)
+    group.terms.forEach((stems, k) => {
+      if (group.oneWay && k > 0) return;
+      const others = group.terms.filter((_, j) => j !== k).flat();
+      for (const stem of stems) {
+        const set = more.get(stem) ?? new Set<string>();
+        for (const other of others) if (other !== stem) set.add(other);
+        more.set(stem, set);
+      }
+    });
+  return new Map([...more].map(([stem, set]) => [stem, [...set]]));
+}
+
+/**
+ * The query's words with a brand's other name read as the brand's own ('гуччи' → 'gucci', 'ив сен лоран' →
+ * 'saint laurent'): the longest name first, each place once.
+ */
+export function readAliases(index: Pick<CatalogIndex, 'aliases'>, words: readonly string[]): string[] {
+  if (index.aliases.length === 0) return [...words];
+  const folded = words.map(foldLexeme);
+  const out: string[] = [];
+  for (let k = 0; k < words.length;) {
+    const alias = index.aliases.find((a) => a.words.every((w, j) => folded[k + j] === w));
+    if (alias) {
+      out.push(...alias.brand);
+      k += alias.words.length;
+    } else out.push(words[k++] as string);
+  }
+  return out;
 }
 
 /** Shoppers rarely type 'ё': 'черный' must find 'Чёрный'. Applied to both sides of every match. */
@@ -514,15 +695,11 @@ function markPostings(index: CatalogIndex, lexeme: string, prefix: boolean, hits
     exact.forEach((i) => (hits[i] = 1));
     any = true;
   }
-  if (prefix) {
-    // Capped so a two-letter stem cannot make one keystroke walk the whole vocabulary.
-    for (let k = lowerBound(index.lexemes, lexeme), seen = 0; k < index.lexemes.length && seen < 200; k++, seen++) {
-      const word = index.lexemes[k] as string;
-      if (!word.startsWith(lexeme)) break;
-      index.postings.get(word)?.forEach((i) => (hits[i] = 1));
+  if (prefix)
+    for (const list of index.postings.startingWith(lexeme)) {
+      list.forEach((i) => (hits[i] = 1));
       any = true;
     }
-  }
   return any;
 }
 
@@ -651,14 +828,6 @@ export function priceBounds(text: string): { text: string; min?: number; max?: n
 export const WEIGHTS = { token: 6, name: 4, brand: 4, category: 2, other: 1, prefix: 0.35, inStock: 1, wholeName: 2 } as const;
 
 /** The sorted keys that start with `prefix` (at most 200: a short prefix must not walk the vocabulary). */
-function* keysStarting(sorted: readonly string[], prefix: string): Generator<string> {
-  for (let k = lowerBound(sorted, prefix), seen = 0; k < sorted.length && seen < 200; k++, seen++) {
-    const key = sorted[k] as string;
-    if (!key.startsWith(prefix)) return;
-    yield key;
-  }
-}
-
 let scratch = { score: new Float32Array(0), best: new Float32Array(0), inName: new Uint8Array(0) };
 
 /** The k-th largest score among the positions: a bounded sorted list for a page's few, a native sort beyond. */
@@ -707,7 +876,7 @@ export function relevanceOrder(index: CatalogIndex, words: readonly WordQuery[],
     const starts = (lexemes: readonly string[]) => word.prefix !== null && lexemes.some((x) => x.startsWith(word.prefix as string));
     // Anywhere (colour, category, description words), then the fields that weigh more.
     for (const lexeme of word.lexemes) raise(index.postings.get(lexeme), WEIGHTS.other);
-    if (word.prefix !== null) for (const key of keysStarting(index.lexemes, word.prefix)) raise(index.postings.get(key), WEIGHTS.other * WEIGHTS.prefix);
+    if (word.prefix !== null) for (const list of index.postings.startingWith(word.prefix)) raise(list, WEIGHTS.other * WEIGHTS.prefix);
     // Weights by brand and category id in typed arrays: looked up once per hit, a Map's lookup was the cost.
     const brands = new Float32Array(brandSlots);
     let named = false;
@@ -734,7 +903,7 @@ export function relevanceOrder(index: CatalogIndex, words: readonly WordQuery[],
         const value = Math.max(brands[index.brand[i] as number] ?? 0, categories[index.category[i] as number] ?? 0);
         if (best[i]! < value) best[i] = value;
       }
-    if (word.prefix !== null) for (const key of keysStarting(index.nameLexemes, word.prefix)) raise(index.namePostings.get(key), WEIGHTS.name * WEIGHTS.prefix);
+    if (word.prefix !== null) for (const list of index.namePostings.startingWith(word.prefix)) raise(list, WEIGHTS.name * WEIGHTS.prefix);
     for (const lexeme of word.lexemes) raise(index.namePostings.get(lexeme), WEIGHTS.name);
     if (word.raw) raise(index.tokenPostings.get(word.raw), WEIGHTS.token);
     const weight = word.weight ?? 1;

@@ -17,6 +17,7 @@ import { cartLinesOf } from '~/features/cart/cart.server.ts';
 import { carrierChoice, quoted } from '~/features/delivery/delivery.server.ts';
 import { parcelOf } from '~/features/delivery/delivery.parcel.server.ts';
 import type { CartItem } from '~/features/cart/cart.ts';
+import { sizesSoldOut } from '~/features/catalog/read-model.server.ts';
 import type { PlaceOrderInput } from './checkout.schema.ts';
 
 /** Bonus points pay at most this share of the goods (after discounts); the balance may pay everything. */
@@ -239,11 +240,17 @@ export async function placeOrder(input: PlaceOrderInput, owner: Owner, idempoten
   const seconds = Math.round(env().PAYMENT_TIMEOUT_MINUTES * 60);
 
   let placed: { total: number; paymentStatus: 'paid' | 'unpaid' };
+  const soldOut: { productId: number; label: string }[] = [];
   try {
     placed = await db.transaction(async (tx) => {
       const p = await price(tx, owner, items, input, option, true);
+      soldOut.length = 0;
       for (const { variant, quantity } of p.lines) {
-        await tx.execute(sql`UPDATE product_variants SET stock = stock - ${quantity} WHERE id = ${variant.id}`);
+        const [left] = await selectRows<{ stock: number }>(
+          tx,
+          sql`UPDATE product_variants SET stock = stock - ${quantity} WHERE id = ${variant.id} RETURNING stock`,
+        );
+        if (left && left.stock <= 0) soldOut.push({ productId: variant.product_id, label: variant.label });
       }
       const address = { city: input.delivery.city, address: input.delivery.address, postcode: input.delivery.postcode, comment: input.delivery.comment };
       const [order] = await selectRows<{ id: number }>(
@@ -288,6 +295,8 @@ export async function placeOrder(input: PlaceOrderInput, owner: Owner, idempoten
     }
     throw error;
   }
+  // The last unit of a size: this process's listings and search show it sold out at once (issue 40).
+  if (soldOut.length > 0) void sizesSoldOut(soldOut).catch(() => undefined);
   metrics().orders.inc({ event: 'placed' });
   if (placed.paymentStatus === 'paid') metrics().orders.inc({ event: 'paid' });
   return {

@@ -276,6 +276,9 @@ export class CatalogueWriter {
       const id = this.brands.get(brandKey(name));
       if (id !== undefined) for (const alias of aliases) if (!this.brands.has(brandKey(alias))) this.brands.set(brandKey(alias), id);
     }
+    // The managers' names of brands (/ops/search): a feed's «Гуччи» is the shop's Gucci.
+    for (const a of (await q('SELECT alias, brand_id FROM brand_aliases')).rows as { alias: string; brand_id: number }[])
+      if (!this.brands.has(brandKey(a.alias))) this.brands.set(brandKey(a.alias), a.brand_id);
     for (const c of (await q('SELECT id, name FROM colors')).rows as { id: number; name: string }[]) this.colors.set(colorKey(c.name), c.id);
     for (const c of (await q('SELECT id, external_id FROM categories WHERE external_id IS NOT NULL')).rows as { id: number; external_id: string }[])
       this.categories.set(c.external_id, c.id);

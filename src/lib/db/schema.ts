@@ -192,6 +192,13 @@ export const products = pgTable(
     // what search matches against, with full text (Russian stemming) and trigrams (typos, transliteration).
     searchText: text('search_text').notNull().default(''),
     searchVector: tsvector('search_vector').generatedAlwaysAs(sql`to_tsvector('russian', search_text)`),
+    // The name's own stems (a word in the name weighs more) and its words and the article's as typed, whole
+    // and without separators ('SL-4567/B' is 'sl', '4567', 'b' and 'sl4567b'): kept by the database on
+    // write, so that building the search index reads them instead of computing them for every product.
+    nameVector: tsvector('name_vector').generatedAlwaysAs(sql`to_tsvector('russian', name)`),
+    tokenVector: tsvector('token_vector').generatedAlwaysAs(
+      sql`to_tsvector('simple', name || ' ' || regexp_replace(vendor_code, '[^[:alnum:]]+', ' ', 'g') || ' ' || regexp_replace(vendor_code, '[^[:alnum:]]+', '', 'g'))`,
+    ),
     // Imported products (docs/import.md): the feed's key ('yml:g:<group_id>', 'yml:o:<offer id>'), the
     // seller's article and sales notes, and a hash of what the import last wrote, so that an unchanged
     // offer costs no write and the catalogue version stays where it is.
@@ -224,6 +231,26 @@ export const products = pgTable(
 export const searchWords = pgTable('search_words', { word: text('word').primaryKey() }, (t) => [
   index('search_words_trgm_idx').using('gin', t.word.op('gin_trgm_ops')),
 ]);
+
+// The managers' words for search (issue 40, the console's /ops/search): synonym groups ('кеды, кроссовки'),
+// each word finding the others, or only the first the rest (one_way); and shoppers' names of a brand
+// ('гуччи' → Gucci), kept folded (lower case, ё as е). Read with the catalogue index: saving one moves the
+// catalogue version, so every process searches with it within its poll.
+export const searchSynonyms = pgTable('search_synonyms', {
+  id: serial('id').primaryKey(),
+  terms: text('terms').array().notNull(),
+  oneWay: boolean('one_way').notNull().default(false),
+  createdAt: createdAt(),
+});
+
+export const brandAliases = pgTable('brand_aliases', {
+  id: serial('id').primaryKey(),
+  alias: text('alias').notNull().unique(),
+  brandId: integer('brand_id')
+    .notNull()
+    .references(() => brands.id, { onDelete: 'cascade' }),
+  createdAt: createdAt(),
+});
 
 export const productImages = pgTable(
   'product_images',

@@ -42,6 +42,8 @@ export type ProductRow = Omit<
   | 'isActive'
   | 'searchText'
   | 'searchVector'
+  | 'nameVector'
+  | 'tokenVector'
   | 'updatedAt'
   | 'externalId'
   | 'salesNotes'
