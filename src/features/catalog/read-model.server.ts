@@ -5,7 +5,7 @@
 // The database stays the source of truth: any instance can rebuild its index at any time, cards and
 // product pages are read from it once per version (catalog.server.ts), and everything transactional
 // (the cart, the wishlist, placement) reads it on every request.
-import { and, asc, eq, gt, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, sql, type SQL } from 'drizzle-orm';
 import { Cache } from '~/lib/cache.ts';
 import { dropPages } from '~/lib/http/page-cache.ts';
 import { selectRows, type Database, type Db } from '~/lib/db/client.ts';
@@ -53,6 +53,13 @@ async function readVersion(db: Db): Promise<string> {
 }
 
 const lexemesOf = (column: string | null) => parseTsvector(column ?? '');
+/**
+ * A product's tsvector as its lexemes joined by spaces (`tsvector_to_array` in the database): no positions
+ * or quoting to parse, which at 100,000 products with their descriptions was most of the index's build.
+ * The parser never makes a lexeme with a space in it.
+ */
+const lexemeList = (column: SQL) => sql<string[]>`array_to_string(tsvector_to_array(${column}), ' ')`.mapWith(splitLexemes);
+const splitLexemes = (text: string | null): string[] => (text ? text.split(' ').map(foldLexeme) : []);
 
 /** The rows of an index, typed by the schema; the only place the index meets SQL. */
 const PRODUCT_PAGE = 5000;
@@ -76,10 +83,11 @@ export async function loadIndexSource(db: Db): Promise<IndexSource> {
         freeDelivery: products.freeDelivery,
         popularity: products.popularity,
         created: sql<number>`(extract(epoch FROM ${products.createdAt}) * 1000)::float8`.mapWith(Number),
-        lexemes: sql<string[]>`${products.searchVector}::text`.mapWith(lexemesOf),
-        nameLexemes: sql<string[]>`${products.nameVector}::text`.mapWith(lexemesOf),
+        lexemes: lexemeList(sql`${products.searchVector}`),
+        nameLexemes: lexemeList(sql`${products.nameVector}`),
+        descriptionLexemes: lexemeList(sql`${products.descriptionVector}`),
         // Whole words as typed of the name and the article, and the article without its separators.
-        tokens: sql<string[]>`${products.tokenVector}::text`.mapWith(lexemesOf),
+        tokens: lexemeList(sql`${products.tokenVector}`),
       })
       .from(products)
       .where(and(eq(products.isActive, true), gt(products.id, after)))
@@ -327,26 +335,34 @@ function wordQuery(word: string, stemmed: readonly string[], last: boolean, weig
   return { lexemes: stemmed, prefix, raw: folded, weight };
 }
 
+export interface MatchOptions {
+  /**
+   * Whether a word may be found in descriptions (the search page: yes). Suggestions name the products a
+   * word names; a description's mention would only widen what they score, at their 15 ms budget.
+   */
+  descriptions?: boolean;
+}
+
 /**
  * Finds the products whose name, brand, category, colour or article hold every word of the text. The last
  * word counts as a prefix (the shopper may still be typing it). A word the catalogue does not know is read
  * in the other keyboard layout or in Latin letters, else corrected to the closest known word by trigram
  * similarity — once, and only when the text found nothing as typed.
  */
-export async function matchText(typed: string): Promise<TextMatch> {
-  const match = await matchTyped(typed);
+export async function matchText(typed: string, options: MatchOptions = {}): Promise<TextMatch> {
+  const match = await matchTyped(typed, options);
   const found = (m: TextMatch) => m.hits?.includes(1) === true;
   if (found(match) && match.corrected === null) return match;
   // Found only by guessing, or not at all: the whole text in the other layout, punctuation keys included
   // («,h.rb» is «брюки»), is taken when it is found as it reads.
   const switched = otherLayout(typed);
   if (switched === typed) return match;
-  const other = await matchTyped(switched);
+  const other = await matchTyped(switched, options);
   if (found(other) && (other.corrected === null || !found(match))) return { ...other, corrected: other.corrected ?? queryWords(switched).join(' ') };
   return match;
 }
 
-async function matchTyped(typed: string): Promise<TextMatch> {
+async function matchTyped(typed: string, options: MatchOptions): Promise<TextMatch> {
   const index = await getCatalogIndex();
   const bounds = priceBounds(typed);
   const all = readAliases(index, queryWords(bounds.text));
@@ -372,10 +388,10 @@ async function matchTyped(typed: string): Promise<TextMatch> {
     if (bounds.min === undefined && bounds.max === undefined && sizes.length === 0) return { index, hits: null, words: [], corrected: null };
     return bounded({ index, hits: new Uint8Array(index.n).fill(1), words: [], corrected: null });
   }
-  return bounded(await matchWords(index, words));
+  return bounded(await matchWords(index, words, options.descriptions !== false));
 }
 
-async function matchWords(index: CatalogIndex, words: string[]): Promise<TextMatch> {
+async function matchWords(index: CatalogIndex, words: string[], descriptions: boolean): Promise<TextMatch> {
   const stemmed = await stemsOf(words);
   let queries: WordQuery[] = words.map((w, k) => wordQuery(w, withSynonyms(index, stemmed.get(w) ?? []), k === words.length - 1));
   // Stop words ('и', 'для') have no stems and narrow nothing.
@@ -384,7 +400,7 @@ async function matchWords(index: CatalogIndex, words: string[]): Promise<TextMat
   queries = queries.filter(useful);
   if (queries.length === 0) return { index, hits: null, words: [], corrected: null };
 
-  let sets = queries.map((q) => wordHits(index, q));
+  let sets = queries.map((q) => wordHits(index, q, descriptions));
   let corrected: string | null = null;
   const guesses = new Map<string, string>();
   // A word found nothing as typed: first as it would read in the other keyboard layout ('ghflf' is 'прада'),
@@ -404,7 +420,7 @@ async function matchWords(index: CatalogIndex, words: string[]): Promise<TextMat
       const k = kept.indexOf(w);
       for (const c of list) {
         const q = wordQuery(c, candidateStems.get(c) ?? [], k === kept.length - 1, GUESSED);
-        const found = wordHits(index, q);
+        const found = wordHits(index, q, descriptions);
         if (!found) continue;
         queries[k] = q;
         sets[k] = found;
@@ -433,7 +449,7 @@ async function matchWords(index: CatalogIndex, words: string[]): Promise<TextMat
       };
     });
     // Only the corrected words are looked up again; the others keep what they found.
-    sets = queries.map((q, k) => sets[k] ?? wordHits(index, q));
+    sets = queries.map((q, k) => sets[k] ?? wordHits(index, q, descriptions));
   }
   // A short word still unknown beside words that were found ('син' in 'син-лоран') is noise, not a reason to find nothing.
   const dropped = kept.filter((w, k) => sets[k] === null && w.length <= 3);

@@ -343,6 +343,25 @@ describe("postings, synonyms, brands' other names and a sale (issue 40, second s
     expect(built.postings.keys).toEqual([...built.postings.keys].sort());
   });
 
+  it('finds a word of the description, at the lowest weight: below the same word in the name, the category or the colour', () => {
+    const built = buildIndex({
+      ...source,
+      products: source.products.map((p) =>
+        p.id === 2
+          ? { ...p, descriptionLexemes: ['кашемир', 'плат'] }
+          : p.id === 4
+            ? { ...p, lexemes: [...p.lexemes, 'кашемир'], nameLexemes: ['кашемир'] }
+            : p,
+      ),
+    });
+    const word = { lexemes: ['кашемир'], prefix: null, raw: 'кашемир', weight: 1 };
+    const hits = wordHits(built, word);
+    expect(hits && [...hits].flatMap((hit, i) => (hit ? [built.ids[i]] : []))).toEqual([2, 4]);
+    expect([...relevanceOrder(built, [word], hits!)].map((i) => built.ids[i])).toEqual([4, 2]);
+    // A start of a word is not looked for in descriptions.
+    expect(wordHits(built, { lexemes: [], prefix: 'кашем', raw: 'кашем', weight: 1 })?.[built.positionOf(2)]).toBe(0);
+  });
+
   it("adds a group's stems to each of its words, or one way only to the first", () => {
     const built = buildIndex({
       ...source,

@@ -25,6 +25,8 @@ export interface IndexSource {
     lexemes: readonly string[];
     /** The name's own lexemes (stemmed): a word found in the name weighs more than one found elsewhere. */
     nameLexemes?: readonly string[];
+    /** The description's stems: found at the lowest weight. */
+    descriptionLexemes?: readonly string[];
     /** Whole words as typed (unstemmed, lower-cased) of the name and the article, and the article whole: numbers and articles match these exactly. */
     tokens?: readonly string[];
   })[];
@@ -70,6 +72,8 @@ export interface CatalogIndex {
   namePostings: Postings;
   /** Whole word as typed (a number, an article or one of its parts) → positions. */
   tokenPostings: Postings;
+  /** Lexeme → positions whose description holds it. */
+  descriptionPostings: Postings;
   /** 1 where some size is in stock. */
   inStock: Uint8Array;
   /** Each position's place in the popular order: relevance's tie-break. */
@@ -249,6 +253,7 @@ function* indexSteps(source: IndexSource): Generator<void, CatalogIndex> {
   const lists = new PostingsBuilder(n);
   const nameLists = new PostingsBuilder(n);
   const tokenLists = new PostingsBuilder(n);
+  const descriptionLists = new PostingsBuilder(n);
   const add = (into: PostingsBuilder, words: readonly string[] | undefined, i: number) => {
     if (words) for (const word of words) into.add(vocabulary.id(word), i);
   };
@@ -272,6 +277,7 @@ function* indexSteps(source: IndexSource): Generator<void, CatalogIndex> {
     add(lists, r.tokens, i);
     add(nameLists, r.nameLexemes, i);
     add(tokenLists, r.tokens, i);
+    add(descriptionLists, r.descriptionLexemes, i);
   }
   yield;
   const positions = new Int32Array(maxId + 1).fill(-1);
@@ -317,6 +323,8 @@ function* indexSteps(source: IndexSource): Generator<void, CatalogIndex> {
   yield;
   const tokenPostings = tokenLists.build(vocabulary);
   yield;
+  const descriptionPostings = descriptionLists.build(vocabulary);
+  yield;
   const inStock = new Uint8Array(n);
   for (let i = 0; i < n; i++) inStock[i] = (sizeStart[i + 1] as number) > (sizeStart[i] as number) ? 1 : 0;
   const popularRank = new Int32Array(n);
@@ -358,6 +366,7 @@ function* indexSteps(source: IndexSource): Generator<void, CatalogIndex> {
     postings,
     namePostings,
     tokenPostings,
+    descriptionPostings,
     inStock,
     popularRank,
     positionOf,
@@ -726,10 +735,18 @@ function namedCategories(index: CatalogIndex, lexemes: readonly string[]): Map<n
 }
 
 /** Positions matching any of the word's lexemes, or null when none of them is in the catalogue. */
-export function wordHits(index: CatalogIndex, word: WordQuery): Uint8Array | null {
+export function wordHits(index: CatalogIndex, word: WordQuery, descriptions = true): Uint8Array | null {
   const hits = new Uint8Array(index.n);
   let any = false;
   for (const lexeme of word.lexemes) any = markPostings(index, lexeme, false, hits) || any;
+  // The description by its stems only: a start of a word there would find too much.
+  if (descriptions)
+    for (const lexeme of word.lexemes) {
+      const list = index.descriptionPostings.get(lexeme);
+      if (!list) continue;
+      list.forEach((i) => (hits[i] = 1));
+      any = true;
+    }
   if (word.raw) any = markPostings(index, word.raw, false, hits) || any;
   if (word.prefix !== null) any = markPostings(index, word.prefix, true, hits) || any;
   const categories = namedCategories(index, word.lexemes);
@@ -825,7 +842,7 @@ export function priceBounds(text: string): { text: string; min?: number; max?: n
 // a guessed word (a corrected typo, the other layout) below one typed; a product with something in stock
 // gains a point; equal scores keep the popular order. The weights are tuned on the judged query set
 // (tests/search, docs/search.md).
-export const WEIGHTS = { token: 6, name: 4, brand: 4, category: 2, other: 1, prefix: 0.35, inStock: 1, wholeName: 2 } as const;
+export const WEIGHTS = { token: 6, name: 4, brand: 4, category: 2, other: 1, description: 0.5, prefix: 0.35, inStock: 1, wholeName: 2 } as const;
 
 /** The sorted keys that start with `prefix` (at most 200: a short prefix must not walk the vocabulary). */
 let scratch = { score: new Float32Array(0), best: new Float32Array(0), inName: new Uint8Array(0) };
@@ -874,7 +891,8 @@ export function relevanceOrder(index: CatalogIndex, words: readonly WordQuery[],
     for (const i of positions) best[i] = 0;
     const exact = (lexemes: readonly string[]) => lexemes.some((x) => word.lexemes.includes(x) || x === word.raw);
     const starts = (lexemes: readonly string[]) => word.prefix !== null && lexemes.some((x) => x.startsWith(word.prefix as string));
-    // Anywhere (colour, category, description words), then the fields that weigh more.
+    // The description, anywhere else (colour, category words), then the fields that weigh more.
+    for (const lexeme of word.lexemes) raise(index.descriptionPostings.get(lexeme), WEIGHTS.description);
     for (const lexeme of word.lexemes) raise(index.postings.get(lexeme), WEIGHTS.other);
     if (word.prefix !== null) for (const list of index.postings.startingWith(word.prefix)) raise(list, WEIGHTS.other * WEIGHTS.prefix);
     // Weights by brand and category id in typed arrays: looked up once per hit, a Map's lookup was the cost.

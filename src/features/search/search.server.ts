@@ -10,7 +10,8 @@ export const SUGGESTION_CATEGORIES = 5;
 
 /** spec §7 search-suggestions: products most relevant first (capped by limit), brands and categories named by the text. */
 export async function getSuggestions(text: string, limit: number): Promise<Suggestions> {
-  const match = await matchText(text);
+  // Descriptions are for the search page; suggestions name what the text names.
+  const match = await matchText(text, { descriptions: false });
   const { index, hits, words } = match;
   const empty: Suggestions = { products: { data: [] }, brands: { data: [] }, categories: { data: [] } };
   if (!hits) return empty;

@@ -196,6 +196,9 @@ export const products = pgTable(
     // and without separators ('SL-4567/B' is 'sl', '4567', 'b' and 'sl4567b'): kept by the database on
     // write, so that building the search index reads them instead of computing them for every product.
     nameVector: tsvector('name_vector').generatedAlwaysAs(sql`to_tsvector('russian', name)`),
+    // The description's stems (its first 4,000 characters; the parser skips HTML tags and entities): found
+    // at the lowest weight, below the name, brand, category and colour (issue 40).
+    descriptionVector: tsvector('description_vector').generatedAlwaysAs(sql`to_tsvector('russian', left(description, 4000))`),
     tokenVector: tsvector('token_vector').generatedAlwaysAs(
       sql`to_tsvector('simple', name || ' ' || regexp_replace(vendor_code, '[^[:alnum:]]+', ' ', 'g') || ' ' || regexp_replace(vendor_code, '[^[:alnum:]]+', '', 'g'))`,
     ),

@@ -43,6 +43,7 @@ export type ProductRow = Omit<
   | 'searchText'
   | 'searchVector'
   | 'nameVector'
+  | 'descriptionVector'
   | 'tokenVector'
   | 'updatedAt'
   | 'externalId'

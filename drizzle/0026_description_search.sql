@@ -1,0 +1,1 @@
+ALTER TABLE "products" ADD COLUMN "description_vector" "tsvector" GENERATED ALWAYS AS (to_tsvector('russian', left(description, 4000))) STORED;
