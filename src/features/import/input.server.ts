@@ -106,7 +106,9 @@ export async function unzip(path: string, dir: string, maxBytes: number): Promis
 export async function prepareInput(input: string, options: InputOptions): Promise<PreparedInput> {
   const temporary: string[] = [];
   const cleanup = () => {
-    for (const dir of temporary) rmSync(dir, { recursive: true, force: true });
+    // A download cut short may still be opening its file as the folder goes (its stream is destroyed, the
+    // open is not): retried on ENOTEMPTY rather than failing in place of the reason the import stopped.
+    for (const dir of temporary) rmSync(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
   };
   const scratch = () => {
     const dir = mkdtempSync(join(options.tmpRoot ?? tmpdir(), 'shop-import-'));
@@ -132,7 +134,11 @@ export async function prepareInput(input: string, options: InputOptions): Promis
     }
     return { path, cleanup };
   } catch (error) {
-    cleanup();
+    try {
+      cleanup();
+    } catch {
+      // The reason the input was refused is what the operator needs; a leftover folder in tmp is not.
+    }
     throw error;
   }
 }
