@@ -52,6 +52,14 @@ async function readVersion(db: Db): Promise<string> {
   return `${row?.v}/${row?.called}`;
 }
 
+// An index's version is what readVersion read ('1234/true'), and '~N' after it once this process laid sold-out
+// sizes over it (sizesSoldOut): a patched index is never taken for the database's version, so the next poll
+// rebuilds it from the rows.
+const readVersionOf = (version: string) => version.split('~')[0] as string;
+const versionNumber = (version: string) => Number(version.split('/')[0]);
+let patches = 0;
+const patchedVersion = (version: string) => `${readVersionOf(version)}~${++patches}`;
+
 const lexemesOf = (column: string | null) => parseTsvector(column ?? '');
 /**
  * A product's tsvector as its lexemes joined by spaces (`tsvector_to_array` in the database): no positions
@@ -183,9 +191,9 @@ export async function getCatalogIndex(): Promise<CatalogIndex> {
     let built = await buildCatalogIndex(database);
     lastBuild = { at: Date.now(), ms: performance.now() - started };
     // Sizes this process sold out after the rows were read stay sold out in the new index.
-    const builtAt = Number(built.version.split('/')[0]);
+    const builtAt = versionNumber(built.version);
     soldOut = soldOut.filter((s) => s.version > builtAt);
-    if (soldOut.length > 0) built = withSoldOut(built, soldOut, `${built.version}~${++patches}`);
+    if (soldOut.length > 0) built = withSoldOut(built, soldOut, patchedVersion(built.version));
     // The pages this process keeps show the catalogue they were rendered from: a new version drops them,
     // so a price or a sold-out size shows on the next visit, not PAGE_CACHE_SECONDS later. A word that had
     // no correction may have one now (a first import's words).
@@ -213,13 +221,12 @@ export async function catalogueChanged(): Promise<void> {
     await indexCache.settled('index');
     // A rebuild already under way when the change landed read the catalogue before it: build again.
     const built = indexCache.peek('index');
-    if (!built || built.version.split('~')[0] === (await readVersion((await getDatabase()).db))) return;
+    if (!built || readVersionOf(built.version) === (await readVersion((await getDatabase()).db))) return;
   }
 }
 
 /** Sizes this process sold out, with the catalogue version after the sale, until an index built from rows that old holds them. */
 let soldOut: { productId: number; label: string; version: number }[] = [];
-let patches = 0;
 
 /**
  * This process has just sold the last units of these sizes: its index shows them sold out now (a copy of
@@ -229,18 +236,18 @@ let patches = 0;
  */
 export async function sizesSoldOut(sold: readonly { productId: number; label: string }[]): Promise<void> {
   if (sold.length === 0) return;
-  const version = Number((await readVersion((await getDatabase()).db)).split('/')[0]);
+  const version = versionNumber(await readVersion((await getDatabase()).db));
   soldOut.push(...sold.map((s) => ({ ...s, version })));
   const index = indexCache.peek('index');
   if (!index) return;
-  indexCache.set('index', withSoldOut(index, sold, `${index.version.split('~')[0]}~${++patches}`));
+  indexCache.set('index', withSoldOut(index, sold, patchedVersion(index.version)));
   dropPages();
 }
 
 /** The index this process answers from: its catalogue version and when it was built; undefined before the first build. */
 export function catalogueIndexState(): { version: number; builtAt: number } | undefined {
   const index = indexCache.peek('index');
-  return index ? { version: Number(index.version.split('/')[0]), builtAt: lastBuild.at } : undefined;
+  return index ? { version: versionNumber(index.version), builtAt: lastBuild.at } : undefined;
 }
 
 readAtScrape('gauge', 'shop_catalogue_version', 'The catalogue version the index was built from', [], () => {

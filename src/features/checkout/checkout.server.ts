@@ -239,12 +239,11 @@ export async function placeOrder(input: PlaceOrderInput, owner: Owner, idempoten
   const code = newOrderCode();
   const seconds = Math.round(env().PAYMENT_TIMEOUT_MINUTES * 60);
 
-  let placed: { total: number; paymentStatus: 'paid' | 'unpaid' };
-  const soldOut: { productId: number; label: string }[] = [];
+  let placed: { total: number; paymentStatus: 'paid' | 'unpaid'; soldOut: { productId: number; label: string }[] };
   try {
     placed = await db.transaction(async (tx) => {
       const p = await price(tx, owner, items, input, option, true);
-      soldOut.length = 0;
+      const soldOut: { productId: number; label: string }[] = [];
       for (const { variant, quantity } of p.lines) {
         const [left] = await selectRows<{ stock: number }>(
           tx,
@@ -285,7 +284,7 @@ export async function placeOrder(input: PlaceOrderInput, owner: Owner, idempoten
         const locked = await lockOrder(tx, order.id);
         if (locked) await markPaid(tx, locked);
       }
-      return { total: p.total, paymentStatus: p.total === 0 ? ('paid' as const) : ('unpaid' as const) };
+      return { total: p.total, paymentStatus: p.total === 0 ? ('paid' as const) : ('unpaid' as const), soldOut };
     });
   } catch (error) {
     // Two requests with one key at once: the unique index lets one order through; the other answers it.
@@ -296,7 +295,7 @@ export async function placeOrder(input: PlaceOrderInput, owner: Owner, idempoten
     throw error;
   }
   // The last unit of a size: this process's listings and search show it sold out at once (issue 40).
-  if (soldOut.length > 0) void sizesSoldOut(soldOut).catch(() => undefined);
+  if (placed.soldOut.length > 0) void sizesSoldOut(placed.soldOut).catch(() => undefined);
   metrics().orders.inc({ event: 'placed' });
   if (placed.paymentStatus === 'paid') metrics().orders.inc({ event: 'paid' });
   return {

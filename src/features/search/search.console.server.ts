@@ -115,18 +115,18 @@ async function change(action: SearchWordsAction, actor: Actor): Promise<string> 
       return 'synonymAdded';
     }
     case 'synonym_delete': {
-      const [gone] = await selectRows<SynonymGroup>(db, sql`DELETE FROM search_synonyms WHERE id = ${action.id} RETURNING id, terms, one_way`);
-      if (!gone) throw new HttpError(404, 'ops.search.noSuchRow');
-      await db.execute(moveVersion);
+      const gone = await db.transaction(async (tx) => {
+        const [row] = await selectRows<SynonymGroup>(tx, sql`DELETE FROM search_synonyms WHERE id = ${action.id} RETURNING id, terms, one_way`);
+        if (!row) throw new HttpError(404, 'ops.search.noSuchRow');
+        await tx.execute(moveVersion);
+        return row;
+      });
       await audit(actor, 'search.synonym_delete', 'search', 'synonyms', { id: gone.id, terms: gone.terms.join(', '), one_way: gone.one_way }, null);
       return 'synonymDeleted';
     }
     case 'alias_add': {
       const brand = await db.transaction(async (tx) => {
-        const [brand] = await selectRows<{ id: number; name: string; name_ru: string }>(
-          tx,
-          sql`SELECT id, name, name_ru FROM brands WHERE id = ${action.brand_id}`,
-        );
+        const [brand] = await selectRows<{ id: number; name: string }>(tx, sql`SELECT id, name FROM brands WHERE id = ${action.brand_id}`);
         if (!brand) throw new HttpError(422, 'ops.search.noBrand');
         // A brand's own name (either script) is found already; as another brand's alias it would hide that brand.
         const named = (await selectRows<{ name: string; name_ru: string }>(tx, sql`SELECT name, name_ru FROM brands`)).find((b) =>
@@ -147,12 +147,15 @@ async function change(action: SearchWordsAction, actor: Actor): Promise<string> 
       return 'aliasAdded';
     }
     case 'alias_delete': {
-      const [gone] = await selectRows<{ alias: string; brand: string }>(
-        db,
-        sql`DELETE FROM brand_aliases a USING brands b WHERE a.id = ${action.id} AND b.id = a.brand_id RETURNING a.alias, b.name AS brand`,
-      );
-      if (!gone) throw new HttpError(404, 'ops.search.noSuchRow');
-      await db.execute(moveVersion);
+      const gone = await db.transaction(async (tx) => {
+        const [row] = await selectRows<{ alias: string; brand: string }>(
+          tx,
+          sql`DELETE FROM brand_aliases a USING brands b WHERE a.id = ${action.id} AND b.id = a.brand_id RETURNING a.alias, b.name AS brand`,
+        );
+        if (!row) throw new HttpError(404, 'ops.search.noSuchRow');
+        await tx.execute(moveVersion);
+        return row;
+      });
       await audit(actor, 'search.alias_delete', 'search', 'aliases', { alias: gone.alias, brand: gone.brand }, null);
       return 'aliasDeleted';
     }
