@@ -1,6 +1,7 @@
 import { defineConfig } from '@playwright/test';
 import { CHROMIUM_ARGS, chromiumPath } from './tests/e2e/chromium.ts';
 import { freePort } from './tests/support/server.ts';
+import { ANALYTICS_HOST } from './tests/support/analytics-host.ts';
 
 /** Tests at once: one per core, each worker with its own shop and database (tests/e2e/fixtures.ts). */
 const WORKERS = 2;
@@ -9,6 +10,10 @@ const WORKERS = 2;
 // workers and the web servers (tests/support/serve-e2e.ts) read the same ones.
 process.env['E2E_PORTS'] ??= (await Promise.all(Array.from({ length: WORKERS }, () => freePort()))).join(',');
 const ports = process.env['E2E_PORTS'].split(',').map(Number);
+// The analytics provider's stand-in (tests/support/analytics-stub.ts), which Chromium finds under the
+// provider's own name: no request of the page passes through the test runner.
+process.env['ANALYTICS_STUB_PORT'] ??= String(await freePort());
+const analyticsPort = Number(process.env['ANALYTICS_STUB_PORT']);
 
 // End-to-end tests run against the production build in Debian's Chromium (never a downloaded browser).
 export default defineConfig({
@@ -30,19 +35,31 @@ export default defineConfig({
     // snapshots: 72 s → 57 s on checkout + accounts). CI retries a failure once, with its trace; locally
     // `npx playwright test <spec> --trace on` records one (docs/performance.md, "The suite in 8 minutes").
     trace: 'on-first-retry',
-    launchOptions: { executablePath: chromiumPath(), args: CHROMIUM_ARGS },
+    launchOptions: { executablePath: chromiumPath(), args: [...CHROMIUM_ARGS, `--host-resolver-rules=MAP ${ANALYTICS_HOST} 127.0.0.1:${analyticsPort}`] },
+    // The stand-in's certificate is its own, made for the run.
+    ignoreHTTPSErrors: true,
   },
   projects: [
     { name: 'desktop', use: { viewport: { width: 1440, height: 900 } } },
     { name: 'mobile', use: { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true } },
   ],
-  webServer: ports.map((port) => ({
-    command: 'node tests/support/serve-e2e.ts',
-    env: { E2E_PORT: String(port) },
-    url: `http://127.0.0.1:${port}/api/health`,
-    timeout: 120_000,
-    reuseExistingServer: false,
-    stdout: 'pipe' as const,
-    gracefulShutdown: { signal: 'SIGTERM' as const, timeout: 10_000 },
-  })),
+  webServer: [
+    ...ports.map((port) => ({
+      command: 'node tests/support/serve-e2e.ts',
+      env: { E2E_PORT: String(port) },
+      url: `http://127.0.0.1:${port}/api/health`,
+      timeout: 120_000,
+      reuseExistingServer: false,
+      stdout: 'pipe' as const,
+      gracefulShutdown: { signal: 'SIGTERM' as const, timeout: 10_000 },
+    })),
+    {
+      command: 'node tests/support/analytics-stub.ts',
+      url: `https://127.0.0.1:${analyticsPort}/health`,
+      ignoreHTTPSErrors: true,
+      timeout: 30_000,
+      reuseExistingServer: false,
+      gracefulShutdown: { signal: 'SIGTERM' as const, timeout: 5_000 },
+    },
+  ],
 });

@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 import { frameLabelsChunks } from './src/features/layout/labels-chunk.ts';
+import { LongestFirst } from './tests/support/sequencer.ts';
 
 export default defineConfig({
   // The frame islands' strings per language (layout.labels.client.ts), as the build makes them.
@@ -9,6 +10,8 @@ export default defineConfig({
   test: {
     // Two cores: two test files at once (INTEGRATION_WORKERS in tests/support/shared-shop.ts says the same).
     maxWorkers: 2,
+    // The longest files first, unit and integration mixed (tests/support/sequencer.ts).
+    sequence: { sequencer: LongestFirst },
     projects: [
       {
         extends: true,

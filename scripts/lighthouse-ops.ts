@@ -2,16 +2,17 @@
 // console (issue 24), signed in as an admin, at desktop and mobile sizes. Starts the built shop on a fresh
 // database with an order, a buyout request, a customer and an import run to show; prints a Markdown table
 // for docs/operations.md and exits with 1 unless every page scores 100 in accessibility.
-import * as chromeLauncher from 'chrome-launcher';
-import lighthouse from 'lighthouse';
-import { chromium } from 'playwright-core';
-import { CHROMIUM_ARGS, chromiumPath } from '../tests/e2e/chromium.ts';
-import { startTestServer } from '../tests/support/server.ts';
-import { shopper } from '../tests/support/shopper.ts';
-import { enrol, sendBuyoutRequest, signedInOperator, Visitor } from '../tests/support/ops.ts';
 import { commandLine } from './cli.ts';
 
+// The arguments first, then the heavy modules: a wrong one is answered at once (scripts/cli-usage.test.ts).
 commandLine('npm run lighthouse:ops', {});
+const chromeLauncher = await import('chrome-launcher');
+const { default: lighthouse } = await import('lighthouse');
+const { chromium } = await import('playwright-core');
+const { CHROMIUM_ARGS, chromiumPath } = await import('../tests/e2e/chromium.ts');
+const { startTestServer } = await import('../tests/support/server.ts');
+const { shopper } = await import('../tests/support/shopper.ts');
+const { enrol, sendBuyoutRequest, signedInOperator, Visitor } = await import('../tests/support/ops.ts');
 const server = await startTestServer({ label: 'lighthouse-ops', seedProducts: 50, env: { LOG_LEVEL: 'warn' } });
 let failed = false;
 try {

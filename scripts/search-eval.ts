@@ -3,15 +3,17 @@
 // committed baseline (tests/search/baseline.json). --update writes the run as the new baseline. Exits 1
 // when overall nDCG@10 fell by 0.01 or more (the suite's own check: tests/integration/search-eval.test.ts).
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { ndcgAt, table, type ClassScore, type QueryClass } from '../tests/search/evaluate.ts';
-import { BASELINE, evaluateShop, judgments } from '../tests/search/run.ts';
-import { searchShop } from '../tests/search/shop.ts';
+import type { ClassScore, QueryClass } from '../tests/search/evaluate.ts';
 import { commandLine, wholeNumber } from './cli.ts';
 
 const cli = commandLine('npm run search:eval -- [--update] [--worst N]', {
   options: { update: { type: 'boolean', default: false }, worst: { type: 'string', default: '0' } },
 });
 const worst = wholeNumber(cli, '--worst', cli.values.worst ?? '0', { min: 0 });
+// The arguments first, then the modules that start a shop: a wrong one is answered at once (scripts/cli-usage.test.ts).
+const { ndcgAt, table } = await import('../tests/search/evaluate.ts');
+const { BASELINE, evaluateShop, judgments } = await import('../tests/search/run.ts');
+const { searchShop } = await import('../tests/search/shop.ts');
 const shop = await searchShop('search-eval');
 let status = 0;
 try {

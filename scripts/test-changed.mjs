@@ -7,9 +7,12 @@
 // - the build, only when integration or e2e tests were chosen and the build is older than the sources.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
+import { prepareTestEnvironment } from './test-env.mjs';
 import { commandLine } from './cli.ts';
 import { buildIsStale } from './build-state.mjs';
 
+// As in npm test (scripts/test-env.mjs).
+prepareTestEnvironment();
 const cli = commandLine('npm run test:changed -- [--since REF]', { options: { since: { type: 'string', default: 'main' } } });
 const since = cli.values.since;
 const git = (...args) => spawnSync('git', args, { encoding: 'utf8' }).stdout.split('\n').filter(Boolean);

@@ -1,5 +1,6 @@
-// Every e2e page gets the analytics provider's script stubbed: it lives outside this machine, and a
-// failed request would show up as a console error in the tests that watch for them. And every e2e test
+// Every e2e page finds the analytics provider's script at a stand-in (tests/support/analytics-stub.ts,
+// reached under the provider's name: playwright.config.ts): the provider lives outside this machine, and
+// a failed request would show up as a console error in the tests that watch for them. And every e2e test
 // is a CSP test: Chromium reports each script, style or resource the page's policy blocks on the console,
 // and a test whose pages were refused anything fails with what was refused.
 // Each worker has its own shop (playwright.config.ts starts one per worker on E2E_PORTS): the tests of two
@@ -12,17 +13,10 @@ export function e2ePort(): number {
   return ports[base.info().parallelIndex % ports.length] as number;
 }
 
-export const test = base.extend<{ stubAnalytics: void; cspGuard: void }>({
+export const test = base.extend<{ cspGuard: void }>({
   // Playwright reads a fixture's dependencies from its first parameter's pattern: none here.
   // eslint-disable-next-line no-empty-pattern
   baseURL: async ({}, use) => use(`http://127.0.0.1:${e2ePort()}`),
-  stubAnalytics: [
-    async ({ context }, use) => {
-      await context.route('https://mc.yandex.ru/**', (route) => route.fulfill({ status: 200, contentType: 'text/javascript', body: '' }));
-      await use();
-    },
-    { auto: true },
-  ],
   cspGuard: [
     async ({ page }, use) => {
       const refused: string[] = [];

@@ -30,6 +30,8 @@ test('the analytics counter is initialised before islands hydrate, with the spec
   });
   expect(order.counter).toBeGreaterThanOrEqual(0);
   expect(order.counter).toBeLessThan(order.island);
+  // The provider's script is fetched and run: its stand-in here (tests/support/analytics-stub.ts) leaves a mark.
+  await expect.poll(() => page.evaluate(() => (window as unknown as { analyticsStub?: string }).analyticsStub)).toBe('/metrika/tag.js');
 });
 
 test('a failure that is not about the address shows an error toast that goes away', async ({ page }) => {

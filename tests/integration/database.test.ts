@@ -5,7 +5,8 @@ import { openDatabase, type Database } from '~/lib/db/client.ts';
 import { prepareDatabase } from '~/lib/db/prepare.ts';
 import { readSeedState, seedCatalogue } from '~/lib/seed/seed.ts';
 import { discountPercent } from '~/lib/format.ts';
-import { createFreshDatabase, type FreshDatabase } from '../support/fresh-database.ts';
+import type { FreshDatabase } from '../support/fresh-database.ts';
+import { initialisedDatabase } from '../support/seeded-database.ts';
 
 const PRODUCTS = 300;
 let fresh: FreshDatabase;
@@ -17,7 +18,7 @@ async function rows<T = Record<string, unknown>>(sqlText: string, params: unknow
 }
 
 beforeAll(async () => {
-  fresh = await createFreshDatabase('db');
+  fresh = await initialisedDatabase('db');
   database = await openDatabase({ databaseUrl: fresh.databaseUrl, dataDir: fresh.dataDir });
   // The seed's progress bar would clutter the test output.
   const write = process.stderr.write.bind(process.stderr);

@@ -9,10 +9,10 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../../src/lib/db/client.ts';
-import { prepareDatabase } from '../../src/lib/db/prepare.ts';
 import { env } from '../../src/lib/env.ts';
 import { retryDelayMinutes } from '../../src/lib/mail.server.ts';
 import { createFreshDatabase } from '../support/fresh-database.ts';
+import { seededDatabase } from '../support/seeded-database.ts';
 import { inStock, placeGuestOrder } from '../support/in-stock.ts';
 import { startShop, until, waitUntilReady, type ShopProcess } from '../support/shop-process.ts';
 import { startYookassaStandin, type Standin } from '../support/yookassa-standin.ts';
@@ -26,9 +26,9 @@ const orders: Record<'released' | 'polled' | 'refunded', { code: string; variant
 
 beforeAll(async () => {
   standin = await startYookassaStandin('123456', 'test_secret_key_42');
-  const fresh = await createFreshDatabase('jobs');
+  // Migrated and seeded already: a copy of a template.
+  const fresh = await seededDatabase('jobs', { seedProducts: 150, seed: env().SEED });
   const db = await openDatabase({ databaseUrl: fresh.databaseUrl, dataDir: fresh.dataDir });
-  await prepareDatabase(db, { migrate: true, seedProducts: 150, seed: env().SEED, log: () => {} });
   // What the jobs must clear, and what they must leave: one customer's logins and reset links, an
   // operator's sessions and setup links, throttle counters, and mail that failed to go out.
   for (const statement of [

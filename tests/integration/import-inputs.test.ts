@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ImportInputError, importYml } from '~/features/import/import.server.ts';
 import { prepareInput } from '~/features/import/input.server.ts';
 import type { Database } from '~/lib/db/client.ts';
-import { migratedDatabase } from '../support/fresh-database.ts';
+import { migratedDatabase } from '../support/seeded-database.ts';
 import { zipOf } from '../support/one-c.ts';
 
 const work = mkdtempSync(join(tmpdir(), 'import-inputs-'));

@@ -12,7 +12,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { importYml } from '~/features/import/import.server.ts';
 import { isPrivateAddress } from '~/features/media/media.server.ts';
 import type { Database } from '~/lib/db/client.ts';
-import { emptyCatalogue, migratedDatabase } from '../support/fresh-database.ts';
+import { emptyCatalogue } from '../support/fresh-database.ts';
+import { migratedDatabase } from '../support/seeded-database.ts';
 import { startTestServer } from '../support/server.ts';
 
 const work = mkdtempSync(join(tmpdir(), 'import-photos-'));

@@ -8,7 +8,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ImportInputError, importYml } from '~/features/import/import.server.ts';
 import type { Database } from '~/lib/db/client.ts';
 import { plainText } from '~/lib/html.ts';
-import { createFreshDatabase, emptyCatalogue, migratedDatabase } from '../support/fresh-database.ts';
+import { createFreshDatabase, emptyCatalogue } from '../support/fresh-database.ts';
+import { initialisedDatabase, migratedDatabase } from '../support/seeded-database.ts';
 import { startTestServer } from '../support/server.ts';
 
 const FIXTURES = resolve('../shared/fixtures/import');
@@ -297,7 +298,7 @@ describe('npm run import', () => {
     // busy two-core machine (81 s in one CI run), so the run's own limit, not the default's.
   }, 240_000);
   it('writes its report under DATA_DIR/import-reports without --report, never into the folder it was started from, and names it', async () => {
-    const own = await createFreshDatabase('import-report');
+    const own = await initialisedDatabase('import-report');
     // The command reads ./drizzle, so it runs from the repository; what it leaves there is what is checked.
     const before = new Set(readdirSync('.'));
     try {

@@ -6,7 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { defaultMigrationsDir, openDatabase } from '~/lib/db/client.ts';
-import { createFreshDatabase, type FreshDatabase } from '../support/fresh-database.ts';
+import type { FreshDatabase } from '../support/fresh-database.ts';
+import { initialisedDatabase } from '../support/seeded-database.ts';
 
 interface Journal {
   entries: { idx: number; when: number; tag: string }[];
@@ -44,7 +45,7 @@ describe('migrations', () => {
     // From 0011 (before the dated-ahead 0012) and from 0012: both must end with the console's tables and
     // the orders' search column.
     for (const from of [11, 12]) {
-      const fresh = await createFreshDatabase(`migr${from}`);
+      const fresh = await initialisedDatabase(`migr${from}`);
       databases.push(fresh);
       const old = await openDatabase({ databaseUrl: fresh.databaseUrl, dataDir: fresh.dataDir, migrationsDir: migrationsUpTo(from) });
       await old.migrate();
@@ -64,7 +65,7 @@ describe('migrations', () => {
   });
 
   it('apply again, harmlessly, the ones a database created while 0013 and 0014 sorted before 0012 already has', async () => {
-    const fresh = await createFreshDatabase('migr14');
+    const fresh = await initialisedDatabase('migr14');
     databases.push(fresh);
     const old = await openDatabase({ databaseUrl: fresh.databaseUrl, dataDir: fresh.dataDir, migrationsDir: migrationsUpTo(14) });
     await old.migrate();

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 // Relative: the e2e web server (tests/support/serve-e2e.ts) loads this file with plain Node.
-import { openDatabase, type Database } from '../../src/lib/db/client.ts';
+import type { Database } from '../../src/lib/db/client.ts';
 
 export interface FreshDatabase {
   /** Environment for the server: DATA_DIR, and DATABASE_URL on PostgreSQL. */
@@ -54,21 +54,6 @@ export async function createFreshDatabase(label = 'test', template?: string): Pr
       await client.connect();
       await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       await client.end();
-    },
-  };
-}
-
-/** A fresh database, opened and migrated, for tests that call the services themselves; `dispose` closes and drops it. */
-export async function migratedDatabase(label: string): Promise<{ fresh: FreshDatabase; database: Database; dispose(): Promise<void> }> {
-  const fresh = await createFreshDatabase(label);
-  const database = await openDatabase({ databaseUrl: fresh.databaseUrl, dataDir: fresh.dataDir });
-  await database.migrate();
-  return {
-    fresh,
-    database,
-    async dispose() {
-      await database.close();
-      await fresh.drop();
     },
   };
 }

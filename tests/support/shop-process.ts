@@ -61,10 +61,21 @@ const TEMPLATE_PRODUCTS = 30;
 /** A fresh database for a shop of the default size, migrated and seeded (a copy of a template: seeded-database.ts). */
 const copyOfTemplate = (): Promise<FreshDatabase> => seededDatabase('life', { seedProducts: TEMPLATE_PRODUCTS, seed: shopEnv().SEED });
 
+/**
+ * The database a start's settings call for: the default template; a seeded copy of the size asked for; and
+ * a new, empty folder when nothing is to be seeded — a shop's very first start, which makes its database.
+ */
+async function databaseFor(env: Record<string, string>): Promise<FreshDatabase> {
+  const products = env['SEED_PRODUCTS'];
+  if (products === undefined) return copyOfTemplate();
+  if (Number(products) > 0 && env['AUTO_MIGRATE'] !== 'false') return seededDatabase('life', { seedProducts: Number(products), seed: shopEnv().SEED });
+  return createFreshDatabase('life');
+}
+
 export async function startShop(by: StartedBy, env: Record<string, string> = {}, database?: FreshDatabase): Promise<ShopProcess> {
   // npm start would build first, under the other tests' running server: the build must be current.
   if (by === 'npm start' && buildIsStale()) throw new Error('The build is older than the sources: run `npm run build` first (npm test does).');
-  const fresh = database ?? (env['SEED_PRODUCTS'] === undefined ? await copyOfTemplate() : await createFreshDatabase('life'));
+  const fresh = database ?? (await databaseFor(env));
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   const shopEnv = {
