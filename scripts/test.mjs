@@ -81,15 +81,21 @@ function runTogether(steps) {
   );
 }
 
+const building = !cli.values['no-build'] && only !== 'unit';
 if (!cli.values['no-check'] && !only) {
-  for (const status of await runTogether([
+  // The build's first steps — the product images drawn, the fonts cut (a fresh clone's build: 60 s, 22 s
+  // once they exist) — beside the type check and the linters, which are one thread each: the build then
+  // finds them made. Not the Astro build itself: it and the type check both write .astro/.
+  /** @type {[string, string, string[]][]} */
+  const steps = [
     ['check', 'npm', ['run', 'check']],
     ['lint', 'npm', ['run', 'lint']],
-  ]))
-    if (status !== 0) failedSteps++;
+  ];
+  if (building) steps.push(['images', 'node', ['scripts/gen-images.ts']], ['fonts', 'node', ['scripts/subset-fonts.ts']]);
+  for (const status of await runTogether(steps)) if (status !== 0) failedSteps++;
 }
 
-if (!cli.values['no-build'] && only !== 'unit') {
+if (building) {
   if (run('build', 'npm', ['run', 'build']) !== 0) {
     console.log('\ntests: 0 passed, 1 failed (the build failed)');
     process.exit(1);
