@@ -44,6 +44,12 @@ try {
   console.log(
     `Backup of the ${manifest.database === 'pglite' ? 'embedded' : 'PostgreSQL'} database and ${resolve(config.DATA_DIR)}: ${megabytes} MB in ${((performance.now() - started) / 1000).toFixed(1)} s`,
   );
+  if (config.MEDIA_STORAGE === 's3')
+    // The bucket is not in the file: its objects are named by their content and never change, so the
+    // bucket's own versioning or replication keeps them, or a copy into DATA_DIR before the backup does.
+    console.log(
+      `Product photos are in the bucket s3://${config.S3_BUCKET}, not in this file: keep them with the storage's versioning or replication, or run \`npm run media:migrate -- --to local\` before a backup to have them in DATA_DIR/media (docs/operations.md "Backups").`,
+    );
   console.log(out);
 } catch (error) {
   if (!(error instanceof BackupRefused)) throw error;

@@ -18,6 +18,7 @@
 // 8. --memory (issue 10): resident memory after start and after a warm-up (use --products 2000, the budget's size).
 //    --spikes (issue 37): resident memory every 0.5 s from /api/ready through the first pages and a hostile burst.
 // 9. --import (issue 23): the catalogue import at scale, scripts/bench-import.ts (--offers, --photos).
+// 10. --cdn (issue 41): what a purge of every page costs the origin behind Varnish, scripts/bench-cdn.ts.
 // 10. --photo-pages (issue 23): Lighthouse on category and product pages with real-sized photos, scripts/photo-pages.ts.
 // 11. --ops-orders (issue 24): the console's order list at 100,000 orders (tests/bench/ops-orders.bench.ts).
 // 12. --delivery (issue 38): the pickup step and the delivery options, warm, with both carriers' stand-ins (scripts/bench-delivery.ts).
@@ -68,13 +69,17 @@ if (process.argv.includes('--delivery')) {
   const args = process.argv.slice(2);
   process.exit(spawnSync(process.execPath, ['scripts/bench-delivery.ts', ...args], { stdio: 'inherit' }).status ?? 1);
 }
+if (process.argv.includes('--cdn')) {
+  const args = process.argv.slice(2).filter((a) => a !== '--cdn');
+  process.exit(spawnSync(process.execPath, ['scripts/bench-cdn.ts', ...args], { stdio: 'inherit' }).status ?? 1);
+}
 if (process.argv.includes('--import')) {
   const args = process.argv.slice(2).filter((a) => a !== '--import');
   process.exit(spawnSync(process.execPath, ['scripts/bench-import.ts', ...args], { stdio: 'inherit' }).status ?? 1);
 }
 
 const cli = commandLine(
-  'npm run bench -- [--products N] [--duration S] [--connections N] [--skip-http] [--skip-services] [--flood] [--discovery] [--auth] [--buy] [--memory] [--spikes [--burst-connections N]] [--uncached-only] | --import … | --photo-pages … | --ops-orders',
+  'npm run bench -- [--products N] [--duration S] [--connections N] [--skip-http] [--skip-services] [--flood] [--discovery] [--auth] [--buy] [--memory] [--spikes [--burst-connections N]] [--uncached-only] | --import … | --cdn … | --photo-pages … | --ops-orders',
   {
     options: {
       products: { type: 'string', default: '100000' },

@@ -13,6 +13,7 @@ const scripts = (JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: 
 const COMMANDS: Record<string, string[][]> = {
   start: [],
   backup: [['one.tar.gz', 'two.tar.gz'], ['one.tar.gz', '--out', 'two.tar.gz'], ['--out']],
+  'media:migrate': [['--to', 'ftp'], ['--to'], ['extra']],
   restore: [[], ['one.tar.gz', 'two.tar.gz']],
   import: [[], ['feed.yml', '--default-stock', 'many']],
   operator: [[], ['promote', 'anna@shop.ru'], ['add', 'anna@shop.ru'], ['add', 'anna@shop.ru', '--role', 'boss']],

@@ -30,8 +30,11 @@ import { pageAnswer, pageCache, pageCacheKey } from '../src/lib/http/page-cache.
 import { securityHeaders } from '../src/lib/http/security-headers.ts';
 import { serveStatic, staticIndex } from '../src/lib/http/static-files.ts';
 import { serveMedia } from '../src/lib/http/media-files.ts';
+import { mediaBase } from '../src/features/media/media.storage.server.ts';
 import { compileBuiltSheets } from '../src/lib/http/first-paint-css-compile.ts';
 import { registerAssets } from '../src/lib/http/prepare-page.ts';
+import { setBuildId } from '../src/lib/http/cache-tags.ts';
+import { createHash } from 'node:crypto';
 import { sharedScripts } from '../src/lib/http/shared-scripts-files.ts';
 import { loggableError, loggablePath, logger, requestIdFrom } from '../src/lib/log.ts';
 import { releaseMemoryWhenIdle } from '../src/lib/memory-release.ts';
@@ -47,12 +50,27 @@ operatorToken();
 const { HOST, PORT, DATABASE_URL, DATA_DIR, EXCHANGE_PATH, SHUTDOWN_GRACE_SECONDS, SHUTDOWN_DELAY_SECONDS, METRICS_TOKEN, TRUST_PROXY = [] } = env();
 // Imported photos (src/features/media).
 const mediaDir = join(DATA_DIR, 'media');
+// Photos in a bucket (MEDIA_STORAGE=s3): /media/ addresses are sent to it. (With the folder and a MEDIA_URL, a
+// CDN takes them from here: they are served.)
+const mediaElsewhere = env().MEDIA_STORAGE === 's3' ? mediaBase() : undefined;
 process.env.ASTRO_NODE_AUTOSTART = 'disabled';
 const entry = new URL('../dist/server/entry.mjs', import.meta.url);
 const { handler } = await import(fileURLToPath(entry));
 const cache = pageCache();
 const clientDir = fileURLToPath(new URL('../dist/client', import.meta.url));
 const assets = staticIndex(clientDir);
+// The build, by its hashed script and sheet names: a new one purges a CDN in front (src/features/cdn).
+setBuildId(
+  createHash('sha256')
+    .update(
+      [...assets.keys()]
+        .filter((url) => url.startsWith('/_astro/'))
+        .sort()
+        .join('\n'),
+    )
+    .digest('hex')
+    .slice(0, 16),
+);
 // Pages carry the rules of these sheets their first paint needs inline, and load Astro's island runtime
 // from the file the build wrote, when it did (src/lib/http/prepare-page.ts).
 const scripts = sharedScripts();
@@ -113,7 +131,7 @@ const server = http.createServer((req, res) => {
     return;
   }
   if (serveStatic(assets, req, res)) return void (slot.route = 'static');
-  if (serveMedia(mediaDir, req, res)) return void (slot.route = 'media');
+  if (serveMedia(mediaDir, req, res, mediaElsewhere)) return void (slot.route = 'media');
   const path = (req.url ?? '/').split('?')[0] ?? '/';
   if (path === '/metrics' && METRICS_TOKEN) return void answerMetrics(req, res, slot);
   const key = cache && pageCacheKey(req.method ?? '', req.url ?? '', req.headers.cookie);

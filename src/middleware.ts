@@ -11,6 +11,7 @@ import { fail } from '~/lib/http/envelope.ts';
 import { COMPRESSIBLE, compressAsync, isCompressible, preferredEncoding } from '~/lib/http/compression.ts';
 import { cachedPage, isPrivatePage, isShareable, pageAnswer, pageCache, pageCacheKey, pageGeneration } from '~/lib/http/page-cache.ts';
 import { PRIVATE } from '~/lib/http/cache.ts';
+import { answerTags, cacheTag, sharedCacheHeaders, withCacheTags } from '~/lib/http/cache-tags.ts';
 import { preparePage as prepareHtml, preparedPolicy, registeredAssets } from '~/lib/http/prepare-page.ts';
 import { LOCALE_COOKIE, localeFromHeader, t, type Locale } from '~/lib/i18n/index.ts';
 
@@ -29,7 +30,7 @@ export const onRequest = defineMiddleware(async (context, next) => {
   const { result: response, serverTiming } = await withCacheTimings(async () => {
     const isApi = context.url.pathname.startsWith('/api/');
     try {
-      return await answer(isApi);
+      return await withCacheTags(() => answer(isApi));
     } catch (error) {
       // Logged once, here, without the request's data; the visitor gets the shop's error page with the
       // id to quote (spec route 'error'), an API client the envelope.
@@ -148,8 +149,23 @@ function finish(response: Response, isApi: boolean, locale: Locale, url: string)
   } else if (!isApi && locale !== 'ru') {
     // A page in another language must not be served from a shared cache to Russian visitors.
     response.headers.set('cache-control', 'private, no-store');
+  } else if (isSharedAnswer(response)) {
+    // What it shows, and so when a CDN must drop it (src/lib/http/cache-tags.ts); every page shows the menu.
+    // An answer that names nothing of the catalogue (the editors' content, crawler files) keeps its own policy.
+    const tags = new Set(answerTags());
+    if (response.headers.get('content-type')?.startsWith('text/html')) tags.add(cacheTag.menu);
+    if (tags.size > 0) for (const [name, value] of Object.entries(sharedCacheHeaders(tags))) response.headers.set(name, value);
   }
   return response;
+}
+
+/** An answer every visitor gets alike, which the page or endpoint marked public. */
+function isSharedAnswer(response: Response): boolean {
+  return (
+    (response.status === 200 || response.status === 301) &&
+    /\bpublic\b/.test(response.headers.get('cache-control') ?? '') &&
+    !response.headers.has('set-cookie')
+  );
 }
 
 function withSecurityHeaders(response: Response): Response {

@@ -183,6 +183,54 @@ const schema = z.object({
     )
     .pipe(z.array(z.union([z.ipv4(), z.ipv6()])))
     .optional(),
+  // Where product photos are kept (docs/operations.md "Photos in S3-compatible storage"): DATA_DIR/media, or
+  // a bucket of S3-compatible storage every machine shares.
+  MEDIA_STORAGE: z.enum(['local', 's3']).default('local'),
+  // The address pages give photos under (the bucket's, or a CDN's in front of it); unset: /media/ on the shop,
+  // or the bucket's path-style address with MEDIA_STORAGE=s3.
+  MEDIA_URL: z.url({ protocol: /^https?$/ }).optional(),
+  S3_BUCKET: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, { message: 'must be a bucket name: 3–63 lower-case letters, digits, dots and hyphens' })
+    .optional(),
+  S3_ENDPOINT: z.url({ protocol: /^https?$/ }).optional(),
+  S3_REGION: z.string().min(1).default('ru-central1'),
+  S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+  S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  S3_PATH_STYLE: z
+    .enum(['true', 'false'])
+    .default('true')
+    .transform((v) => v === 'true'),
+  // A shared cache in front (docs/operations.md "A CDN in front"): how a change reaches it. 'xkey': an HTTP
+  // PURGE with the tags in an xkey header to each address of CDN_PURGE_URLS (Varnish with varnish-modules);
+  // 'cloudflare': its purge-by-tag API; 'none': nothing is told, and shared caches keep pages only briefly.
+  CDN_PURGE: z.enum(['none', 'xkey', 'cloudflare']).default('none'),
+  // The caches that take PURGE (xkey): comma-separated http(s) addresses, one per Varnish.
+  CDN_PURGE_URLS: z
+    .string()
+    .transform((v) =>
+      v
+        .split(',')
+        .map((a) => a.trim())
+        .filter(Boolean),
+    )
+    .pipe(z.array(z.url({ protocol: /^https?$/ })).min(1))
+    .optional(),
+  // How long a shared cache may keep a public page when changes purge it (seconds); without purges it is
+  // CDN_SHORT_SECONDS.
+  CDN_MAX_AGE_SECONDS: z.coerce.number().int().min(60).max(31_536_000).default(86_400),
+  CDN_SHORT_SECONDS: z.coerce.number().int().min(0).max(3600).default(60),
+  CLOUDFLARE_ZONE_ID: z
+    .string()
+    .regex(/^[0-9a-f]{32}$/)
+    .optional(),
+  CLOUDFLARE_API_TOKEN: z.string().min(20).optional(),
+  // The API's base; a stand-in's address in tests.
+  CLOUDFLARE_API_URL: z.url().default('https://api.cloudflare.com/client/v4'),
+  // Cloudflare's purge limit per account (its plan: Free 5 requests a minute, bucket 25; Pro 5 a second, 25;
+  // Business 10, 50; Enterprise 50, 500), each request up to 100 tags.
+  CLOUDFLARE_PURGES_PER_MINUTE: z.coerce.number().min(1).max(3000).default(5),
+  CLOUDFLARE_PURGE_BURST: z.coerce.number().int().min(1).max(500).default(25),
   // pino's levels; 'silent' turns the request log off.
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
@@ -208,6 +256,18 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     .refine((e) => !e.OPS_TOTP_KEY_PREVIOUS || e.OPS_TOTP_KEY, {
       message: 'OPS_TOTP_KEY_PREVIOUS is the key being replaced: it needs the new one in OPS_TOTP_KEY',
       path: ['OPS_TOTP_KEY_PREVIOUS'],
+    })
+    .refine((e) => e.MEDIA_STORAGE !== 's3' || (e.S3_BUCKET && e.S3_ENDPOINT && e.S3_ACCESS_KEY_ID && e.S3_SECRET_ACCESS_KEY), {
+      message: 'MEDIA_STORAGE=s3 needs S3_BUCKET, S3_ENDPOINT, S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY',
+      path: ['MEDIA_STORAGE'],
+    })
+    .refine((e) => e.CDN_PURGE !== 'xkey' || e.CDN_PURGE_URLS, {
+      message: 'CDN_PURGE=xkey needs CDN_PURGE_URLS (the caches to purge)',
+      path: ['CDN_PURGE_URLS'],
+    })
+    .refine((e) => e.CDN_PURGE !== 'cloudflare' || (e.CLOUDFLARE_ZONE_ID && e.CLOUDFLARE_API_TOKEN), {
+      message: 'CDN_PURGE=cloudflare needs CLOUDFLARE_ZONE_ID and CLOUDFLARE_API_TOKEN',
+      path: ['CDN_PURGE'],
     })
     .safeParse(cleaned);
   if (!result.success) {

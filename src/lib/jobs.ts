@@ -12,6 +12,8 @@ export interface Job {
   /** Short, stable: the lock's, the log's and the metrics' name. */
   name: string;
   everyMs: number;
+  /** A job that runs every second (the CDN's purges) logs only the runs that did something. */
+  quietWhenIdle?: boolean;
   /** Does one round of the work; answers how many things it did (orders released, rows deleted, …). */
   run(): Promise<number>;
 }
@@ -89,7 +91,7 @@ export class Scheduler {
     const ms = ended('ok');
     jobItems.inc({ job: job.name }, items);
     jobLastSuccess.set({ job: job.name }, Date.now() / 1000);
-    logger.info({ job: job.name, items, ms }, 'job ran');
+    if (items > 0 || !job.quietWhenIdle) logger.info({ job: job.name, items, ms }, 'job ran');
     return 'ran';
   }
 }

@@ -50,6 +50,11 @@ function create() {
       'Catalogue import runs the shop made, by kind (yml, commerceml, exchange: a 1C exchange) and outcome (done, failed)',
       ['kind', 'outcome'],
     ),
+    cdnPurgeRequests: counter('shop_cdn_purge_requests_total', 'Purge requests to the CDN by adapter (xkey, cloudflare) and outcome (ok, failed)', [
+      'adapter',
+      'outcome',
+    ]),
+    cdnPurgedTags: counter('shop_cdn_purged_tags_total', 'Cache tags the CDN was told to purge, by adapter', ['adapter']),
     jobRuns: counter('shop_job_runs_total', 'Housekeeping job runs by job and outcome (ok, failed)', ['job', 'outcome']),
     jobDuration: new client.Histogram({
       name: 'shop_job_duration_seconds',

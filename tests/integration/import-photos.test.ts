@@ -103,6 +103,9 @@ describe('photos of an import', () => {
     const files = readdirSync(media).sort();
     expect(files.filter((f) => f.endsWith('.json'))).toHaveLength(2);
     expect(files.filter((f) => f.endsWith('.avif'))).toHaveLength(3);
+    // Each stored photo's original beside its renditions: a.jpg's and b.png's.
+    expect(files.filter((f) => f.includes('-original.')).map((f) => f.slice(f.lastIndexOf('.')))).toEqual(expect.arrayContaining(['.jpeg', '.png']));
+    expect(files.filter((f) => f.includes('-original.'))).toHaveLength(2);
     const images = await database.query(
       `SELECT p.name, i.position, i.url_template, i.widths, i.width, i.height, i.color FROM product_images i JOIN products p ON p.id = i.product_id ORDER BY p.name, i.position`,
     );

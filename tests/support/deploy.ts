@@ -76,3 +76,24 @@ export function nginxBinary(): { path: string } | { missing: string } {
   }
   return existsSync(path) ? { path } : { missing: 'apt-get ran but /usr/sbin/nginx is not there' };
 }
+
+/** Debian's Varnish with varnish-modules (xkey), or why there is none (the caller skips and says so). */
+export function varnishBinary(): { path: string } | { missing: string } {
+  const path = '/usr/sbin/varnishd';
+  const xkey = ['/usr/lib/x86_64-linux-gnu/varnish/vmods/libvmod_xkey.so', '/usr/lib/aarch64-linux-gnu/varnish/vmods/libvmod_xkey.so'];
+  const present = () => existsSync(path) && xkey.some((p) => existsSync(p));
+  if (present()) return { path };
+  if (process.getuid?.() !== 0)
+    return { missing: 'Varnish with varnish-modules is not installed and the tests do not run as root: `sudo apt-get install varnish varnish-modules`' };
+  try {
+    console.log('[varnish] not found: installing Debian packages "varnish" and "varnish-modules" with apt-get…');
+    execFileSync('apt-get', ['update', '-qq'], { stdio: 'inherit' });
+    execFileSync('apt-get', ['install', '-y', '-qq', 'varnish', 'varnish-modules'], {
+      stdio: 'inherit',
+      env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+    });
+  } catch (error) {
+    return { missing: `apt-get could not install Varnish (${error instanceof Error ? error.message.split('\n')[0] : 'error'})` };
+  }
+  return present() ? { path } : { missing: 'apt-get ran but varnishd or its xkey module is not there' };
+}

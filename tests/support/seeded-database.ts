@@ -109,7 +109,8 @@ function pgliteTemplate(stage: Stage): Promise<string> {
         renameSync(dir, done);
       } catch (error) {
         rmSync(dir, { recursive: true, force: true });
-        throw error;
+        // A process that took over a lock it thought abandoned may have made it meanwhile.
+        if (!ready()) throw error;
       }
       return done;
     } finally {

@@ -3,16 +3,15 @@
 // Every write moves the catalogue version (the triggers of migration 0003, and the product touched when only
 // its photos change), so the storefront's index and cached pages follow within seconds; every change is a
 // line of the audit log with the values before and after.
-import { join } from 'node:path';
 import { sql, type SQL } from 'drizzle-orm';
 import { z } from '~/lib/zod.ts';
 import { selectRows } from '~/lib/db/client.ts';
 import { getDb } from '~/lib/db/index.ts';
-import { env } from '~/lib/env.ts';
 import { HttpError } from '~/lib/http/errors.ts';
 import { likePattern, listSearchField, roublesField } from '~/features/ops/ops.ts';
 import { audit, type Actor } from '~/features/ops/ops.audit.server.ts';
 import { MAX_PHOTO_BYTES, PhotoError, storePhoto } from '~/features/media/media.server.ts';
+import { mediaStorage } from '~/features/media/media.storage.server.ts';
 import type { Parcel } from '~/features/delivery/delivery.ts';
 import { ITEM_PARCEL } from '~/features/delivery/delivery.parcel.ts';
 import { itemParcels } from '~/features/delivery/delivery.parcel.server.ts';
@@ -269,7 +268,7 @@ async function changeProduct(id: number, action: ProductAction, actor: Actor, fi
       if (view.photos.length >= MAX_PHOTOS) throw new HttpError(409, 'ops.product.tooManyPhotos', undefined, undefined, { max: MAX_PHOTOS });
       let stored;
       try {
-        stored = await storePhoto(new Uint8Array(await file.arrayBuffer()), join(env().DATA_DIR, 'media'));
+        stored = await storePhoto(new Uint8Array(await file.arrayBuffer()), mediaStorage());
       } catch (error) {
         if (error instanceof PhotoError) throw new HttpError(422, 'ops.product.photoUnusable');
         throw error;

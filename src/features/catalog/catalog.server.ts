@@ -4,6 +4,8 @@
 import { and, asc, count, eq, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { Cache } from '~/lib/cache.ts';
+import { cacheTag, tagAnswer } from '~/lib/http/cache-tags.ts';
+import { publicMediaUrl } from '~/features/media/media.storage.server.ts';
 import { selectRows } from '~/lib/db/client.ts';
 import { getDb } from '~/lib/db/index.ts';
 import { brands, categories, colors, productAttributes, productImages, products, productVariants } from '~/lib/db/schema.ts';
@@ -25,14 +27,16 @@ type CardJson = Pick<Product, 'id' | 'name' | 'slug' | 'price' | 'priceOld' | 'f
   image: ImageJson | null;
 };
 
-// The tree and the brand list change only when the catalogue is edited; a short lifetime keeps the
-// header call off the database without letting instances disagree for long.
-const TREE_TTL_MS = 60_000;
-const tree = new Cache<'tree', MegaCategory[]>({ name: 'tree', ttlMs: TREE_TTL_MS });
-const brandList = new Cache<'brands', BrandListItem[]>({ name: 'brands', ttlMs: TREE_TTL_MS });
+// The tree and the brand list change only when the catalogue is edited: read once per catalogue version
+// (like the cards below), so a process never shows a menu older than its index, and a CDN purged after a
+// change (src/features/cdn) fetches the new one.
+const tree = new Cache<string, MegaCategory[]>({ name: 'tree', ttlMs: 0, maxEntries: 2 });
+const brandList = new Cache<string, BrandListItem[]>({ name: 'brands', ttlMs: 0, maxEntries: 2 });
 
 export async function getMegaCategories(): Promise<MegaCategory[]> {
-  const value = await tree.getOrLoad('tree', async () => {
+  tagAnswer(cacheTag.menu);
+  const { version } = await getCatalogIndex();
+  const value = await tree.getOrLoad(version, async () => {
     const db = await getDb();
     return buildCategoryTree(await db.select().from(categories).orderBy(asc(categories.level), asc(categories.sort)));
   });
@@ -49,7 +53,9 @@ export interface BrandListItem {
 
 /** Every brand A–Z with its number of active products (cached like the category tree). */
 export async function listBrands(): Promise<BrandListItem[]> {
-  const list = await brandList.getOrLoad('brands', async () => {
+  tagAnswer(cacheTag.brands);
+  const { version } = await getCatalogIndex();
+  const list = await brandList.getOrLoad(version, async () => {
     const db = await getDb();
     const rows = await db
       .select({ id: brands.id, name: brands.name, slug: brands.slug, productsCount: count(products.id) })
@@ -73,7 +79,7 @@ const imageJson = (i: Record<'urlTemplate' | 'widths' | 'width' | 'height' | 'al
   sql`json_build_object('urlTemplate', ${i.urlTemplate}, 'widths', ${i.widths}, 'width', ${i.width}, 'height', ${i.height}, 'alt', ${i.alt}, 'color', ${i.color})`;
 
 function decodeImage(i: ImageJson, fallbackAlt = ''): ProductImage {
-  return imageFromTemplate(i.urlTemplate, i.widths, i.width, i.height, i.alt || fallbackAlt, i.color);
+  return imageFromTemplate(publicMediaUrl(i.urlTemplate), i.widths, i.width, i.height, i.alt || fallbackAlt, i.color);
 }
 
 /** A json/json_agg column: both drivers parse it; an empty aggregate is null. */
@@ -142,6 +148,7 @@ const versioned = (version: string, id: number) => `${version}|${id}`;
 /** Cards for these product ids, in the order given, for catalogue pages (listings, home, related, suggestions). */
 export async function catalogCards(ids: readonly number[]): Promise<ProductCard[]> {
   if (ids.length === 0) return [];
+  tagAnswer(...ids.map(cacheTag.card));
   const { version } = await getCatalogIndex();
   const found = new Map<number, ProductCard | null>();
   const missing: number[] = [];
@@ -164,6 +171,7 @@ export async function catalogCards(ids: readonly number[]): Promise<ProductCard[
 
 /** The product page's product (null when unknown or inactive), read once per catalogue version. */
 export async function catalogProduct(id: number): Promise<ProductDetail | null> {
+  tagAnswer(cacheTag.product(id));
   const { version } = await getCatalogIndex();
   // One read per product and version, however many visitors ask at once.
   return (await keptProducts.getOrLoad(versioned(version, id), () => getProduct(id))) ?? null;

@@ -250,6 +250,17 @@ export function catalogueIndexState(): { version: number; builtAt: number } | un
   return index ? { version: versionNumber(index.version), builtAt: lastBuild.at } : undefined;
 }
 
+/**
+ * The catalogue version this process answers from, as the database's triggers count it (src/features/cdn):
+ * the sequence's value once it has moved, 0 before; undefined before the first build.
+ */
+export function catalogueIndexVersion(): number | undefined {
+  const index = indexCache.peek('index');
+  if (!index) return undefined;
+  const [value, called] = readVersionOf(index.version).split('/');
+  return called === 'true' ? Number(value) : 0;
+}
+
 readAtScrape('gauge', 'shop_catalogue_version', 'The catalogue version the index was built from', [], () => {
   const state = catalogueIndexState();
   return state ? [{ value: state.version }] : [];

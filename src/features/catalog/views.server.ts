@@ -1,5 +1,6 @@
 // One view model per catalogue route, built once and shared by the page and its API twin, so the
 // category page and GET …/products?category= can never disagree on a title, a trail or a count.
+import { cacheTag, tagAnswer } from '~/lib/http/cache-tags.ts';
 import type { Crumb, MetaData } from '~/lib/http/envelope.ts';
 import { t, type Locale } from '~/lib/i18n/index.ts';
 import { searchUrl } from '~/features/search/search.ts';
@@ -61,6 +62,7 @@ function listingView(
 export async function categoryView(locale: Locale, id: number, query: ListingQuery): Promise<(ListingView & { category: CategoryContext }) | null> {
   const category = await getCategoryContext(id);
   if (!category) return null;
+  tagAnswer(cacheTag.category(category.id));
   const listing = await getListing({ categoryId: category.id }, query);
   return {
     ...listingView({
@@ -96,6 +98,7 @@ export async function brandView(
 ): Promise<(ListingView & { brand: BrandContext }) | null> {
   const brand = await getBrandContext(id);
   if (!brand) return null;
+  tagAnswer(cacheTag.brand(brand.id));
   const inCategory = categoryId === undefined ? undefined : await getBrandCategory(brand, categoryId);
   if (inCategory === null) return null;
   const listing = await getListing({ brandId: brand.id, categoryId: inCategory?.id }, query);
@@ -123,6 +126,7 @@ export async function brandView(
 
 /** /product/search/{text} and GET …/products?search={text}: the products the text finds, with a correction when it made one. */
 export async function searchView(locale: Locale, text: string, query: ListingQuery): Promise<ListingView & { corrected: string | null }> {
+  tagAnswer(cacheTag.search);
   const { corrected, ...listing } = await getSearchListing(text, query);
   const url = searchUrl(text);
   return {
@@ -179,6 +183,7 @@ export async function productView(locale: Locale, id: number): Promise<ProductVi
 
 /** The home page's product sections and popular brands. */
 export async function homeSections() {
+  tagAnswer(cacheTag.home, cacheTag.brands);
   // Orders come from the catalogue index: sorting 30k discounted rows per home page view in SQL took
   // 0.5 s on PGlite at 100k products.
   const index = await getCatalogIndex();

@@ -14,6 +14,7 @@ import { jsonList, listingQuerySchema } from '~/features/catalog/catalog.server.
 import { editorsPagesForSitemap } from '~/features/content/content.server.ts';
 import { getDb } from '~/lib/db/index.ts';
 import { CRAWLER_FILE } from '~/lib/http/cache.ts';
+import { publicMediaUrl } from '~/features/media/media.storage.server.ts';
 import { preferredEncoding, streamedBody } from '~/lib/http/compression.ts';
 import { brands, categories, colors, productImages, products, productVariants } from '~/lib/db/schema.ts';
 import { env } from '~/lib/env.ts';
@@ -221,7 +222,7 @@ export async function* feed(origin: string, now = new Date()): AsyncGenerator<st
           color: r.color,
           department: department(r.categoryId),
           pictures: jsonList<{ urlTemplate: string; widths: number[]; width: number; height: number }>(r.images).map(
-            (i) => imageFromTemplate(i.urlTemplate, i.widths, i.width, i.height, '').src,
+            (i) => imageFromTemplate(publicMediaUrl(i.urlTemplate), i.widths, i.width, i.height, '').src,
           ),
           variants: jsonList<FeedProduct['variants'][number]>(r.variants),
         };

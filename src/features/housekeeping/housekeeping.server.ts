@@ -12,6 +12,7 @@ import { Scheduler, type Job } from '~/lib/jobs.ts';
 import { retryOutbox } from '~/lib/mail.server.ts';
 import { beforeExit, STOP_ORDER, whenReady } from '~/lib/runtime.ts';
 import { deleteSpentCredentials } from '~/features/auth/auth.server.ts';
+import { purgeQueued } from '~/features/cdn/cdn.server.ts';
 import { releaseExpiredOrders } from '~/features/checkout/checkout.server.ts';
 import { forgetExpiredCarrierAnswers } from '~/features/delivery/delivery.server.ts';
 import { refreshFeedIfDue } from '~/features/discovery/discovery.server.ts';
@@ -37,6 +38,8 @@ export function housekeepingJobs(everySeconds = env().JOBS_EVERY_SECONDS): Job[]
     { name: 'poll-shipments', everyMs: every(10 * MINUTE), run: () => pollShipments() },
     // Marked goods (issue 39): settlement receipts a handover did not get out, and returns a crash left half done.
     { name: 'settle-receipts', everyMs: every(MINUTE), run: async () => (await settleReceipts()) + (await finishStaleReturns()) },
+    // A CDN in front (issue 41): the tags a change touched, purged within seconds of it.
+    { name: 'purge-cdn', everyMs: everySeconds ? Math.min(every(SECOND), SECOND) : SECOND, quietWhenIdle: true, run: () => purgeQueued() },
     {
       name: 'delete-spent-rows',
       everyMs: every(60 * MINUTE),

@@ -11,6 +11,7 @@ import { COLORS } from '../../lib/seed/vocabulary.ts';
 import { slugify } from '../../lib/slug.ts';
 import { t } from '../../lib/i18n/index.ts';
 import { downloadWithRetries, limiter, PhotoError, storePhoto, type StoredPhoto } from '../media/media.server.ts';
+import { photoStorage } from '../media/media.storage.server.ts';
 import aliasesFile from './brand-aliases.json' with { type: 'json' };
 import { emptySummary, ONE_SIZE, type ImportProblem, type ImportSummary, type SourceCategory, type SourceOffer } from './import.ts';
 
@@ -226,7 +227,7 @@ export class CatalogueWriter {
       let promise = pending.get(source);
       if (!promise) {
         promise = this.limit(async () => {
-          const stored = await storePhoto(await this.photoBytes(source), photos.dir);
+          const stored = await storePhoto(await this.photoBytes(source), photoStorage(photos.dir));
           this.summary.images++;
           return stored;
         });

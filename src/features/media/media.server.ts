@@ -1,17 +1,18 @@
 // The photo pipeline (issue 23, docs/import.md "Photos"): a product photo from a feed's URL, a file beside
 // the feed, or 1C's upload is checked (its content sniffed, at most 20 MB and 50 megapixels), converted once
 // with sharp to WebP and AVIF at the widths the pages use, named by the hash of its content (the same photo
-// in two products is stored once), given a placeholder colour, and kept under DATA_DIR/media, which the front
-// serves with immutable caching (src/lib/http/media-files.ts). Relative imports only: the import CLI loads it.
+// in two products is stored once), given a placeholder colour, and kept in the shop's media storage
+// (media.storage.server.ts): DATA_DIR/media, which the front serves with immutable caching
+// (src/lib/http/media-files.ts), or an S3-compatible bucket. Relative imports only: the import CLI loads it.
 import { createHash } from 'node:crypto';
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
-import { createWriteStream, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { createWriteStream } from 'node:fs';
 import type { IncomingMessage } from 'node:http';
 import { pipeline } from 'node:stream/promises';
 import http from 'node:http';
 import https from 'node:https';
 import { BlockList, isIP, type LookupFunction } from 'node:net';
-import { join } from 'node:path';
+import { contentTypeOf, folderStorage, type MediaStorage } from './media.storage.server.ts';
 // The widths product cards and pages ask for, as the generated catalogue's photos have them.
 import { IMAGE_WIDTHS } from '../../lib/seed/images.ts';
 
@@ -35,26 +36,27 @@ export class PhotoError extends Error {
   override name = 'PhotoError';
 }
 
-/** Written under a temporary name and renamed: a reader (the front, another import) never sees half a file. */
-function writeWhole(path: string, data: Uint8Array | string): void {
-  writeFileSync(`${path}.tmp`, data);
-  renameSync(`${path}.tmp`, path);
-}
-
 // sharp (libvips) is loaded with the first photo to convert: 31 MB of a process that may never convert one
 // (an import with --skip-photos, or whose photos are all stored already).
 let loaded: Promise<(typeof import('sharp'))['default']> | undefined;
 const loadSharp = () => (loaded ??= import('sharp').then((module) => module.default));
 
-/** Converts and stores a photo's bytes once; the same bytes again cost a file read. */
-export async function storePhoto(bytes: Uint8Array, dir: string): Promise<StoredPhoto> {
+/**
+ * Converts and stores a photo's bytes once (in a folder, or the given storage); the same bytes again cost
+ * one read. The renditions are written first and the description last: a description means all are there.
+ */
+export async function storePhoto(bytes: Uint8Array, where: string | MediaStorage): Promise<StoredPhoto> {
   if (bytes.byteLength > MAX_PHOTO_BYTES) throw new PhotoError(`the photo is ${bytes.byteLength} bytes, over ${MAX_PHOTO_BYTES}`);
+  const storage = typeof where === 'string' ? folderStorage(where) : where;
   const hash = createHash('sha256').update(bytes).digest('hex').slice(0, 24);
-  const metaPath = join(dir, `${hash}.json`);
-  try {
-    return JSON.parse(readFileSync(metaPath, 'utf8')) as StoredPhoto;
-  } catch {
-    // Not stored yet.
+  const metaName = `${hash}.json`;
+  const known = await storage.read(metaName);
+  if (known) {
+    try {
+      return JSON.parse(new TextDecoder().decode(known)) as StoredPhoto;
+    } catch {
+      // A description that does not parse is made again.
+    }
   }
   const sharp = await loadSharp();
   let meta;
@@ -71,7 +73,8 @@ export async function storePhoto(bytes: Uint8Array, dir: string): Promise<Stored
   if (sourceWidth * sourceHeight > MAX_PHOTO_PIXELS)
     throw new PhotoError(`the photo is ${sourceWidth}×${sourceHeight}, over ${MAX_PHOTO_PIXELS / 1e6} megapixels`);
 
-  mkdirSync(dir, { recursive: true });
+  // The original as it came, beside its renditions: new widths or formats can be made from it later.
+  await storage.write(`${hash}-original.${meta.format}`, bytes, `image/${meta.format}`);
   const widths: number[] = IMAGE_WIDTHS.filter((w) => w <= sourceWidth);
   if (widths.length === 0) widths.push(sourceWidth);
   const base = sharp(bytes, { limitInputPixels: MAX_PHOTO_PIXELS }).rotate();
@@ -80,8 +83,8 @@ export async function storePhoto(bytes: Uint8Array, dir: string): Promise<Stored
     const resized = base.clone().resize({ width, withoutEnlargement: true });
     const webp = await resized.clone().webp({ quality: 78 }).toBuffer({ resolveWithObject: true });
     const avif = await resized.clone().avif({ quality: 50, effort: 2 }).toBuffer();
-    writeWhole(join(dir, `${hash}-w${width}.webp`), webp.data);
-    writeWhole(join(dir, `${hash}-w${width}.avif`), avif);
+    await storage.write(`${hash}-w${width}.webp`, webp.data, contentTypeOf('x.webp'));
+    await storage.write(`${hash}-w${width}.avif`, avif, contentTypeOf('x.avif'));
     height = webp.info.height;
   }
   const { dominant } = await base.clone().resize(16, 16, { fit: 'inside' }).stats();
@@ -93,7 +96,7 @@ export async function storePhoto(bytes: Uint8Array, dir: string): Promise<Stored
     height,
     color: `#${hex(dominant.r)}${hex(dominant.g)}${hex(dominant.b)}`,
   };
-  writeWhole(metaPath, JSON.stringify(stored));
+  await storage.write(metaName, new TextEncoder().encode(JSON.stringify(stored)), contentTypeOf(metaName));
   return stored;
 }
 

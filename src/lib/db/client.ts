@@ -67,6 +67,11 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     const { drizzle } = await import('drizzle-orm/node-postgres');
     const { migrate } = await import('drizzle-orm/node-postgres/migrator');
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.maxConnections ?? 10 });
+    // The housekeeping jobs' locks live on connections of their own: a job holds its lock's connection while
+    // its work takes others, so with the locks in the same pool ten jobs due at once (JOBS_EVERY_SECONDS=1)
+    // held all ten connections and waited for an eleventh for ever. A job that finds these taken waits for
+    // one; the shop's queries never do.
+    const lockPool = new pg.Pool({ connectionString: options.databaseUrl, max: 2 });
     const db = drizzle(pool, { schema }) as unknown as Db;
     return {
       db,
@@ -86,7 +91,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
         }
       },
       async ifFree(name, fn) {
-        const lockClient = await pool.connect();
+        const lockClient = await lockPool.connect();
         try {
           const { rows } = await lockClient.query<{ locked: boolean }>(`SELECT pg_try_advisory_lock(hashtext('brandshop:' || $1)) AS locked`, [name]);
           if (!rows[0]?.locked) return false;
@@ -115,7 +120,9 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
           client.release();
         }
       },
-      close: () => pool.end(),
+      close: async () => {
+        await Promise.all([pool.end(), lockPool.end()]);
+      },
     };
   }
 

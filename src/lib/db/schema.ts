@@ -3,6 +3,7 @@
 // single price or order here, and keeps JS numbers exact.
 import { sql } from 'drizzle-orm';
 import {
+  bigint,
   bigserial,
   boolean,
   check,
@@ -945,3 +946,28 @@ export const orderReturns = pgTable(
   },
   (t) => [index('order_returns_order_idx').on(t.orderId)],
 );
+
+// ---------------------------------------------------------------- shared caches (issue 41)
+
+// The purges a CDN in front owes (docs/operations.md "A CDN in front"): one row per cache tag a change
+// touched, written by the catalogue's triggers (migration 0027) in the transaction of the change itself,
+// so a change from the console, an import, 1C or an order is never without its purge, and a restart loses
+// none. Rows are only appended (no unique tag): concurrent orders never wait on each other's tag rows. The
+// purge job (src/features/cdn) reads them oldest first, sends each tag once, and deletes what it sent.
+// `version`: the catalogue version (the `catalog_version` sequence) before the change's own move of it: a
+// tag is purged only once every live process answers from a newer catalogue, so the CDN's next fetch never
+// meets an origin still showing the old page.
+export const cdnPurges = pgTable('cdn_purges', {
+  id: bigserial('id', { mode: 'number' }).primaryKey(),
+  tag: text('tag').notNull(),
+  version: bigint('version', { mode: 'number' }).notNull(),
+  queuedAt: timestamp('queued_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+// Each running server process and the catalogue version its index (and so its pages) answers from,
+// written after each build and every few seconds; a row not refreshed for 15 s belongs to a stopped process.
+export const cdnOrigins = pgTable('cdn_origins', {
+  process: text('process').primaryKey(),
+  version: bigint('version', { mode: 'number' }).notNull(),
+  seenAt: timestamp('seen_at', { withTimezone: true }).notNull().defaultNow(),
+});

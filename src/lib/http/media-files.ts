@@ -19,8 +19,12 @@ function fileStat(path: string) {
   }
 }
 
-/** Answers a GET or HEAD under /media/; false when the request is not for a photo. */
-export function serveMedia(dir: string, req: IncomingMessage, res: ServerResponse): boolean {
+/**
+ * Answers a GET or HEAD under /media/; false when the request is not for a photo. `elsewhere`: the photos
+ * are in a bucket (MEDIA_STORAGE=s3) at this address: a /media/ address (an order's line, an old page)
+ * is sent there, for good.
+ */
+export function serveMedia(dir: string, req: IncomingMessage, res: ServerResponse, elsewhere?: string): boolean {
   if (req.method !== 'GET' && req.method !== 'HEAD') return false;
   const path = (req.url ?? '/').split('?')[0] ?? '/';
   if (!path.startsWith('/media/')) return false;
@@ -32,6 +36,11 @@ export function serveMedia(dir: string, req: IncomingMessage, res: ServerRespons
   };
   if (!match) return notFound();
   const [, stem, asked] = match as unknown as [string, string, 'webp' | 'avif'];
+  if (elsewhere) {
+    res.writeHead(301, { location: `${elsewhere}/${stem}.${asked}`, 'cache-control': 'public, max-age=31536000, immutable' });
+    res.end();
+    return true;
+  }
   const avif = asked === 'webp' && /\bimage\/avif\b/.test(req.headers.accept ?? '') ? fileStat(join(dir, `${stem}.avif`)) : undefined;
   const format = avif ? 'avif' : asked;
   const stat = avif ?? fileStat(join(dir, `${stem}.${asked}`));
