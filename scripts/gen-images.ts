@@ -1,7 +1,12 @@
 // Draws the product image pool locally (no download): one studio-style silhouette per product kind,
 // colour and view, rendered to WebP at every width in IMAGE_WIDTHS. Files that exist are kept, so a
 // rebuild costs nothing. Usage: npm run images [-- --force] (--force draws them all again)
-import { existsSync, mkdirSync } from 'node:fs';
+//
+// The drawn pool is committed (public/img/p, 5.4 MB): drawing it took 42 CPU-seconds of every fresh
+// clone's `npm test` (docs/performance.md, "The suite in 8 minutes"). DRAWN_BY names the code that drew
+// it — this script and the pool's definitions, hashed — so a change to either draws every file again.
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { availableParallelism } from 'node:os';
 import sharp from 'sharp';
@@ -10,7 +15,12 @@ import type { ImageKind } from '../src/lib/seed/vocabulary.ts';
 import { commandLine } from './cli.ts';
 
 const OUT_DIR = resolve('public/img/p');
-const force = commandLine('npm run images -- [--force]', { options: { force: { type: 'boolean', default: false } } }).values.force;
+const DRAWN_BY = resolve('scripts/gen-images.drawn-by'); // kept out of public/: not a file to serve
+const drawer = createHash('sha256');
+for (const file of ['scripts/gen-images.ts', 'src/lib/seed/images.ts', 'src/lib/seed/vocabulary.ts']) drawer.update(readFileSync(resolve(file)));
+const drawerHash = drawer.digest('hex');
+const forced = commandLine('npm run images -- [--force]', { options: { force: { type: 'boolean', default: false } } }).values.force;
+const force = forced || !existsSync(DRAWN_BY) || readFileSync(DRAWN_BY, 'utf8').trim() !== drawerHash;
 
 function shade(hex: string, amount: number): string {
   const n = Number.parseInt(hex.slice(1), 16);
@@ -116,6 +126,7 @@ async function main(): Promise<void> {
     }
   });
   await Promise.all(workers);
+  if (force) writeFileSync(DRAWN_BY, `${drawerHash}\n`);
   console.log(
     `[images] ${pool.length} pool images × ${IMAGE_WIDTHS.length} widths: ${written} written in ${((Date.now() - started) / 1000).toFixed(1)} s (${OUT_DIR})`,
   );
