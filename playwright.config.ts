@@ -1,5 +1,5 @@
 import { defineConfig } from '@playwright/test';
-import { CHROMIUM_ARGS, chromiumPath } from './tests/e2e/chromium.ts';
+import { CHROMIUM_ARGS, testChromiumPath } from './tests/e2e/chromium.ts';
 import { freePort } from './tests/support/server.ts';
 import { ANALYTICS_HOST } from './tests/support/analytics-host.ts';
 
@@ -35,7 +35,7 @@ export default defineConfig({
     // snapshots: 72 s → 57 s on checkout + accounts). CI retries a failure once, with its trace; locally
     // `npx playwright test <spec> --trace on` records one (docs/performance.md, "The suite in 8 minutes").
     trace: 'on-first-retry',
-    launchOptions: { executablePath: chromiumPath(), args: [...CHROMIUM_ARGS, `--host-resolver-rules=MAP ${ANALYTICS_HOST} 127.0.0.1:${analyticsPort}`] },
+    launchOptions: { executablePath: testChromiumPath(), args: [...CHROMIUM_ARGS, `--host-resolver-rules=MAP ${ANALYTICS_HOST} 127.0.0.1:${analyticsPort}`] },
     // The stand-in's certificate is its own, made for the run.
     ignoreHTTPSErrors: true,
   },
