@@ -1,6 +1,6 @@
 // Requests fetch would not send or would rewrite: a body on any method, chunks, a chosen local address,
 // no automatic decompression. Each on a connection of its own (after a refused body the server closes it).
-import { request as httpRequest } from 'node:http';
+import { request as httpRequest, type Agent } from 'node:http';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { baseUrl } from './api.ts';
 
@@ -16,9 +16,11 @@ export interface RawOptions {
   body?: Buffer | string | undefined;
   chunks?: Buffer[];
   localAddress?: string;
+  /** A keep-alive agent to reuse connections (the fuzz file's thousands of requests); a new connection by default. */
+  agent?: Agent;
 }
 
-export function rawRequest(method: string, path: string, options: RawOptions = {}): Promise<RawAnswer> {
+export function rawRequest(method: string, path: string, options: RawOptions = {}, retried = false): Promise<RawAnswer> {
   const url = new URL(baseUrl());
   // Node sends a DELETE's body without a length unless told: the server would read it as a new request.
   const length = options.body === undefined ? {} : { 'content-length': String(Buffer.byteLength(options.body)) };
@@ -29,7 +31,7 @@ export function rawRequest(method: string, path: string, options: RawOptions = {
         port: url.port,
         method,
         path,
-        agent: false,
+        agent: options.agent ?? false,
         headers: { ...length, ...options.headers },
         ...(options.localAddress ? { localAddress: options.localAddress } : {}),
       },
@@ -42,7 +44,12 @@ export function rawRequest(method: string, path: string, options: RawOptions = {
         });
       },
     );
-    req.on('error', reject);
+    req.on('error', (error: NodeJS.ErrnoException) => {
+      // A kept connection the server closed as it was taken for this request (Node's documented race):
+      // sent again once, on a new connection.
+      if (req.reusedSocket && error.code === 'ECONNRESET' && !retried) resolve(rawRequest(method, path, options, true));
+      else reject(error);
+    });
     if (options.chunks) for (const chunk of options.chunks) req.write(chunk);
     req.end(options.body);
   });
