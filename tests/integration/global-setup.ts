@@ -18,6 +18,7 @@ export async function setup(project: TestProject): Promise<void> {
     Array.from({ length: INTEGRATION_WORKERS }, (_, i) =>
       startTestServer({
         label: `it${i + 1}`,
+        wholeRun: true,
         // Loopback is the shops' proxy: each test file names its own visitor (tests/support/api.ts).
         env: { TRUST_PROXY: '127.0.0.1,::1' },
         prepare: (database) => makeCatalogFixture(database.db),

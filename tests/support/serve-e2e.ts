@@ -5,7 +5,7 @@ import { e2eInfoFile, startTestServer } from './server.ts';
 // playwright.config.ts picks the port.
 const port = Number(process.env['E2E_PORT']);
 // A counter id, so the analytics tag is rendered and can be tested.
-const server = await startTestServer({ port, label: 'e2e', seedProducts: 400, env: { METRIKA_ID: '12345678' } });
+const server = await startTestServer({ port, label: 'e2e', wholeRun: true, seedProducts: 400, env: { METRIKA_ID: '12345678' } });
 console.log(`[e2e] shop ready on ${server.baseUrl}, data in ${server.database.dataDir}`);
 writeFileSync(e2eInfoFile(port), JSON.stringify({ dataDir: server.database.dataDir }));
 let stopping = false;

@@ -9,7 +9,7 @@ import { buildIsStale } from '../../scripts/build-state.mjs';
 import { serverProcess } from '../../scripts/server-flags.mjs';
 import { createFreshDatabase, type FreshDatabase } from './fresh-database.ts';
 import { seededDatabase } from './seeded-database.ts';
-import { freePort, TEST_TOTP_KEY } from './server.ts';
+import { freePort, SHORT_LIVED_FLAGS, TEST_TOTP_KEY } from './server.ts';
 
 export type StartedBy = 'npm start' | 'npm run serve' | 'server';
 
@@ -95,6 +95,8 @@ export async function startShop(by: StartedBy, env: Record<string, string> = {},
   let child: ChildProcess;
   if (by === 'server') {
     const started = serverProcess(shopEnv);
+    // Started to be stopped (tests/support/server.ts SHORT_LIVED_FLAGS); `npm start` and `npm run serve` run as a user's.
+    started.args.unshift(...SHORT_LIVED_FLAGS);
     child = spawn(started.command, started.args, { env: { ...started.env, PATH: path }, stdio: ['ignore', 'pipe', 'pipe'] });
   } else {
     child = spawn('npm', by === 'npm start' ? ['start'] : ['run', 'serve'], {
