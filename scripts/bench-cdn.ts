@@ -16,8 +16,8 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import autocannon from 'autocannon';
 import { commandLine, wholeNumber } from './cli.ts';
+import { load, type Load } from './load.ts';
 import { serverProcess } from './server-flags.mjs';
 
 const cli = commandLine('npm run bench -- --cdn [--products N] [--seconds N] [--rate N] [--keep]', {
@@ -69,45 +69,6 @@ async function until(what: string, ready: () => Promise<boolean>, timeoutMs = 60
     if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs / 1000} s`);
     await sleep(250);
   }
-}
-
-const quantile = (sorted: readonly number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
-
-interface Load {
-  p50: number;
-  p95: number;
-  p99: number;
-  requests: number;
-  errors: number;
-}
-/** autocannon over these paths; every response's time kept, so p95 is the true p95. */
-function load(url: string, paths: string[], options: { seconds?: number; amount?: number; overallRate?: number; connections?: number }): Promise<Load> {
-  return new Promise((resolve, reject) => {
-    const times: number[] = [];
-    const instance = autocannon(
-      {
-        url,
-        connections: options.connections ?? 8,
-        ...(options.seconds ? { duration: options.seconds } : {}),
-        ...(options.amount ? { amount: options.amount } : {}),
-        ...(options.overallRate ? { overallRate: options.overallRate } : {}),
-        headers: { 'accept-encoding': 'br' },
-        requests: paths.map((path) => ({ method: 'GET', path })),
-      },
-      (error: Error | null, result: { requests: { total: number }; errors: number; non2xx: number }) => {
-        if (error) return reject(error);
-        times.sort((a, b) => a - b);
-        resolve({
-          p50: quantile(times, 0.5),
-          p95: quantile(times, 0.95),
-          p99: quantile(times, 0.99),
-          requests: result.requests.total,
-          errors: result.errors + result.non2xx,
-        });
-      },
-    );
-    instance.on('response', (_client: unknown, _status: number, _bytes: number, ms: number) => times.push(ms));
-  });
 }
 
 function varnishCounters(dir: string): Record<string, number> {

@@ -18,8 +18,8 @@ import { createWriteStream, mkdirSync, mkdtempSync, rmSync, statSync, writeFileS
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawn } from 'node:child_process';
-import autocannon from 'autocannon';
 import { commandLine, wholeNumber } from './cli.ts';
+import { load } from './load.ts';
 import { realisticPhoto } from './realistic-photo.ts';
 import { IMPORT_NODE_FLAGS, SERVER_ENV, serverProcess } from './server-flags.mjs';
 import { limiter, storePhoto } from '../src/features/media/media.server.ts';
@@ -116,45 +116,9 @@ function importRun(file: string, dataDir: string, args: string[] = [], databaseU
   );
 }
 
-/** Sorted latencies' q-quantile, in ms. */
-const quantile = (sorted: readonly number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
-
-/**
- * The shoppers' latency: every response's time is kept, so p95 is the true p95 (autocannon's summary has
- * p90 and p97.5, not p95); p97.5 and p99 are reported beside it.
- */
-function p95(
-  url: string,
-  paths: string[],
-  seconds: number,
-): Promise<{ p50: number; p95: number; p97_5: number; p99: number; requests: number; errors: number }> {
-  return new Promise((resolve, reject) => {
-    const times: number[] = [];
-    const instance = autocannon(
-      {
-        url,
-        connections: 8,
-        duration: seconds,
-        ...(Number(values.rate) > 0 ? { overallRate: Number(values.rate) } : {}),
-        headers: { 'accept-encoding': 'br' },
-        requests: paths.map((path) => ({ method: 'GET', path })),
-      },
-      (error: Error | null, result: { requests: { total: number }; errors: number; non2xx: number }) => {
-        if (error) return reject(error);
-        times.sort((a, b) => a - b);
-        resolve({
-          p50: quantile(times, 0.5),
-          p95: quantile(times, 0.95),
-          p97_5: quantile(times, 0.975),
-          p99: quantile(times, 0.99),
-          requests: result.requests.total,
-          errors: result.errors + result.non2xx,
-        });
-      },
-    );
-    instance.on('response', (_client: unknown, _status: number, _bytes: number, ms: number) => times.push(ms));
-  });
-}
+/** The shoppers' latency: 8 connections for `seconds`, flat out or at --rate requests a second. */
+const p95 = (url: string, paths: string[], seconds: number) =>
+  load(url, paths, { seconds, ...(Number(values.rate) > 0 ? { overallRate: Number(values.rate) } : {}) });
 
 /** The shop on PostgreSQL while a feed is imported into its catalogue (see 5. above). */
 async function duringImport(databaseUrl: string, feedPath: string, variedPath: string) {

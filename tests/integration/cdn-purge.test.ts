@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatPrice } from '~/lib/format.ts';
 import { startCloudflareStandin, type CloudflareStandin } from '../support/cloudflare-standin.ts';
-import { signedInOperator, Visitor } from '../support/ops.ts';
+import { saveProduct, signedInOperator, type Visitor } from '../support/ops.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { shopper } from '../support/shopper.ts';
 import { startShop, waitUntilReady, type ShopProcess } from '../support/shop-process.ts';
@@ -68,21 +68,6 @@ const metric = async (name: string) => {
   return Number(new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)$`, 'm').exec(text)?.[1] ?? 'NaN');
 };
 
-/** The console's save of a product's price (roubles), everything else as the form shows it. */
-async function setPrice(id: number, roubles: number): Promise<void> {
-  const page = await admin.go(`/ops/products/${id}`);
-  const stock = Object.fromEntries([...page.html.matchAll(/name="(stock_\d+)" value="(\d+)"/g)].map((m) => [m[1] as string, m[2] as string]));
-  const saved = await admin.go(`/ops/products/${id}`, {
-    _csrf: Visitor.formToken(page.html),
-    action: 'save',
-    price: String(roubles),
-    price_old: '',
-    visible: 'on',
-    ...stock,
-  });
-  expect(saved.status).toBe(303);
-}
-
 describe('purges through Cloudflare’s API', () => {
   it('a new build purges everything, once', async () => {
     await until(
@@ -107,7 +92,7 @@ describe('purges through Cloudflare’s API', () => {
     expect(tags).toContain(`product-${id}`);
     expect(page.headers.get('cdn-cache-control')).toBe('public, max-age=86400, stale-while-revalidate=60, stale-if-error=86400');
     const sent = cloudflare.calls.length;
-    await setPrice(id, 23_456);
+    await saveProduct(admin, id, 23_456);
     const purged = await until(
       () =>
         cloudflare.calls
@@ -134,17 +119,7 @@ describe('purges through Cloudflare’s API', () => {
 
   it('an order selling out a size purges the product’s card and listings; one that leaves units purges its page only', async () => {
     const id = 12;
-    const page = await admin.go(`/ops/products/${id}`);
-    const ones = Object.fromEntries([...page.html.matchAll(/name="(stock_\d+)" value="\d+"/g)].map((m) => [m[1] as string, '2']));
-    const saved = await admin.go(`/ops/products/${id}`, {
-      _csrf: Visitor.formToken(page.html),
-      action: 'save',
-      price: '15000',
-      price_old: '',
-      visible: 'on',
-      ...ones,
-    });
-    expect(saved.status).toBe(303);
+    await saveProduct(admin, id, 15_000, 2);
     await until(
       () => metric('shop_cdn_purges_waiting'),
       (n) => n === 0,
@@ -223,7 +198,7 @@ describe('purges through Cloudflare’s API', () => {
   it('while the API fails, the tags wait in the outbox and /metrics says so; they go once it answers', async () => {
     cloudflare.mode = 'failing';
     const sent = cloudflare.calls.length;
-    await setPrice(8, 31_000);
+    await saveProduct(admin, 8, 31_000);
     await until(
       () => cloudflare.calls.slice(sent).filter((c) => c.status === 500).length,
       (n) => n >= 1,
@@ -256,9 +231,9 @@ describe('purges through Cloudflare’s API', () => {
         .slice(sent)
         .filter((c) => c.status === 200)
         .flatMap((c) => c.tags ?? []);
-    await setPrice(9, 41_000);
+    await saveProduct(admin, 9, 41_000);
     await until(purged, (t) => t.includes('product-9'), 'the first');
-    await setPrice(10, 42_000);
+    await saveProduct(admin, 10, 42_000);
     await until(purged, (t) => t.includes('product-10'), 'the second, after the 429', 30_000);
     expect(cloudflare.calls.slice(sent).filter((c) => c.status === 429).length).toBeGreaterThanOrEqual(1);
     expect(purged().filter((t) => t === 'product-10')).toHaveLength(1);

@@ -50,6 +50,26 @@ export class Visitor {
   }
 }
 
+/**
+ * The console's save of a product, as a manager sends it: the form as shown, with the price (roubles) and,
+ * when `stockEach` is given, every size's stock set to it. The console answers a save with 303.
+ */
+export async function saveProduct(admin: Visitor, id: number, roubles: number, stockEach?: number): Promise<void> {
+  const page = await admin.go(`/ops/products/${id}`);
+  const stock = Object.fromEntries(
+    [...page.html.matchAll(/name="(stock_\d+)" value="(\d+)"/g)].map((m) => [m[1] as string, stockEach === undefined ? (m[2] as string) : String(stockEach)]),
+  );
+  const saved = await admin.go(`/ops/products/${id}`, {
+    _csrf: Visitor.formToken(page.html),
+    action: 'save',
+    price: String(roubles),
+    price_old: '',
+    visible: 'on',
+    ...stock,
+  });
+  expect(saved.status, `the console saved product ${id}`).toBe(303);
+}
+
 export const codeAt = (secret: string, offsetSteps = 0) => hotp(base32Decode(secret), totpStep(Date.now()) + offsetSteps);
 
 export async function enrol(server: TestServer, email: string, role: 'manager' | 'admin') {
