@@ -25,6 +25,8 @@ let photo: Buffer;
 let small: Buffer;
 /** The /down/… photos that answer; the others hang up without a word, like a host that is down. */
 const reachable = new Set<string>();
+/** How often each /down/… photo was asked for: a failed fetch is tried twice more. */
+const asked = new Map<string, number>();
 
 /** A photo with a real photo's entropy (noise compresses as badly as fabric and skin do). */
 async function noisePhoto(width: number, height: number, format: 'jpeg' | 'png'): Promise<Buffer> {
@@ -44,6 +46,7 @@ beforeAll(async () => {
     if (req.url === '/text.jpg') return res.writeHead(200, { 'content-type': 'image/jpeg' }).end('<html>not a photo</html>');
     if (req.url === '/huge.jpg') return res.writeHead(200, { 'content-length': String(25 * 1024 * 1024) }).end();
     if (req.url?.startsWith('/down/')) {
+      asked.set(req.url, (asked.get(req.url) ?? 0) + 1);
       if (reachable.has(req.url)) return res.writeHead(200, { 'content-type': 'image/png' }).end(small);
       return req.socket.destroy();
     }
@@ -140,7 +143,8 @@ describe('photos of an import', () => {
         .join(''),
     ).join('');
     const { path } = feedFolder('down', offers);
-    const options = { photos: { dir: join(work, 'media-down'), allowPrivate: true } };
+    // The retries' waits (0.5 s, then 1.5 s) shortened: the count of fetches, not the clock, is what is checked.
+    const options = { photos: { dir: join(work, 'media-down'), allowPrivate: true, retryDelayMs: 10 } };
     const version = async () => (await database.query('SELECT last_value::text || is_called::text AS v FROM catalog_version')).rows[0]?.['v'];
     const images = async () =>
       (
@@ -157,6 +161,9 @@ describe('photos of an import', () => {
     const first = await importYml(database, path, options);
     expect(first.summary).toMatchObject({ new: 30, changed: 0, unchanged: 0, images: 1, errors: 10 });
     expect(photoErrors(first.problems)).toEqual(Array.from({ length: 10 }, (_, n) => `d${n}S photo /down/d${n}.png: could not be fetched (socket hang up)`));
+    expect(Object.fromEntries(asked), 'each photo that hangs up tried three times, once per product').toEqual(
+      Object.fromEntries(Array.from({ length: 10 }, (_, n) => [`/down/d${n}.png`, 3])),
+    );
     const stored = await images();
     expect(stored).toEqual(['yml:g:d0#0 /a.jpg', 'yml:g:d1#0 /a.jpg', 'yml:g:d2#0 /a.jpg']);
     const before = await version();

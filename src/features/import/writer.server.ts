@@ -70,6 +70,8 @@ export interface PhotoOptions {
   allowPrivate?: boolean;
   /** Photos fetched and converted at once. */
   concurrency?: number;
+  /** The wait before a failed fetch is tried again (0.5 s, then three times it); the tests shorten it. */
+  retryDelayMs?: number;
 }
 
 interface CategoryRow {
@@ -191,7 +193,11 @@ export class CatalogueWriter {
   /** One photo's bytes: from its address, or from a file beside the feed. */
   private async photoBytes(source: string): Promise<Uint8Array> {
     const photos = this.photos as PhotoOptions;
-    if (/^https?:\/\//i.test(source)) return downloadWithRetries(source, { allowPrivate: photos.allowPrivate ?? false });
+    if (/^https?:\/\//i.test(source))
+      return downloadWithRetries(source, {
+        allowPrivate: photos.allowPrivate ?? false,
+        ...(photos.retryDelayMs === undefined ? {} : { retryDelayMs: photos.retryDelayMs }),
+      });
     const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(source)?.[1];
     if (scheme && scheme.toLowerCase() !== 'file') throw new PhotoError(`${scheme}: addresses are not fetched`);
     if (!photos.baseDir) throw new PhotoError('a relative path, and the feed is not read from a folder');

@@ -248,14 +248,17 @@ export async function downloadToFile(url: string, path: string, options: FetchOp
   await pipeline(limited(response, options.maxBytes ?? MAX_PHOTO_BYTES, options.what ?? 'file'), createWriteStream(path));
 }
 
-/** download() with retries (twice, after 0.5 s and 1.5 s) for network failures and 5xx answers. */
-export async function downloadWithRetries(url: string, options: FetchOptions = {}): Promise<Buffer> {
+/**
+ * download() with retries (twice, after 0.5 s and 1.5 s; `retryDelayMs` moves the first, the second is three
+ * times it) for network failures and 5xx answers.
+ */
+export async function downloadWithRetries(url: string, options: FetchOptions & { retryDelayMs?: number } = {}): Promise<Buffer> {
   for (let attempt = 0; ; attempt++) {
     try {
       return await download(url, options);
     } catch (error) {
       if (attempt >= 2 || !(error as { retry?: boolean }).retry) throw error;
-      await new Promise((r) => setTimeout(r, 500 * 3 ** attempt));
+      await new Promise((r) => setTimeout(r, (options.retryDelayMs ?? 500) * 3 ** attempt));
     }
   }
 }
