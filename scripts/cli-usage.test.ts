@@ -47,6 +47,7 @@ const COMMANDS: Record<string, string[][]> = {
     ['--delivery', '--requests', 'many'],
   ],
   'first-round-trip': [['shop']],
+  check: [['extra']],
   fonts: [['http://127.0.0.1:4321', 'http://127.0.0.1:4322']],
 };
 /** Commands that run a script of ours but take no arguments. */
