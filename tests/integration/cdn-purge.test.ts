@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatPrice } from '~/lib/format.ts';
 import { startCloudflareStandin, type CloudflareStandin } from '../support/cloudflare-standin.ts';
+import { afterJobRuns } from '../support/jobs.ts';
 import { saveProduct, signedInOperator, type Visitor } from '../support/ops.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { shopper } from '../support/shopper.ts';
@@ -75,7 +76,7 @@ describe('purges through Cloudflare’s API', () => {
       (n) => n >= 1,
       'the full purge',
     );
-    await new Promise((r) => setTimeout(r, 2_000));
+    await afterJobRuns(shop.baseUrl, TOKEN, 'purge-cdn');
     expect(cloudflare.calls.filter((c) => c.everything).length).toBe(1);
   });
 

@@ -9,6 +9,7 @@ import { startBoxberryStandin, type BoxberryStandin } from '../support/boxberry-
 import { startCdekStandin, type CdekStandin } from '../support/cdek-standin.ts';
 import { readOutbox } from '../support/mail.ts';
 import { signedInOperator, Visitor } from '../support/ops.ts';
+import { afterJobRuns } from '../support/jobs.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 
 const ID = 'shop-cdek-account';
@@ -672,6 +673,7 @@ describe('automatic registration and polling', () => {
         BOXBERRY_SENDER_POINT: '68001',
         DELIVERY_AUTO_REGISTER: '1',
         JOBS_EVERY_SECONDS: '1',
+        METRICS_TOKEN,
       },
     });
     try {
@@ -740,7 +742,7 @@ describe('automatic registration and polling', () => {
         own.calls.filter((c) => c.path === `/orders/${held[0]?.uuid}`).length + ownBoxberry.calls.filter((c) => c.method === 'ListStatuses').length;
       const before = asked();
       // Polled: then not asked again within the hour, though the job runs every second here.
-      await new Promise((r) => setTimeout(r, 2_500));
+      await afterJobRuns(auto.baseUrl, METRICS_TOKEN, 'poll-shipments');
       expect(asked()).toBe(before);
       expect(before).toBeLessThanOrEqual(3);
     } finally {

@@ -9,6 +9,7 @@ import { startCdekStandin, type CdekStandin } from '../support/cdek-standin.ts';
 import { ean13 } from '../support/marking-codes.ts';
 import { OneC } from '../support/one-c.ts';
 import { signedInOperator, Visitor } from '../support/ops.ts';
+import { afterJobRuns } from '../support/jobs.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { itemCode, startYookassaStandin, type Standin } from '../support/yookassa-standin.ts';
 
@@ -17,6 +18,7 @@ const GS = '\u001d';
 const SHOES = ean13('460765432101');
 const LOGIN = 'onec';
 const PASSWORD = 'marking-exchange-2026';
+const METRICS_TOKEN = 'metrics-token-for-the-receipt-tests-0123';
 
 let serials = 0;
 const codeOf = (barcode: string) =>
@@ -46,6 +48,8 @@ beforeAll(async () => {
       EXCHANGE_PASSWORD: PASSWORD,
       // The housekeeping jobs every second: the settlement a failing provider did not take goes on the next run.
       JOBS_EVERY_SECONDS: '1',
+      // Read by the tests that a job leaves something alone: they wait for its runs (tests/support/jobs.ts).
+      METRICS_TOKEN,
     },
     prepare: async (db) => {
       await db.query('UPDATE products SET marked = true WHERE id = 1');
@@ -141,7 +145,7 @@ describe('the receipts of marked goods at YooKassa', () => {
     // The next run of the job sends it: one receipt, whatever else happens to the order after.
     await expect.poll(() => yookassa.receipts.length, { timeout: 15_000, interval: 200 }).toBe(1);
     expect((await act(order.code, { action: 'move', status: 'delivered' })).status).toBe(303);
-    await new Promise((r) => setTimeout(r, 2_500));
+    await afterJobRuns(shop.baseUrl, METRICS_TOKEN, 'settle-receipts');
     expect(yookassa.receipts).toHaveLength(1);
     const [receipt] = yookassa.receipts;
     expect(receipt?.key).toBe(`settlement-${order.code}`);
@@ -197,7 +201,7 @@ describe('the receipts of marked goods at YooKassa', () => {
     const create = yookassa.creates.find((c) => c.key === `order-${order.code}`);
     expect(new Set(create?.body.receipt.items.map((i) => i.payment_mode))).toEqual(new Set(['full_payment']));
     expect((await act(order.code, { action: 'ship' })).status).toBe(303);
-    await new Promise((r) => setTimeout(r, 1_500));
+    await afterJobRuns(shop.baseUrl, METRICS_TOKEN, 'settle-receipts');
     expect(yookassa.receipts.filter((r) => r.key === `settlement-${order.code}`)).toHaveLength(0);
     const page = (await manager.go(`/ops/orders/${order.code}`)).html;
     expect(page).toContain('Чек прихода');
