@@ -9,7 +9,7 @@ import { startBoxberryStandin, type BoxberryStandin } from '../support/boxberry-
 import { startCdekStandin, type CdekStandin } from '../support/cdek-standin.ts';
 import { readOutbox } from '../support/mail.ts';
 import { signedInOperator, Visitor } from '../support/ops.ts';
-import { afterJobRuns } from '../support/jobs.ts';
+import { afterJobRuns, untilJobRuns } from '../support/jobs.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 
 const ID = 'shop-cdek-account';
@@ -346,6 +346,10 @@ describe('shipments and tracking', () => {
 
   beforeAll(async () => {
     manager = (await signedInOperator(shop, 'dispatch@example.ru', 'admin')).visitor;
+    // The shop asks the carrier about its orders by itself (poll-shipments: a few seconds after the start, then
+    // every ten minutes). These tests follow what the webhook does, so they begin once that first poll is over:
+    // a poll between a test's steps would apply the stand-in's news on its own.
+    await untilJobRuns(shop.baseUrl, METRICS_TOKEN, 'poll-shipments', 1);
   });
 
   async function inStockItem(): Promise<{ id: number; variant_code: string }> {

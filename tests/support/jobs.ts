@@ -9,12 +9,16 @@ export async function jobRuns(baseUrl: string, token: string, job: string): Prom
   return Number(line?.split(' ').at(-1) ?? 0);
 }
 
-/** Resolves once the job has run `times` more times than when called (twice unless told). */
-export async function afterJobRuns(baseUrl: string, token: string, job: string, times = 2, timeoutMs = 30_000): Promise<void> {
-  const from = await jobRuns(baseUrl, token, job);
+/** Resolves once the job has run at least `count` times since the shop started. */
+export async function untilJobRuns(baseUrl: string, token: string, job: string, count: number, timeoutMs = 30_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
-  while ((await jobRuns(baseUrl, token, job)) < from + times) {
-    if (Date.now() > deadline) throw new Error(`the job ${job} did not run ${times} more times within ${timeoutMs} ms`);
+  while ((await jobRuns(baseUrl, token, job)) < count) {
+    if (Date.now() > deadline) throw new Error(`the job ${job} had not run ${count} times within ${timeoutMs} ms`);
     await new Promise((r) => setTimeout(r, 100));
   }
+}
+
+/** Resolves once the job has run `times` more times than when called (twice unless told). */
+export async function afterJobRuns(baseUrl: string, token: string, job: string, times = 2, timeoutMs = 30_000): Promise<void> {
+  await untilJobRuns(baseUrl, token, job, (await jobRuns(baseUrl, token, job)) + times, timeoutMs);
 }
