@@ -76,6 +76,8 @@ test('a guest picks a pickup point from the list with JavaScript off, pays, and 
   await list.getByRole('button', { name: 'Найти' }).last().click();
   const first = list.getByTestId('pickup-points').getByRole('listitem').first();
   await expect(first).toContainText('Примерочная');
+  // Each point says its price and dates as the island's offers do (one item's parcel here: "от").
+  await expect(first.getByTestId('point-way')).toHaveText(/^от \d[\d\s,]*\s₽ · Доставим \d{1,2}/);
   const address = (await first.locator('span.block').nth(1).textContent())?.trim() ?? '';
   await first.getByRole('link', { name: /^Выбрать/ }).click();
   await list.waitForURL(/\/checkout\?city=137/);

@@ -11,6 +11,7 @@ import { readOutbox } from '../support/mail.ts';
 import { signedInOperator, Visitor } from '../support/ops.ts';
 import { afterJobRuns, untilJobRuns } from '../support/jobs.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
+import { formatPrice } from '../../src/lib/format.ts';
 
 const ID = 'shop-cdek-account';
 const SECRET = 'shop-cdek-secret-42';
@@ -206,6 +207,46 @@ describe('delivery by CDEK through the shop', () => {
     expect(together.body.data?.offers[0]?.price).toBeGreaterThan(own.body.data?.offers[0]?.price ?? Infinity);
     const [body] = (own.body.data?.offers[0]?.quote ?? '').split('.');
     expect(JSON.parse(Buffer.from(body ?? '', 'base64url').toString('utf8'))).toMatchObject({ parcel: '3600:23x21x21' });
+  });
+});
+
+describe('the point list without JavaScript (/checkout/pickup)', () => {
+  const page = async (query: string) => {
+    const res = await fetch(`${shop.baseUrl}/checkout/pickup?${query}`, { headers: { 'accept-language': 'ru' } });
+    return { status: res.status, html: await res.text() };
+  };
+  const ways = (html: string) => [...html.matchAll(/data-testid="point-way"[^>]*>([^<]*)</g)].map((m) => m[1]?.trim());
+
+  it('says each point’s price and arrival dates as the island does: for the lines carried, else one item’s parcel “от”', async () => {
+    const plain = await page('city=44&city_name=%D0%9C%D0%BE%D1%81%D0%BA%D0%B2%D0%B0');
+    expect(plain.status).toBe(200);
+    const each = ways(plain.html);
+    // Every point listed (CDEK's seven and Boxberry's, found by the city's name) has its way's price.
+    expect(each.length).toBeGreaterThanOrEqual(7);
+    expect(each).toHaveLength(plain.html.split('aria-label="Выбрать: ').length - 1);
+    for (const text of each) expect(text).toMatch(/^от \d[\d\s,]*\s₽ · Доставим \d{1,2}/);
+    expect(plain.html).toContain('data-testid="pickup-ways"');
+
+    // The heavy product's parcel costs more than one default item, and the price is exact (no "от").
+    const island = (await offers(shop, 44, [{ id: 60, quantity: 2 }])).body.data?.offers ?? [];
+    const pickup = island.find((o) => o.mode === 'pickup');
+    const heavy = await page('city=44&city_name=%D0%9C%D0%BE%D1%81%D0%BA%D0%B2%D0%B0&kind=office&lines=60x2');
+    const first = ways(heavy.html)[0] ?? '';
+    expect(first).not.toMatch(/^от/);
+    expect(first).toContain(formatPrice(pickup?.price ?? 0));
+    expect(first).toContain(`Доставим ${pickup?.arrival}`);
+    // The lines stay with the shopper: the links back to checkout and the search form carry them.
+    expect(heavy.html).toMatch(/href="\/checkout\?city=44&amp;city_name=[^"]*&amp;lines=60x2&amp;point=MSK1/);
+    expect(heavy.html).toContain('name="lines" value="60x2"');
+  });
+
+  it('ignores lines it cannot read, and prices one item instead', async () => {
+    for (const lines of ['60x0', 'x', '60x2,', `${'1x1,'.repeat(101)}1x1`, '60x2;DROP']) {
+      const { status, html } = await page(`city=44&city_name=M&lines=${encodeURIComponent(lines)}`);
+      expect(status).toBe(200);
+      expect(ways(html)[0]).toMatch(/^от /);
+      expect(html).not.toContain('name="lines"');
+    }
   });
 });
 

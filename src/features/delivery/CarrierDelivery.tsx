@@ -174,7 +174,7 @@ export function CarrierDelivery({ m, lines, city, onCity, initialPoint, tiles, r
           )}
           <div className="flex flex-wrap gap-3">
             <a
-              href={pointListUrl(city, kind, offer?.carrier)}
+              href={pointListUrl(city, kind, offer?.carrier, lines)}
               onClick={(event) => {
                 event.preventDefault();
                 setPanel((p) => (p === 'list' ? null : 'list'));

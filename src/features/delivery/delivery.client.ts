@@ -42,10 +42,14 @@ export const optionsCall = (city: CarrierCity, lines: readonly ParcelLineView[],
     ...(signal ? { signal } : {}),
   });
 
-/** The no-JavaScript point list's address for a city (and a way: office or postamat). */
-export function pointListUrl(city: CarrierCity, kind?: PointKind, carrier?: CarrierId): string {
+/**
+ * The no-JavaScript point list's address for a city (and a way: office or postamat), with the lines being
+ * bought so that the page prices each point for this parcel.
+ */
+export function pointListUrl(city: CarrierCity, kind?: PointKind, carrier?: CarrierId, lines: readonly ParcelLineView[] = []): string {
   const q = new URLSearchParams({ city: String(city.code), city_name: city.name });
   if (kind) q.set('kind', kind);
   if (carrier) q.set('carrier', carrier);
+  if (lines.length > 0 && lines.length <= 100) q.set('lines', lines.map((l) => `${l.id}x${l.quantity}`).join(','));
   return `/checkout/pickup?${q}`;
 }

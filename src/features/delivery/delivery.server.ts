@@ -18,6 +18,7 @@ import { boxberryClient, type BoxberryClient } from './boxberry.server.ts';
 import { CarrierRefused, CarrierUnavailable, cdekClient, type CdekClient } from './cdek.server.ts';
 import type { CarrierCity, CarrierDeliveryRecord, CarrierId, CarrierQuote, DeliveryOffer, Parcel, PickupPoint, PointKind } from './delivery.ts';
 import { parcelKey } from './delivery.parcel.ts';
+import { parcelOf } from './delivery.parcel.server.ts';
 import { openQuote, type SealedQuote } from './quote.server.ts';
 
 export const POINTS_TTL_MS = 24 * 60 * 60 * 1000;
@@ -300,3 +301,36 @@ export async function carrierChoice(quoteToken: string, pointCode: string | unde
   if (!point) throw new HttpError(422, 'error.validation', { 'delivery.point': ['delivery.pointGone'] });
   return { ...record, point: { code: point.code, name: point.name, address: point.address, hours: point.hours } };
 }
+
+/** A line being bought, as the no-JavaScript point list's address carries it (`lines=12x1,34x2`). */
+export interface LineRef {
+  id: number;
+  quantity: number;
+}
+
+/** `12x1,34x2` read as lines; null for anything else (at most 100 lines, 1–999 each). */
+export function parseLineRefs(raw: string | null): LineRef[] | null {
+  if (!raw || raw.length > 1_200 || !/^\d{1,9}x\d{1,3}(,\d{1,9}x\d{1,3})*$/.test(raw)) return null;
+  const lines = raw.split(',').map((pair) => {
+    const [id, quantity] = pair.split('x').map(Number);
+    return { id: id ?? 0, quantity: quantity ?? 0 };
+  });
+  return lines.length <= 100 && lines.every((l) => l.id > 0 && l.quantity > 0) ? lines : null;
+}
+
+/**
+ * What each way of receiving costs and when it arrives, per carrier and way (`cdek:pickup`), for the
+ * point list without JavaScript (issue 54): the lines' own parcel when they are known (the island's link
+ * carries them, a customer has a server cart), else one item's default parcel — `exact` says which. An
+ * unavailable carrier gives no entry: the list shows the points without a price.
+ */
+export async function offersByWay(city: CarrierCity, lines: readonly LineRef[] | null): Promise<{ offers: Map<string, DeliveryOffer>; exact: boolean }> {
+  const parcel = await parcelOf(lines && lines.length > 0 ? lines.map((l) => ({ productId: l.id, quantity: l.quantity })) : [{ productId: 0, quantity: 1 }]);
+  const answer = await deliveryOffers(city, parcel);
+  const offers = new Map<string, DeliveryOffer>();
+  if (answer.ok) for (const offer of answer.value) if (!offers.has(`${offer.carrier}:${offer.mode}`)) offers.set(`${offer.carrier}:${offer.mode}`, offer);
+  return { offers, exact: Boolean(lines && lines.length > 0) };
+}
+
+/** The key of `offersByWay` for a point: its carrier and whether it is a postamat. */
+export const wayOf = (point: Pick<PickupPoint, 'carrier' | 'kind'>) => `${point.carrier}:${point.kind === 'postamat' ? 'postamat' : 'pickup'}`;

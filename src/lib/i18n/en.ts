@@ -529,6 +529,8 @@ export const en: Partial<Messages> = {
   'delivery.hours': 'Hours: {hours}',
   'delivery.more': 'Show more',
   'delivery.found': 'Points: {count}',
+  'delivery.from': 'from',
+  'delivery.waysTitle': 'Ways to receive and dates',
   'delivery.mapLoading': 'Loading the map…',
   'delivery.mapFailed': 'The map did not load — choose a point from the list',
   'delivery.closeMap': 'Close the map',

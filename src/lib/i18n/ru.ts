@@ -532,6 +532,8 @@ export const ru = {
   'delivery.hours': 'Часы работы: {hours}',
   'delivery.more': 'Показать ещё',
   'delivery.found': 'Пунктов: {count}',
+  'delivery.from': 'от',
+  'delivery.waysTitle': 'Способы получения и сроки',
   'delivery.mapLoading': 'Загружаем карту…',
   'delivery.mapFailed': 'Карта не загрузилась — выберите пункт из списка',
   'delivery.closeMap': 'Закрыть карту',
