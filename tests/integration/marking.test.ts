@@ -208,6 +208,79 @@ describe('packing marked goods', () => {
   });
 });
 
+describe('codes of orders that do not leave', () => {
+  const cancel = async (code: string) => {
+    const order = await manager.go(`/ops/orders/${code}`);
+    return manager.go(`/ops/orders/${code}`, { _csrf: Visitor.formToken(order.html), action: 'move', status: 'cancelled' });
+  };
+
+  it('a packed order cancelled before handover frees its codes: the same pair is packed again into the next order', async () => {
+    const first = await placeOrder();
+    const a = await packFields(first);
+    const shoe = codeOf(SHOES);
+    const boot = codeOf(BOOTS);
+    expect((await manager.go(`/ops/orders/${first}/pack`, { _csrf: a.token, [a.names[0] as string]: shoe, [a.names[2] as string]: boot })).status).toBe(303);
+    expect((await cancel(first)).status).toBe(303);
+    // The cancelled order keeps no code, and its form takes none.
+    expect((await packFields(first)).html).toContain('Осталось отсканировать: 3');
+
+    const second = await placeOrder();
+    const b = await packFields(second);
+    const again = await manager.go(`/ops/orders/${second}/pack`, { _csrf: b.token, [b.names[0] as string]: shoe, [b.names[2] as string]: boot });
+    expect(again.status).toBe(303);
+    expect((await packFields(second)).html).toContain('Осталось отсканировать: 1');
+  });
+
+  it('a packer clears a wrongly scanned code before handover: the unit waits for a new one and the code is free', async () => {
+    const order = await placeOrder();
+    const { names, token } = await packFields(order);
+    const wrongPair = codeOf(SHOES);
+    expect((await manager.go(`/ops/orders/${order}/pack`, { _csrf: token, [names[0] as string]: wrongPair })).status).toBe(303);
+    const packed = await packFields(order);
+    expect(packed.html).toContain(`data-testid="ops-pack-clear-${names[0]}"`);
+    // A unit without a code has nothing to clear.
+    expect(packed.html).not.toContain(`data-testid="ops-pack-clear-${names[1]}"`);
+
+    const cleared = await manager.go(`/ops/orders/${order}/pack`, { _csrf: token, clear: names[0] as string });
+    expect(cleared.status).toBe(303);
+    expect(cleared.headers.get('location')).toBe(`/ops/orders/${order}/pack?done=cleared`);
+    const after = await manager.go(`/ops/orders/${order}/pack?done=cleared`);
+    expect(after.html).toContain('Код снят — единица ждёт нового');
+    expect(after.html).toContain('Осталось отсканировать: 3');
+    // A second click finds nothing to clear and changes nothing.
+    expect((await manager.go(`/ops/orders/${order}/pack`, { _csrf: token, clear: names[0] as string })).status).toBe(303);
+    // The code is free: another order takes it.
+    const other = await placeOrder();
+    const o = await packFields(other);
+    expect((await manager.go(`/ops/orders/${other}/pack`, { _csrf: o.token, [o.names[0] as string]: wrongPair })).status).toBe(303);
+    // Audited.
+    const log = await admin.go('/ops/audit');
+    expect(log.html).toContain('order.pack.clear');
+  });
+
+  it('clearing a unit of another order, a unit that does not exist or a code of a handed-over order changes nothing', async () => {
+    const order = await placeOrder();
+    const { names, token } = await packFields(order);
+    const shoe = codeOf(SHOES);
+    expect((await manager.go(`/ops/orders/${order}/pack`, { _csrf: token, [names[0] as string]: shoe })).status).toBe(303);
+    const stranger = await placeOrder();
+    const s2 = await packFields(stranger);
+    for (const clear of [s2.names[0] as string, '999999:1', 'x', `${names[0]}'--`]) {
+      const answer = await manager.go(`/ops/orders/${order}/pack`, { _csrf: token, clear });
+      expect(answer.status).toBe(422);
+    }
+    expect((await packFields(order)).html).toContain('Осталось отсканировать: 2');
+    // Without the form's token: refused as every console form is.
+    expect((await manager.go(`/ops/orders/${order}/pack`, { clear: names[0] as string })).status).toBe(403);
+    // Once the carrier holds the order (and its codes), only a return takes a code back.
+    const all = await packFields(order);
+    await manager.go(`/ops/orders/${order}/pack`, { _csrf: all.token, [names[1] as string]: codeOf(SHOES), [names[2] as string]: codeOf(BOOTS) });
+    expect((await ship(order)).status).toBe(303);
+    expect((await manager.go(`/ops/orders/${order}/pack`, { _csrf: all.token, clear: names[0] as string })).status).toBe(409);
+    expect((await packFields(order)).html).toContain('У всех единиц есть коды');
+  });
+});
+
 describe('returns of marked goods', () => {
   const returnPage = async (code: string) => {
     const page = await manager.go(`/ops/orders/${code}/return`);

@@ -11,7 +11,7 @@ import { categorySlugsOf } from '~/features/catalog/catalog.categories.server.ts
 import { audit, type Actor } from '~/features/ops/ops.audit.server.ts';
 import { CODE_MAX_CHARS, gtin14, isMarked, markedPatterns, parseCode, type CodeProblem } from './marking.ts';
 
-/** The order statuses a parcel is packed in: paid, not yet handed over. */
+/** The order statuses a parcel is packed in: paid, not yet handed over (and not registered: packView). */
 const PACKABLE: readonly string[] = ['processing', 'purchased', 'ready_to_ship'];
 
 let patterns: RegExp[] | undefined;
@@ -40,7 +40,7 @@ export interface PackView {
   code: string;
   status: string;
   paid: boolean;
-  /** Whether the order may be packed now (paid, not handed over, not cancelled). */
+  /** Whether the order may be packed now (paid, not registered with the carrier or handed over, not cancelled). */
   packable: boolean;
   lines: PackLine[];
   /** Units of marked lines without a code yet. */
@@ -50,9 +50,9 @@ export interface PackView {
 /** The order's marked lines, each unit with its code; null for an order that does not exist. */
 export async function packView(code: string): Promise<PackView | null> {
   const db = await getDb();
-  const [order] = await selectRows<{ id: number; status: string; payment_status: string }>(
+  const [order] = await selectRows<{ id: number; status: string; payment_status: string; registered: boolean }>(
     db,
-    sql`SELECT id, status, payment_status FROM orders WHERE code = ${code}`,
+    sql`SELECT id, status, payment_status, EXISTS (SELECT 1 FROM shipments s WHERE s.order_id = orders.id) AS registered FROM orders WHERE code = ${code}`,
   );
   if (!order) return null;
   const rows = await selectRows<{
@@ -98,14 +98,39 @@ export async function packView(code: string): Promise<PackView | null> {
     code,
     status: order.status,
     paid: order.payment_status === 'paid',
-    packable: order.payment_status === 'paid' && PACKABLE.includes(order.status),
+    // Once registered with the carrier, the carrier's order and the settlement receipt carry the codes:
+    // they change only by a return.
+    packable: order.payment_status === 'paid' && PACKABLE.includes(order.status) && !order.registered,
     lines,
     missing,
   };
 }
 
-/** The packing form: a field per unit (`lineId:unit`), each a scanned code or empty. */
-export const packFormSchema = z.record(z.string().regex(/^(?:_csrf|\d{1,9}:\d{1,3})$/), z.string().max(CODE_MAX_CHARS * 2));
+/**
+ * The packing form: a field per unit (`lineId:unit`), each a scanned code or empty; or `clear` naming the
+ * one unit whose wrongly scanned code is taken off (its own small form beside the fields).
+ */
+export const packFormSchema = z.record(z.string().regex(/^(?:_csrf|clear|\d{1,9}:\d{1,3})$/), z.string().max(CODE_MAX_CHARS * 2));
+
+/**
+ * Takes a unit's code off before the parcel leaves (issue 54): a code scanned from the wrong pair is free
+ * again and the unit waits for the right one. Once handed over, a code is taken back only by a return.
+ * Returns whether a code was taken off (a second click finds none and changes nothing).
+ */
+export async function clearPackCode(code: string, field: string, actor: Actor): Promise<boolean> {
+  const view = await packView(code);
+  if (!view) throw notFound();
+  if (!view.packable) throw new HttpError(409, 'marking.pack.notPackable');
+  const unit = view.lines.flatMap((l) => l.units.map((u) => ({ ...u, lineId: l.lineId }))).find((u) => u.field === field);
+  // A unit not of this order is not this order's to clear.
+  if (!unit) throw new HttpError(422, 'error.validation', { clear: ['validation.invalid'] });
+  const gone = await selectRows(
+    await getDb(),
+    sql`DELETE FROM order_marks WHERE order_id = ${view.orderId} AND line_id = ${unit.lineId} AND unit = ${unit.unit} AND status = 'sold' RETURNING id`,
+  );
+  if (gone.length > 0) await audit(actor, 'order.pack.clear', 'order', code, null, { unit: field });
+  return gone.length > 0;
+}
 
 /** Why one unit's code was refused (the page names the unit). */
 export type PackProblem = CodeProblem | 'otherGtin' | 'noGtin' | 'sold' | 'twice';

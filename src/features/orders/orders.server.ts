@@ -106,6 +106,9 @@ export async function cancelOrder(tx: Tx, order: OrderRow, note: string): Promis
   metrics().orders.inc({ event: note === 'payment_declined' ? 'failed' : 'cancelled' });
   await tx.execute(sql`UPDATE product_variants v SET stock = v.stock + l.quantity FROM order_lines l WHERE l.order_id = ${order.id} AND l.variant_id = v.id`);
   await recordStatus(tx, order.id, 'cancelled', note);
+  // Marking codes scanned at packing were never sold: the same pair back on the shelf is packed again
+  // (issue 54). Only an order not handed over can be cancelled, so no receipt carries them yet.
+  await tx.execute(sql`DELETE FROM order_marks WHERE order_id = ${order.id} AND status = 'sold'`);
   await tx.execute(
     sql`INSERT INTO bonus_ledger (customer_id, amount, reason, order_id) SELECT customer_id, -amount, 'refund', order_id FROM bonus_ledger WHERE order_id = ${order.id} AND amount < 0`,
   );
