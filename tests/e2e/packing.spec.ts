@@ -2,7 +2,7 @@
 // a product and gives its size a GTIN on the console's product page; a guest's paid order of two units is
 // packed by typing each code and Enter as a scanner does. A code of the wrong shape is said under its field
 // at once; a good one moves the cursor to the next unit; the last one sends the form, and the page says
-// every unit has its code.
+// every unit has its code; a wrongly scanned unit's code is cleared and the unit waits again.
 import { randomUUID } from 'node:crypto';
 import { expect, test } from './fixtures.ts';
 import { call, hydrated, operatorSignsIn, operatorToken } from './helpers.ts';
@@ -69,4 +69,11 @@ test('a manager packs an order of marked goods by scanning each unit', async ({ 
   // The last unit sends the form; the server checks the size's GTIN and keeps both.
   await expect(page.getByTestId('ops-pack-state')).toHaveText('У всех единиц есть коды — заказ можно передать в доставку.');
   await expect(first).toHaveValue(new RegExp(`^01${barcode.padStart(14, '0')}21${serial}<GS>91EE06<GS>92`));
+
+  // The second pair was the wrong one: its code is taken off before the parcel leaves, and it waits again.
+  await page.getByRole('button', { name: /^Очистить код единицы 2/ }).click();
+  await expect(page.getByText('Код снят — единица ждёт нового')).toBeVisible();
+  await expect(page.getByTestId('ops-pack-state')).toHaveText('Осталось отсканировать: 1');
+  await expect(page.getByLabel('Единица 2')).toHaveValue('');
+  await expect(page.getByLabel('Единица 1')).toHaveValue(new RegExp(`^01${barcode.padStart(14, '0')}21${serial}`));
 });

@@ -403,7 +403,7 @@ describe('shipments and tracking', () => {
   }
 
   /** A guest's order to a pickup point in St Petersburg (or by courier), placed with its quote and paid. */
-  async function paidCarrierOrder(mode: 'pickup' | 'courier' = 'pickup', headers: Record<string, string> = {}): Promise<string> {
+  async function paidCarrierOrder(mode: 'pickup' | 'courier' = 'pickup', headers: Record<string, string> = {}, email = 'vera.parcel@example.ru'): Promise<string> {
     const item = await inStockItem();
     const offer = (await offers(shop, 137, [{ id: item.id, quantity: 1 }])).body.data?.offers.find((o) => o.mode === mode);
     if (!offer) throw new Error(`no ${mode} offer`);
@@ -413,7 +413,7 @@ describe('shipments and tracking', () => {
       headers: { 'idempotency-key': crypto.randomUUID(), ...headers },
       body: JSON.stringify({
         ...(headers['authorization'] ? {} : { items: [{ ...item, quantity: 1 }] }),
-        contact: { name: 'Вера Получатель', email: 'vera.parcel@example.ru', phone: '+7 (921) 555-44-33' },
+        contact: { name: 'Вера Получатель', email, phone: '+7 (921) 555-44-33' },
         delivery: { method: 'pickup', city: 'Санкт-Петербург', address: 'Невский пр-т, 1', quote: offer.quote, ...(point ? { point } : {}) },
         payment: 'card',
       }),
@@ -565,6 +565,58 @@ describe('shipments and tracking', () => {
     });
     expect(JSON.stringify(bonus.body.data).match(/order_bonus/g)).toHaveLength(1);
     expect(await mailed('Доставлен')).toHaveLength(1);
+  });
+
+  it('a guest follows the parcel from the mail’s link: the result page’s title, status, history and tracking follow the order to its delivery', async () => {
+    const email = `guest.follows.${Date.now()}@example.ru`;
+    const code = await paidCarrierOrder('pickup', {}, email);
+    // The confirmation mail's link is the guest's way back: the signed result page.
+    let link = '';
+    for (let i = 0; i < 50 && !link; i++) {
+      const mail = readOutbox(shop.database.env['DATA_DIR'] as string).find((m) => m.raw.includes(email) && m.body.includes(code));
+      link = /https?:\/\/[^\s"<>]*\/order-success\/BS-\d{8}\/[\w-]+/.exec(mail?.body ?? '')?.[0] ?? '';
+      if (!link) await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(link).toContain(`/order-success/${code}/`);
+    const path = new URL(link).pathname;
+    const result = async () => {
+      const res = await fetch(shop.baseUrl + path, { headers: { 'accept-language': 'ru' }, redirect: 'manual' });
+      expect(res.status).toBe(200);
+      const html = await res.text();
+      const text = (id: string) => new RegExp(`data-testid="${id}"[^>]*>([^<]*)<`).exec(html)?.[1]?.trim();
+      return { html, title: /<title>([^<]*)<\/title>/.exec(html)?.[1], heading: text('result-title'), status: text('order-status'), news: text('result-news') };
+    };
+
+    let page = await result();
+    expect(page.heading).toBe('Спасибо! Заказ оплачен');
+    expect(page.status).toBe('В обработке');
+    expect(page.html).toContain('data-testid="order-history"');
+
+    expect((await ship(code)).status).toBe(303);
+    await hook(standin.advance(code, 'RECEIVED_AT_SHIPMENT_WAREHOUSE'));
+    page = await result();
+    expect(page.heading).toBe('Заказ в пути');
+    expect(page.title).toContain('Заказ в пути');
+    expect(page.status).toBe('Отправлен');
+
+    await hook(standin.advance(code, 'ACCEPTED_AT_PICK_UP_POINT'));
+    page = await result();
+    expect(page.heading).toBe('Заказ ждёт вас в пункте выдачи');
+    expect(page.status).toBe('Ожидает в пункте выдачи');
+    // The point and its hours, as the customer's order page and the mail say them.
+    expect(page.news).toMatch(/^Заберите его: .+\. Часы работы: .+\.$/);
+    const history = /data-testid="order-history"[\s\S]*?<\/ol>/.exec(page.html)?.[0] ?? '';
+    expect(history).toContain('Отправлен');
+    expect(history).toContain('Ожидает в пункте выдачи');
+
+    await hook(standin.advance(code, 'DELIVERED'));
+    page = await result();
+    expect(page.heading).toBe('Заказ получен');
+    expect(page.title).toContain('Заказ получен');
+    expect(page.status).toBe('Доставлен');
+    expect(page.html).not.toContain('Спасибо! Заказ оплачен');
+    // Without the signature the page is nobody's.
+    expect((await fetch(`${shop.baseUrl}/order-success/${code}/${'0'.repeat(20)}`, { redirect: 'manual' })).headers.get('location')).toBe('/404');
   });
 
   it('refuses a webhook that is forged, names an unknown order, is huge, has the wrong key or method — and changes nothing', async () => {

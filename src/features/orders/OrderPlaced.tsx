@@ -12,15 +12,18 @@ interface Props {
   products: (EcommerceProduct & { code: string })[];
   /** What the order cost (kopecks): the purchase's revenue. */
   total: number;
+  /** Whether this is the visit right after paying: only then is the purchase reported and the cart tidied. */
+  report: boolean;
   own: boolean;
   m: Record<'register' | 'registerText' | 'toOrder' | 'continue', string>;
 }
 
 const REPORTED = 'reported-orders';
 
-export default function OrderPlaced({ code, products, total, own, m }: Props) {
+export default function OrderPlaced({ code, products, total, report, own, m }: Props) {
   useEffect(() => {
     initSession();
+    if (!report) return;
     const ordered = new Set(products.map((p) => p.code));
     const left = guestItems().filter((l) => !(l.is_selected !== false && l.variant_code && ordered.has(l.variant_code)));
     if (left.length !== guestItems().length) saveGuestLines(left);
@@ -40,7 +43,7 @@ export default function OrderPlaced({ code, products, total, own, m }: Props) {
     } catch {
       // Storage blocked: the event is still better sent once per page view than never.
     }
-  }, [code, products, total]);
+  }, [code, products, total, report]);
 
   return (
     <div className="mt-6 grid gap-4">

@@ -26,7 +26,10 @@ export interface OrderResult {
 
 function stateOf(order: OrderView): ResultState {
   if (order.payment_status === 'paid' && order.status !== 'cancelled') return 'paid';
-  if (order.status === 'cancelled') return 'failed';
+  // Paid and then cancelled (its money refunded, or due): the order's page says so, not "payment failed".
+  if (order.status === 'cancelled') return order.payment_status === 'unpaid' ? 'failed' : 'paid';
+  // Returned by the carrier and refunded: the same page follows the parcel to its end.
+  if (order.status === 'returned') return 'paid';
   return 'waiting';
 }
 

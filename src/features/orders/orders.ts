@@ -73,3 +73,16 @@ export function canMove(from: string, to: OrderStatus): boolean {
   const a = flowIndex(from);
   return a >= 0 && flowIndex(to) > a;
 }
+
+/**
+ * The result page's title for an order that was paid, by where it stands now (issue 54): the mails' link
+ * for a guest leads there long after the payment, so "paid" gives way to the parcel's own news.
+ */
+export function resultTitleKey(status: string, paymentStatus: string): MessageKey {
+  if (status === 'cancelled') return paymentStatus === 'unpaid' ? 'result.failedTitle' : 'result.cancelledTitle';
+  if (status === 'returned') return 'result.returnedTitle';
+  if (status === 'delivered') return 'result.deliveredTitle';
+  if (status === 'at_pickup_point') return 'result.atPointTitle';
+  if (onTheWay(status)) return 'result.shippedTitle';
+  return 'result.successTitle';
+}
