@@ -403,7 +403,11 @@ describe('shipments and tracking', () => {
   }
 
   /** A guest's order to a pickup point in St Petersburg (or by courier), placed with its quote and paid. */
-  async function paidCarrierOrder(mode: 'pickup' | 'courier' = 'pickup', headers: Record<string, string> = {}, email = 'vera.parcel@example.ru'): Promise<string> {
+  async function paidCarrierOrder(
+    mode: 'pickup' | 'courier' = 'pickup',
+    headers: Record<string, string> = {},
+    email = 'vera.parcel@example.ru',
+  ): Promise<string> {
     const item = await inStockItem();
     const offer = (await offers(shop, 137, [{ id: item.id, quantity: 1 }])).body.data?.offers.find((o) => o.mode === mode);
     if (!offer) throw new Error(`no ${mode} offer`);
