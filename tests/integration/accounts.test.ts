@@ -347,6 +347,22 @@ describe('pages: private ones guarded, public ones the same for everyone', () =>
     },
   );
 
+  it('the profile’s saved fields are in the page’s HTML, never an empty form while its script loads', async () => {
+    const { email, token } = await register(uniqueEmail('filled'));
+    await api(
+      `${CUSTOMER}/update-customer-basic-info`,
+      post({ name: 'Аглая', surname: 'Заполненная', patronymic: 'Петровна', email, phone: '+7 (999) 222-33-45' }, token),
+    );
+    const html = await (await page('/dashboard/profile', `bs_session=${token}`)).text();
+    const value = (autocomplete: string) =>
+      new RegExp(`<input[^>]*autoComplete="${autocomplete}"[^>]*>|<input[^>]*autocomplete="${autocomplete}"[^>]*>`).exec(html)?.[0] ?? '';
+    expect(value('given-name')).toContain('value="Аглая"');
+    expect(value('family-name')).toContain('value="Заполненная"');
+    expect(value('additional-name')).toContain('value="Петровна"');
+    expect(value('email')).toContain(`value="${email}"`);
+    expect(html).toMatch(/<input[^>]*value="\+7 \(999\) 222-33-45"/);
+  });
+
   it('after a customer signs in and browses, no public page served to another visitor carries their name, e-mail or balance', async () => {
     const { email, token } = await register(uniqueEmail('leak'));
     await api(`${CUSTOMER}/update-customer-basic-info`, post({ name: 'Евлампия', surname: 'Утечкина', email, phone: '+7 (999) 222-33-44' }, token));

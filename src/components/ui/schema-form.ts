@@ -31,5 +31,13 @@ export function fieldProps<I extends FieldValues, O extends FieldValues>(
   shown: (message: string | undefined) => string | undefined,
 ) {
   const error = (get(form.formState.errors, name) as { message?: string } | undefined)?.message;
-  return { ...form.register(name), error: shown(error), valid: Boolean(get(form.formState.touchedFields, name)) && !error };
+  // The saved value in the server's HTML too (issue 54): register() fills an input only once the island
+  // runs, so a reloaded profile showed empty fields for a second on a phone — as if the surname were gone.
+  const saved: unknown = get(form.formState.defaultValues, name);
+  return {
+    ...form.register(name),
+    ...(typeof saved === 'string' || typeof saved === 'number' ? { defaultValue: saved } : {}),
+    error: shown(error),
+    valid: Boolean(get(form.formState.touchedFields, name)) && !error,
+  };
 }
