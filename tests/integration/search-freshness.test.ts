@@ -273,3 +273,44 @@ describe('a sale', () => {
     if (b) await followed('the sale on the second process', async () => !(await search(b!, name, withSize)).products.map((p) => p.id).includes(id));
   });
 });
+
+describe('a change in flight while another process builds its index (issue 54)', () => {
+  // The catalogue version is a sequence: it moves when the changing statement runs, before its transaction
+  // commits. A process that polls in between must not build its index from the rows before the change and
+  // take it for the new version — it would show the old price until the next change, for hours on a quiet
+  // shop. Made to happen here: the change is held open while the second process polls and rebuilds.
+  it.skipIf(!onPostgres)(
+    'the second process serves the new price once the change commits, though it polled while the change was open',
+    async () => {
+      const { default: pg } = await import('pg');
+      const client = new pg.Client({ connectionString: a.database.databaseUrl });
+      await client.connect();
+      try {
+        const roubles = 9_876_000 + Math.floor(Math.random() * 500);
+        const listed = async (server: TestServer) => {
+          const res = await fetch(`${server.baseUrl}${API}/products?price_min=${roubles}&price_max=${roubles}&per_page=5`);
+          return ((await res.json()) as { data: Listed }).data.products.map((p) => p.id);
+        };
+        const [{ id } = { id: 0 }] = (await client.query<{ id: number }>('SELECT id FROM products WHERE is_active ORDER BY id LIMIT 1 OFFSET 7')).rows;
+        expect(await listed(b!)).toEqual([]);
+
+        await client.query('BEGIN');
+        await client.query('UPDATE products SET price = $1 WHERE id = $2', [roubles * 100, id]);
+        // The version has moved; the rows have not committed. The second process is asked for its listing
+        // through two of its 2-second polls, so it sees the version move and rebuilds while the change is open.
+        const until = Date.now() + 5_000;
+        while (Date.now() < until) {
+          expect(await listed(b!)).toEqual([]);
+          await new Promise((r) => setTimeout(r, 200));
+        }
+        await client.query('COMMIT');
+        await followed('the new price on the second process', async () => (await listed(b!)).includes(id));
+        await followed('the new price on the first process', async () => (await listed(a)).includes(id));
+      } finally {
+        await client.query('ROLLBACK').catch(() => undefined);
+        await client.end();
+      }
+    },
+    60_000,
+  );
+});

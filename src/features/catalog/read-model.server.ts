@@ -58,7 +58,10 @@ async function readVersion(db: Db): Promise<string> {
 const readVersionOf = (version: string) => version.split('~')[0] as string;
 const versionNumber = (version: string) => Number(version.split('/')[0]);
 let patches = 0;
-const patchedVersion = (version: string) => `${readVersionOf(version)}~${++patches}`;
+// '~u…': built from rows that a change in flight may have missed (writesSettled gave up): rebuilt at the
+// next poll like a patched one, and never said to the CDN's purge as caught up.
+const unsettled = (version: string) => version.includes('~u');
+const patchedVersion = (version: string, stale = unsettled(version)) => `${readVersionOf(version)}~${stale ? 'u' : ''}${++patches}`;
 
 const lexemesOf = (column: string | null) => parseTsvector(column ?? '');
 /**
@@ -72,9 +75,41 @@ const splitLexemes = (text: string | null): string[] => (text ? text.split(' ').
 /** The rows of an index, typed by the schema; the only place the index meets SQL. */
 const PRODUCT_PAGE = 5000;
 
-export async function loadIndexSource(db: Db): Promise<IndexSource> {
-  // The version first: a change landing during the reads below moves it again, so it is never missed.
-  const version = await readVersion(db);
+/** The shared lock every move of the version takes (migration 0028): `pg_advisory_xact_lock_shared(20261201, 54)`. */
+const VERSION_LOCK = sql`locktype = 'advisory' AND classid = 20261201 AND objid = 54 AND objsubid = 2`;
+/** How long a build waits for the changes in flight; past it, it builds and looks again at its next poll. */
+const SETTLE_MS = 15_000;
+
+/**
+ * Waits until the transactions that hold the version's lock now have ended (issue 54): one of them may have
+ * moved the version just read before committing its rows, and an index read from the rows before it would
+ * be taken for that version until the next change. Writers never wait for this: it only watches pg_locks.
+ * On PGlite a change is committed before another statement runs (one connection). False when it gave up.
+ */
+async function writesSettled(db: Db, kind: Database['kind']): Promise<boolean> {
+  if (kind !== 'postgres') return true;
+  const holders = await selectRows<{ vx: string }>(
+    db,
+    sql`SELECT virtualtransaction AS vx FROM pg_locks WHERE ${VERSION_LOCK} AND granted AND pid <> pg_backend_pid()`,
+  );
+  if (holders.length === 0) return true;
+  const waiting = `{${holders.map((h) => h.vx).join(',')}}`;
+  for (const deadline = Date.now() + SETTLE_MS; Date.now() < deadline;) {
+    await new Promise((resolve) => setTimeout(resolve, 25));
+    const [left] = await selectRows<{ n: number }>(
+      db,
+      sql`SELECT count(*)::int AS n FROM pg_locks WHERE ${VERSION_LOCK} AND virtualtransaction = ANY(${waiting}::text[])`,
+    );
+    if ((left?.n ?? 0) === 0) return true;
+  }
+  return false;
+}
+
+export async function loadIndexSource(db: Db, kind: Database['kind']): Promise<IndexSource> {
+  // The version first: a change landing during the reads below moves it again, so it is never missed. A
+  // change that moved it and has not committed yet is waited for, so the rows read hold it.
+  const read = await readVersion(db);
+  const version = (await writesSettled(db, kind)) ? read : patchedVersion(read, true);
   // Products in pages of ids: the driver parses each answer in one go, and a page of 5,000 rows holds the
   // event loop a few milliseconds where all 100,000 held it ~60 ms. A change landing between pages moves
   // the version read above, so the next poll builds again.
@@ -171,7 +206,7 @@ export async function loadIndexSource(db: Db): Promise<IndexSource> {
 }
 
 export async function buildCatalogIndex(database: Database): Promise<CatalogIndex> {
-  return buildIndexYielding(await loadIndexSource(database.db));
+  return buildIndexYielding(await loadIndexSource(database.db, database.kind));
 }
 
 // How often a process asks the database whether the catalogue changed: a sequence read, cheap enough
@@ -256,7 +291,7 @@ export function catalogueIndexState(): { version: number; builtAt: number } | un
  */
 export function catalogueIndexVersion(): number | undefined {
   const index = indexCache.peek('index');
-  if (!index) return undefined;
+  if (!index || unsettled(index.version)) return undefined;
   const [value, called] = readVersionOf(index.version).split('/');
   return called === 'true' ? Number(value) : 0;
 }

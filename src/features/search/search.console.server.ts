@@ -95,7 +95,7 @@ export async function searchWordsAction(action: SearchWordsAction, actor: Actor)
 async function change(action: SearchWordsAction, actor: Actor): Promise<string> {
   const db = await getDb();
   // The version moves with the change in one transaction, so no process builds an index between them.
-  const moveVersion = sql`SELECT nextval('catalog_version')`;
+  const moveVersion = sql`SELECT catalog_version_move()`;
   switch (action.action) {
     case 'synonym_add': {
       const oneWay = action.one_way === 'on';
