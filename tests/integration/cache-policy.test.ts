@@ -62,6 +62,7 @@ const PAGES: Record<string, [url: string, kind: Kind][]> = {
   'ops/setup.astro': [['/ops/setup?token=x', 'private']],
   'ops/audit.astro': [['/ops/audit', 'private']],
   'ops/search.astro': [['/ops/search', 'private']],
+  'ops/delivery.astro': [['/ops/delivery', 'private']],
   'ops/buyout/index.astro': [['/ops/buyout', 'private']],
   'ops/buyout/[id].astro': [['/ops/buyout/1', 'private']],
   'ops/customers/index.astro': [['/ops/customers', 'private']],

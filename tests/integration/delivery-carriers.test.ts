@@ -54,6 +54,9 @@ beforeAll(async () => {
       await db.query('UPDATE products SET weight_g = 3600, length_cm = 21, width_cm = 21, height_cm = 23 WHERE id = 60');
     },
   });
+  // The carriers' check at start (the sender points, the webhook subscription) is over before the tests
+  // that count what the carrier is asked.
+  await untilJobRuns(shop.baseUrl, METRICS_TOKEN, 'check-carriers', 1);
 }, 120_000);
 afterAll(async () => {
   await shop?.stop();
@@ -364,6 +367,83 @@ describe('hostile delivery parameters', () => {
     expect(envelope.success).toBe(false);
     expect(envelope.message).toMatch(/[а-я]/);
     expect(standin.calls.length).toBe(asked);
+  });
+});
+
+describe('the carriers as the owner set them up (/ops/delivery)', () => {
+  const hookUrl = () => `${shop.baseUrl}${HOOK}`;
+
+  it('checked at start: the keys work, the sender points are the carriers’ own, and the shop subscribed itself to CDEK’s statuses once', async () => {
+    const subscriptions = [...standin.webhooks.values()];
+    expect(subscriptions).toEqual([{ uuid: expect.any(String) as string, type: 'ORDER_STATUS', url: hookUrl() }]);
+    const admin = (await signedInOperator(shop, `delivery.admin.${Date.now()}@shop.ru`, 'admin')).visitor;
+    const page = await admin.go('/ops/delivery');
+    expect(page.status).toBe(200);
+    const text = (id: string) =>
+      new RegExp(`data-testid="${id}"[^>]*>([\\s\\S]*?)</(?:dd|span)>`)
+        .exec(page.html)?.[1]
+        ?.replace(/<[^>]+>/g, ' ')
+        .replace(/\s+/g, ' ')
+        .trim();
+    expect(text('ops-carrier-cdek-host')).toBe('Свой адрес API');
+    expect(text('ops-carrier-cdek-credentials')).toBe('Работают');
+    expect(text('ops-carrier-cdek-sender')).toMatch(/^MSK1: MSK1, Москва, ул\. Тверская, ул\. Тверская, 10$/);
+    expect(text('ops-carrier-cdek-webhook')).toContain('Служба присылает их сразу: подписка на');
+    // The token is not shown on the page.
+    expect(page.html).not.toContain(HOOK_TOKEN);
+    expect(text('ops-carrier-boxberry-sender')).toMatch(/^68001: /);
+    expect(text('ops-carrier-boxberry-webhook')).toBe('Служба не присылает статусы сама: магазин спрашивает их раз в час.');
+    expect(page.html).not.toContain('data-testid="ops-carrier-cdek-missing"');
+
+    // "Check now": asked again, and the subscription the account holds is not made twice.
+    const posts = () => standin.calls.filter((c) => c.path === '/webhooks' && c.method === 'POST').length;
+    const before = posts();
+    const checked = await admin.go('/ops/delivery', { _csrf: Visitor.formToken(page.html), action: 'check' });
+    expect(checked.status).toBe(303);
+    expect(checked.headers.get('location')).toBe('/ops/delivery?done=checked');
+    expect(posts()).toBe(before);
+    expect([...standin.webhooks.values()]).toHaveLength(1);
+    expect(standin.calls.filter((c) => c.path === '/deliverypoints' && c.query?.['code'] === 'MSK1').length).toBeGreaterThanOrEqual(2);
+    // Managers do not set the shop up.
+    const manager = (await signedInOperator(shop, `delivery.manager.${Date.now()}@shop.ru`, 'manager')).visitor;
+    expect((await manager.go('/ops/delivery')).status).toBe(403);
+    // A forged form changes nothing.
+    expect((await admin.go('/ops/delivery', { action: 'check' })).status).toBe(403);
+    expect((await admin.go('/ops/delivery', { _csrf: Visitor.formToken(page.html), action: 'drop' })).status).toBe(422);
+  });
+
+  it('a shop set up wrong says what is wrong: keys refused, a sender point the carrier does not know, what is missing, the last error', async () => {
+    const wrong = await startTestServer({
+      label: 'delivery-wrong',
+      seedProducts: 20,
+      env: {
+        CDEK_API_URL: standin.url,
+        CDEK_CLIENT_ID: ID,
+        CDEK_CLIENT_SECRET: 'not-the-secret',
+        DELIVERY_SENDER_POINT: 'NOPE1',
+        BOXBERRY_TOKEN,
+        BOXBERRY_API_URL: boxberry.url,
+        BOXBERRY_SENDER_POINT: '99999',
+        METRICS_TOKEN,
+      },
+    });
+    try {
+      await untilJobRuns(wrong.baseUrl, METRICS_TOKEN, 'check-carriers', 1);
+      // Checkout's question meets the refused keys: the last error the console shows.
+      await offers(wrong, 424, 1);
+      const admin = (await signedInOperator(wrong, 'wrong.admin@shop.ru', 'admin')).visitor;
+      await expect
+        .poll(async () => (await admin.go('/ops/delivery')).html, { timeout: 10_000 })
+        .toMatch(/data-testid="ops-carrier-cdek-error"[^>]*>[^<]*quotes:/);
+      const page = await admin.go('/ops/delivery');
+      expect(page.html).toContain('Служба их не принимает — покупатели видят только стандартные способы доставки');
+      expect(page.html).toContain('CDEK_WEBHOOK_TOKEN — без него СДЭК не сообщает статусы сам');
+      expect(page.html).toContain('DELIVERY_SENDER_ADDRESS, DELIVERY_SENDER_NAME и DELIVERY_SENDER_PHONE');
+      expect(page.html).toContain('99999 — служба не знает такого пункта: заказы в неё не передать');
+      expect(page.html).toMatch(/data-testid="ops-carrier-cdek-error"[^>]*>[^<]*quotes: CDEK refused the shop/);
+    } finally {
+      await wrong.stop();
+    }
   });
 });
 

@@ -155,6 +155,12 @@ export async function startBoxberryStandin(token: string): Promise<BoxberryStand
           const all = boxberryPoints(c);
           return json(res, params['is_include_postamat'] === '1' ? all : all.filter((p) => !p['Postamat']));
         }
+        case 'PointsDescription': {
+          // One point by its code, the shop's drop-off point too (the shop checks it at start).
+          const found = BOXBERRY_CITIES.flatMap((c) => boxberryPoints(c)).find((p) => p['Code'] === String(params['code'] ?? ''));
+          if (!found) return err(res, 'Пункт выдачи не найден');
+          return json(res, { ...found, EnableFitting: found['Postamat'] ? '0' : '1', Reception: '1' });
+        }
         case 'DeliveryCosts': {
           const weight = Number(params['weight']);
           if (!(weight > 0)) return err(res, 'Не указан вес');

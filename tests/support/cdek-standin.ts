@@ -147,6 +147,8 @@ export interface CdekStandin {
   depotAcceptsAtOnce(on: boolean): void;
   /** The orders registered with it, by uuid. */
   orders: Map<string, StandinOrder>;
+  /** The webhook subscriptions (POST /webhooks), by uuid. */
+  webhooks: Map<string, { uuid: string; type: string; url: string }>;
   /** The courier pickups asked of it. */
   intakes: Record<string, unknown>[];
   /** The carrier moves an order (by the shop's number) to a status, as its depots do; the ORDER_STATUS webhook body it would send. */
@@ -159,6 +161,7 @@ export async function startCdekStandin(clientId: string, clientSecret: string): 
   const calls: StandinCall[] = [];
   const state = { slowMs: 0, fail: 0, limit: 0, lose: 0, acceptAtOnce: false, tokensIssued: 0, cdekNumber: 1_107_000_000 };
   const orders = new Map<string, StandinOrder>();
+  const webhooks = new Map<string, { uuid: string; type: string; url: string }>();
   const prints = new Map<string, { orders: string[]; asked: number }>();
   const intakes: Record<string, unknown>[] = [];
   let base = '';
@@ -295,6 +298,30 @@ export async function startCdekStandin(clientId: string, clientSecret: string): 
           payment_limit: -1,
         })),
       );
+    }
+    if (path === '/deliverypoints' && req.method === 'GET' && url.searchParams.has('code')) {
+      // One point by its code, wherever it is (the shop checks its sender point so): a list, empty when none.
+      const code = url.searchParams.get('code');
+      return json(
+        res,
+        200,
+        CDEK_CITIES.flatMap((c) => standinPoints(c)).filter((p) => p['code'] === code),
+      );
+    }
+    // Webhooks (api-docs.cdek.ru/33828888.html): a subscription per type; a second of the same type replaces
+    // the first's url. A create answers 202 with the entity's uuid in CDEK's asynchronous envelope.
+    if (path === '/webhooks' && req.method === 'GET') return json(res, 200, [...webhooks.values()]);
+    if (path === '/webhooks' && req.method === 'POST') {
+      const request = body as { url?: unknown; type?: unknown } | undefined;
+      if (typeof request?.url !== 'string' || !/^https?:\/\//.test(request.url)) return refuse(res, 400, 'v2_field_is_empty', 'url is empty');
+      if (typeof request.type !== 'string') return refuse(res, 400, 'v2_field_is_empty', 'type is empty');
+      const existing = [...webhooks.values()].find((w) => w.type === request.type);
+      const uuid = existing?.uuid ?? randomUUID();
+      webhooks.set(uuid, { uuid, type: request.type, url: request.url });
+      return json(res, 202, {
+        entity: { uuid },
+        requests: [{ request_uuid: randomUUID(), type: 'CREATE', date_time: new Date().toISOString(), state: 'ACCEPTED' }],
+      });
     }
     if (path === '/deliverypoints' && req.method === 'GET') {
       const city = CDEK_CITIES.find((c) => String(c.code) === url.searchParams.get('city_code'));
@@ -448,6 +475,7 @@ export async function startCdekStandin(clientId: string, clientSecret: string): 
     url: base,
     calls,
     orders,
+    webhooks,
     intakes,
     loseNextAnswer: (n) => (state.lose = n),
     depotAcceptsAtOnce: (on) => (state.acceptAtOnce = on),

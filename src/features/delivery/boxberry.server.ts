@@ -54,6 +54,8 @@ export interface BoxberryClient {
   download(url: string): Promise<Uint8Array<ArrayBuffer>>;
   /** The parcel's statuses, oldest first (by the track or the shop's order number). */
   statuses(id: string): Promise<CarrierStatus[]>;
+  /** A point by its code (PointsDescription): its name and address, or undefined when Boxberry has none. */
+  pointNamed(code: string): Promise<{ name: string; address: string } | undefined>;
 }
 
 export function boxberryClient(config: BoxberryConfig, fetchImpl: typeof fetch = fetch): BoxberryClient {
@@ -91,6 +93,20 @@ export function boxberryClient(config: BoxberryConfig, fetchImpl: typeof fetch =
   }
 
   return {
+    async pointNamed(code) {
+      try {
+        const answer = z
+          .object({ Name: z.string().default(''), Address: z.string().default('') })
+          .safeParse(await call('PointsDescription', { code, photo: 0 }));
+        if (!answer.success) throw new CarrierUnavailable('Boxberry answered the point with something else');
+        return { name: answer.data.Name, address: answer.data.Address };
+      } catch (error) {
+        // Boxberry refuses an unknown code in its own words ("Пункт выдачи не найден"): no such point.
+        if (error instanceof CarrierRefused) return undefined;
+        throw error;
+      }
+    },
+
     async cities() {
       const answer = await call('ListCities', { CountryCode: 643 });
       if (!Array.isArray(answer)) throw new CarrierUnavailable('Boxberry answered the cities with something else');

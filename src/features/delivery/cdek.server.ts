@@ -140,6 +140,14 @@ export interface CdekClient {
   download(url: string): Promise<Uint8Array<ArrayBuffer>>;
   /** Asks for a courier to pick parcels up (POST /intakes): the intake's uuid. */
   createIntake(body: Record<string, unknown>): Promise<string>;
+  /** Asks for a token: whether the credentials work, asking nothing else (CarrierRefused when they do not). */
+  authorize(): Promise<void>;
+  /** An office by its code (GET /deliverypoints?code=), or undefined when CDEK has none. */
+  pointByCode(code: string): Promise<PickupPoint | undefined>;
+  /** The account's webhook subscriptions (GET /webhooks). */
+  webhooks(): Promise<{ uuid: string; type: string; url: string }[]>;
+  /** Subscribes the address to a webhook type (POST /webhooks; a second of one type replaces its address): its uuid. */
+  subscribe(type: string, url: string): Promise<string>;
 }
 
 function carrierOrder(body: unknown): CarrierOrder {
@@ -162,6 +170,31 @@ function carrierOrder(body: unknown): CarrierOrder {
     carrierNumber: entity.cdek_number === undefined ? undefined : String(entity.cdek_number),
     invalid: invalid ? (invalid.errors ?? []).map((e) => e.code) : undefined,
     statuses,
+  };
+}
+
+/** A point of CDEK's list as the shop keeps it; undefined for one malformed (or, when asked, one that hands nothing out). */
+function pointOf(item: unknown, handoutOnly: boolean): PickupPoint | undefined {
+  const parsed = pointSchema.safeParse(item);
+  if (!parsed.success || (handoutOnly && !parsed.data.is_handout)) return undefined;
+  const p = parsed.data;
+  return {
+    carrier: 'cdek',
+    code: p.code,
+    name: p.name ?? p.code,
+    kind: p.type === 'POSTAMAT' ? 'postamat' : 'office',
+    cityCode: p.location.city_code,
+    address: p.location.address,
+    ...(p.address_comment ? { howToFind: p.address_comment } : {}),
+    // CDEK writes the station with its "м." or without; the shop writes it once.
+    ...(p.nearest_metro_station ? { metro: p.nearest_metro_station.replace(/^м\.\s*/, '') } : {}),
+    hours: p.work_time,
+    latitude: p.location.latitude,
+    longitude: p.location.longitude,
+    fittingRoom: p.is_dressing_room,
+    card: p.have_cashless,
+    // CDEK gives kilograms.
+    ...(p.weight_max ? { maxWeight: Math.round(p.weight_max * 1000) } : {}),
   };
 }
 
@@ -256,32 +289,29 @@ export function cdekClient(config: CdekConfig, fetchImpl: typeof fetch = fetch):
     async pickupPoints(cityCode) {
       const answer = await call('/deliverypoints', { query: { city_code: cityCode, type: 'ALL', is_handout: 1 } });
       if (!Array.isArray(answer)) throw new CarrierUnavailable('CDEK answered the pickup points with something else');
-      const points: PickupPoint[] = [];
       // One malformed point is left out, not the city's whole list.
-      for (const item of answer) {
-        const parsed = pointSchema.safeParse(item);
-        if (!parsed.success || !parsed.data.is_handout) continue;
-        const p = parsed.data;
-        points.push({
-          carrier: 'cdek',
-          code: p.code,
-          name: p.name ?? p.code,
-          kind: p.type === 'POSTAMAT' ? 'postamat' : 'office',
-          cityCode: p.location.city_code,
-          address: p.location.address,
-          ...(p.address_comment ? { howToFind: p.address_comment } : {}),
-          // CDEK writes the station with its "м." or without; the shop writes it once.
-          ...(p.nearest_metro_station ? { metro: p.nearest_metro_station.replace(/^м\.\s*/, '') } : {}),
-          hours: p.work_time,
-          latitude: p.location.latitude,
-          longitude: p.location.longitude,
-          fittingRoom: p.is_dressing_room,
-          card: p.have_cashless,
-          // CDEK gives kilograms.
-          ...(p.weight_max ? { maxWeight: Math.round(p.weight_max * 1000) } : {}),
-        });
-      }
-      return points;
+      return answer.map((item) => pointOf(item, true)).filter((p): p is PickupPoint => p !== undefined);
+    },
+
+    async authorize() {
+      await bearer(true);
+    },
+
+    async pointByCode(code) {
+      const answer = await call('/deliverypoints', { query: { code } });
+      if (!Array.isArray(answer)) throw new CarrierUnavailable('CDEK answered the point with something else');
+      // The sender's office takes parcels in; it need not hand any out.
+      return answer.map((item) => pointOf(item, false)).find((p) => p?.code === code);
+    },
+
+    async webhooks() {
+      const answer = z.array(z.object({ uuid: z.string(), type: z.string(), url: z.string() })).safeParse(await call('/webhooks'));
+      if (!answer.success) throw new CarrierUnavailable('CDEK answered the webhooks with something else');
+      return answer.data;
+    },
+
+    async subscribe(type, url) {
+      return entityUuid(await call('/webhooks', post({ type, url })), 'webhook subscription');
     },
 
     async quotes(from, to, parcels) {

@@ -19,6 +19,7 @@ import { CarrierRefused, CarrierUnavailable, cdekClient, type CdekClient } from 
 import type { CarrierCity, CarrierDeliveryRecord, CarrierId, CarrierQuote, DeliveryOffer, Parcel, PickupPoint, PointKind } from './delivery.ts';
 import { parcelKey } from './delivery.parcel.ts';
 import { parcelOf } from './delivery.parcel.server.ts';
+import { noteCarrierError } from './delivery.errors.server.ts';
 import { openQuote, type SealedQuote } from './quote.server.ts';
 
 export const POINTS_TTL_MS = 24 * 60 * 60 * 1000;
@@ -97,6 +98,7 @@ async function remembered<T>(
     if (!(error instanceof CarrierUnavailable) && !(error instanceof CarrierRefused)) throw error;
     const outcome = error instanceof CarrierRefused ? 'refused' : 'unavailable';
     metrics().carrierCalls.inc({ carrier: carrierId, operation, outcome });
+    noteCarrierError(carrierId, operation, error);
     // The question's key names a city code or a route, never a shopper's words or address.
     logger.warn({ carrier: carrierId, operation, outcome, err: loggableError(error) }, 'carrier did not answer: checkout offers the fixed methods');
     return { ok: false, fallback: 'unavailable' };

@@ -17,6 +17,7 @@ import { metrics } from '~/lib/metrics.ts';
 import { audit, type Actor } from '~/features/ops/ops.audit.server.ts';
 import { orderCodes, unitsWithoutCode } from '~/features/marking/marking.server.ts';
 import { settleOrder } from '~/features/payments/payments.receipts.server.ts';
+import { noteCarrierError } from './delivery.errors.server.ts';
 import { delivered } from '~/features/orders/orders.actions.server.ts';
 import { lockOrder, orderByCode, recordStatus, resultPath, sendOrderMail, type OrderView } from '~/features/orders/orders.server.ts';
 import { canMove, ORDER_FLOW, type OrderStatus } from '~/features/orders/orders.ts';
@@ -301,6 +302,7 @@ export async function registerShipment(code: string, actor: Actor): Promise<Orde
   } catch (error) {
     // Not registered: the claim goes, and the manager may try again.
     await db.execute(sql`DELETE FROM shipments WHERE order_id = ${order.id} AND state = 'registering'`);
+    if (error instanceof CarrierRefused || error instanceof CarrierUnavailable) noteCarrierError(carrierId, 'register', error);
     if (error instanceof CarrierRefused) {
       metrics().carrierCalls.inc({ carrier: carrierId, operation: 'register', outcome: 'refused' });
       logger.warn({ carrier: carrierId, operation: 'register', codes: error.codes }, 'carrier refused a shipment');
@@ -542,6 +544,7 @@ export async function pollShipments(limit = 200): Promise<number> {
     } catch (error) {
       // A carrier that is down is not asked about its other orders this round.
       if (error instanceof CarrierUnavailable) {
+        noteCarrierError(row.carrier as CarrierId, 'track', error);
         down.add(row.carrier);
         continue;
       }

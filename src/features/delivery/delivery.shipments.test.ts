@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { canMove } from '~/features/orders/orders.ts';
 import { furthest, orderStatusOf } from './delivery.shipments.server.ts';
+import { carrierHost } from './delivery.ts';
 
 const codes = (...list: string[]) => list.map((code) => ({ code }));
 
@@ -49,5 +50,17 @@ describe('CDEK statuses as the order’s', () => {
     expect(canMove('returned', 'delivered')).toBe(false);
     expect(canMove('in_transit', 'cancelled')).toBe(false);
     expect(canMove('ready_to_ship', 'cancelled')).toBe(true);
+  });
+});
+
+describe('which host a carrier is set to (the console’s delivery settings)', () => {
+  it('tells CDEK’s test host, its live host and any other address apart; Boxberry’s own host is live', () => {
+    expect(carrierHost('cdek', 'https://api.edu.cdek.ru/v2')).toBe('test');
+    expect(carrierHost('cdek', 'https://api.cdek.ru/v2')).toBe('live');
+    expect(carrierHost('cdek', 'http://127.0.0.1:4000/v2')).toBe('other');
+    // A look-alike is not CDEK's.
+    expect(carrierHost('cdek', 'https://api.cdek.ru.example.com/v2')).toBe('other');
+    expect(carrierHost('boxberry', 'https://api.boxberry.ru/json.php')).toBe('live');
+    expect(carrierHost('boxberry', 'http://127.0.0.1:5000/json.php')).toBe('other');
   });
 });

@@ -133,3 +133,10 @@ export interface CarrierDeliveryRecord {
 }
 
 export { formatArrival } from './arrival.ts';
+
+/** Which of a carrier's hosts an API address is (CDEK's test host is the shop's default): the console says so. */
+export function carrierHost(carrier: CarrierId, apiUrl: string): 'test' | 'live' | 'other' {
+  const host = new URL(apiUrl).hostname;
+  if (carrier === 'cdek') return host === 'api.edu.cdek.ru' ? 'test' : host === 'api.cdek.ru' ? 'live' : 'other';
+  return host === 'api.boxberry.ru' ? 'live' : 'other';
+}

@@ -15,6 +15,7 @@ import { deleteSpentCredentials } from '~/features/auth/auth.server.ts';
 import { purgeQueued } from '~/features/cdn/cdn.server.ts';
 import { releaseExpiredOrders } from '~/features/checkout/checkout.server.ts';
 import { forgetExpiredCarrierAnswers } from '~/features/delivery/delivery.server.ts';
+import { checkCarriers } from '~/features/delivery/delivery.setup.server.ts';
 import { refreshFeedIfDue } from '~/features/discovery/discovery.server.ts';
 import { deleteEndedOperatorSessions } from '~/features/ops/ops.server.ts';
 import { pollPendingPayments, refundDuePayments } from '~/features/payments/payments.server.ts';
@@ -36,6 +37,9 @@ export function housekeepingJobs(everySeconds = env().JOBS_EVERY_SECONDS): Job[]
     // and the orders on their way asked about once an hour each (the carrier's webhook has no retries).
     { name: 'register-shipments', everyMs: every(MINUTE), run: () => registerPaidOrders() },
     { name: 'poll-shipments', everyMs: every(10 * MINUTE), run: () => pollShipments() },
+    // The carriers' setup checked at start and every 6 hours (not at the tests' pace: it asks the carrier);
+    // a check with the same settings in the last 6 hours by any process is not made again (issue 54).
+    { name: 'check-carriers', everyMs: 6 * 60 * MINUTE, run: () => checkCarriers() },
     // Marked goods (issue 39): settlement receipts a handover did not get out, and returns a crash left half done.
     { name: 'settle-receipts', everyMs: every(MINUTE), run: async () => (await settleReceipts()) + (await finishStaleReturns()) },
     // A CDN in front (issue 41): the tags a change touched, purged within seconds of it.

@@ -1,0 +1,25 @@
+// The console's delivery settings (/ops/delivery, issue 54): each carrier's setup as an owner reads it, and
+// the check asked again at once ("Проверить сейчас"), audited.
+import { z } from '~/lib/zod.ts';
+import { audit, type Actor } from '~/features/ops/ops.audit.server.ts';
+import { carrierSetups, cdekWebhookUrl, checkCarriers, type CarrierSetup } from './delivery.setup.server.ts';
+
+export const deliveryActionSchema = z.object({ action: z.literal('check') });
+
+export interface DeliverySettingsView {
+  carriers: CarrierSetup[];
+  /** The address CDEK's webhook is (to be) subscribed to, its token hidden. */
+  webhookUrl: string | null;
+}
+
+export async function deliverySettingsView(): Promise<DeliverySettingsView> {
+  const url = cdekWebhookUrl();
+  return { carriers: await carrierSetups(), webhookUrl: url ? url.replace(/token=[^&]+/, 'token=…') : null };
+}
+
+/** Checks every configured carrier now; the confirmation's key. */
+export async function checkCarriersNow(actor: Actor): Promise<string> {
+  const asked = await checkCarriers(true);
+  await audit(actor, 'delivery.check', 'delivery', 'carriers', null, { carriers: asked });
+  return 'checked';
+}
