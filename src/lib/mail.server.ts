@@ -12,6 +12,8 @@ import { escapeHtml } from './html.ts';
 import { loggableError, logger } from './log.ts';
 import { readAtScrape, metrics } from './metrics.ts';
 import { beforeExit, STOP_ORDER } from './runtime.ts';
+import { t } from './i18n/index.ts';
+import { unsubscribeUrl } from './unsubscribe.server.ts';
 
 export interface Mail {
   to: string;
@@ -30,7 +32,15 @@ const fileTransport = nodemailer.createTransport({ streamTransport: true, buffer
 
 async function deliver(id: number, mail: Mail): Promise<void> {
   const config = env();
-  const message = { from: config.MAIL_FROM, to: mail.to, subject: mail.subject, text: mail.text, ...(mail.html ? { html: mail.html } : {}) };
+  const headers = await listUnsubscribe(mail.to);
+  const message = {
+    from: config.MAIL_FROM,
+    to: mail.to,
+    subject: mail.subject,
+    text: mail.text,
+    ...(mail.html ? { html: mail.html } : {}),
+    ...(headers ? { headers } : {}),
+  };
   if (config.SMTP_URL) {
     smtp ??= nodemailer.createTransport(config.SMTP_URL);
     await smtp.sendMail(message);
@@ -81,12 +91,39 @@ async function attempt(id: number, mail: Mail, attempts: number): Promise<boolea
   }
 }
 
+/**
+ * Every mail to a shopper ends with the way to withdraw marketing consent (152-ФЗ, issue 54): a signed link
+ * to /unsubscribe. The managers' own mail has none.
+ */
+async function withFooter(mail: Mail): Promise<Mail> {
+  if (mail.to.trim().toLowerCase() === env().MANAGERS_EMAIL.trim().toLowerCase()) return mail;
+  const url = await unsubscribeUrl(mail.to);
+  const line = t('ru', 'mail.unsubscribe');
+  const html = `<p style="color:#777;font-size:12px;border-top:1px solid #ddd;padding-top:12px">${escapeHtml(line)} <a href="${escapeHtml(url)}" style="color:#777">${escapeHtml(t('ru', 'mail.unsubscribeAction'))}</a></p>`;
+  return {
+    ...mail,
+    text: `${mail.text}\n\n--\n${line} ${t('ru', 'mail.unsubscribeAction')}: ${url}`,
+    ...(mail.html ? { html: mail.html.includes('</body>') ? mail.html.replace('</body>', `${html}</body>`) : mail.html + html } : {}),
+  };
+}
+
+/** The one-click unsubscribe of RFC 8058, for mail programs that offer it beside the sender. */
+async function listUnsubscribe(to: string): Promise<Record<string, string> | undefined> {
+  if (to.trim().toLowerCase() === env().MANAGERS_EMAIL.trim().toLowerCase()) return undefined;
+  const page = new URL(await unsubscribeUrl(to));
+  const api = new URL('/api/v1/ecommerce-core/newsletter/unsubscribe', page);
+  api.search = page.search;
+  return { 'List-Unsubscribe': `<${api.href}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' };
+}
+
 /** Records the mail and delivers it; a delivery failure is logged on the row (and retried later), never thrown at the caller. */
 export async function sendMail(mail: Mail): Promise<number> {
   const db = await getDb();
-  const [row] = await db.insert(mailOutbox).values(mail).returning({ id: mailOutbox.id });
+  // The copy kept and the mail sent are the same, footer included (a retry sends the kept copy).
+  const footed = await withFooter(mail);
+  const [row] = await db.insert(mailOutbox).values(footed).returning({ id: mailOutbox.id });
   const id = row?.id ?? 0;
-  await attempt(id, mail, 1);
+  await attempt(id, footed, 1);
   return id;
 }
 
@@ -143,4 +180,17 @@ export function mailLayout(title: string, paragraphs: string[], action?: { label
     .map((p) => `<p>${escapeHtml(p)}</p>`)
     .join('')}${button}<p style="color:#555">Brandshop</p></body></html>`;
   return { text, html };
+}
+
+/** How long a sent mail's copy is kept (it holds the recipient and what was written): long enough to answer a "did you send it?". */
+export const SENT_MAIL_DAYS = 90;
+
+/** Deletes the copies of mail sent (or given up on) more than SENT_MAIL_DAYS ago (the housekeeping job, 152-ФЗ); the rows deleted. */
+export async function deleteOldMail(): Promise<number> {
+  const gone = await selectRows(
+    await getDb(),
+    sql`DELETE FROM mail_outbox WHERE created_at < now() - make_interval(days => ${SENT_MAIL_DAYS})
+          AND (sent_at IS NOT NULL OR attempts >= ${MAX_ATTEMPTS}) RETURNING id`,
+  );
+  return gone.length;
 }

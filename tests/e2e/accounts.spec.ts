@@ -199,3 +199,36 @@ test('forgot password: the e-mailed link sets a new password and the login modal
   await login.getByRole('button', { name: 'Войти' }).click();
   await expect(page.getByRole('dialog', { name: 'Личный кабинет' })).toBeHidden();
 });
+
+test('my data: the newsletter switched on and off, the data downloaded as a file, the account deleted with the password', async ({ page }) => {
+  test.setTimeout(60_000);
+  const address = email();
+  await registerFromModal(page, address);
+  await open(page, '/dashboard/profile');
+  const panel = page.getByTestId('privacy-panel');
+  await hydrated(page);
+  const letters = panel.getByRole('checkbox', { name: /Получать письма о новинках и акциях/ });
+  await expect(letters).not.toBeChecked();
+  await letters.check();
+  await expect(page.getByText('Вы подписаны на новости и акции')).toBeVisible();
+  // Kept after a reload.
+  await page.reload();
+  await expect(page.getByTestId('privacy-panel').getByRole('checkbox', { name: /Получать письма/ })).toBeChecked();
+
+  const download = page.waitForEvent('download');
+  await page.getByRole('link', { name: 'Скачать мои данные' }).click();
+  const file = await download;
+  expect(file.suggestedFilename()).toMatch(/^brandshop-personal-data-\d{4}-\d{2}-\d{2}\.json$/);
+  expect(JSON.parse(readFileSync((await file.path()) ?? '', 'utf8')).profile.email).toBe(address);
+
+  const form = page.getByRole('form', { name: 'Удалить аккаунт' });
+  await form.getByLabel('Пароль для подтверждения').fill('совсем не тот пароль');
+  await form.getByRole('button', { name: 'Удалить аккаунт' }).click();
+  await expect(form.getByRole('alert')).toHaveText('Неверный пароль');
+  await form.getByLabel('Пароль для подтверждения').fill(PASSWORD);
+  await form.getByRole('button', { name: 'Удалить аккаунт' }).click();
+  await expect(page).toHaveURL(/\/$/);
+  // Signed out: the account area is closed to this browser, and the old password opens nothing.
+  await page.goto('/dashboard/profile');
+  await expect(page).toHaveURL(/\/$/);
+});

@@ -72,3 +72,38 @@ export const ledgerQuerySchema = z.object({
   kind: z.enum(LEDGER_KINDS).optional(),
   page: z.coerce.number().int().min(1).max(10_000).default(1),
 });
+
+// ---------------------------------------------------------------- personal data (152-ФЗ, issue 54)
+
+/** Deleting the account: the password again, as at login (8–128 characters there; any wrong one is just wrong here). */
+export const deleteAccountSchema = z.object({ password: z.string().min(1).max(128) });
+
+/** The dashboard's marketing consent: on or off. A form sends "on"/"off", JSON a boolean. */
+export const marketingSchema = z.object({
+  subscribed: z.union([z.boolean(), z.enum(['on', 'off', 'true', 'false']).transform((v) => v === 'on' || v === 'true')]),
+});
+
+/** A mail footer's unsubscribe: the address and its signature (src/lib/unsubscribe.server.ts). */
+export const unsubscribeSchema = z.object({
+  email: z.string().trim().min(3).max(254),
+  s: z.string().min(10).max(64),
+  // RFC 8058's one-click POST from a mail program sends this field; it changes nothing.
+  'List-Unsubscribe': z.string().max(20).optional(),
+});
+
+const looseRecord = z.record(z.string(), z.unknown());
+export const personalDataSchema = z.object({
+  generated_at: z.string(),
+  policy_version: z.string(),
+  profile: looseRecord.nullable(),
+  addresses: z.array(looseRecord),
+  orders: z.array(looseRecord),
+  balance_history: z.array(looseRecord),
+  bonus_history: z.array(looseRecord),
+  wishlist: z.array(looseRecord),
+  cart: z.array(looseRecord),
+  buyout_requests: z.array(looseRecord),
+  newsletter: z.array(looseRecord),
+  partner: looseRecord.nullable(),
+  consents: z.array(looseRecord),
+});

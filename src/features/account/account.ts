@@ -25,3 +25,6 @@ export function currentRoute(path: string): DashboardRoute | undefined {
   const clean = path.replace(/\/+$/, '') || '/';
   return DASHBOARD_ROUTES.find((r) => r.path === clean);
 }
+
+/** The personal data policy's page (152-ФЗ): what registering, checkout, the buyout request and the newsletter consent to. */
+export const PERSONAL_DATA_POLICY_URL = '/i/5/personal-data';

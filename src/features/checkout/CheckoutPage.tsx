@@ -19,6 +19,7 @@ import { guestItems } from '~/features/cart/cart.store.ts';
 import type { CartItem } from '~/features/cart/cart.ts';
 import type { DeliveryOption } from '~/features/content/content.ts';
 import { openAuth } from '~/features/layout/layout.store.ts';
+import { PERSONAL_DATA_POLICY_URL } from '~/features/account/account.ts';
 import { CarrierDelivery, offerTitle, type CarrierSelection, type MapTiles } from '~/features/delivery/CarrierDelivery.tsx';
 import type { CarrierCity, PointView } from '~/features/delivery/delivery.ts';
 import { placeOrderCall, summaryCall } from './checkout.client.ts';
@@ -469,6 +470,13 @@ export default function CheckoutPage({ m, options, customer, addresses, delivery
                 : fill(m['checkout.pay'] ?? '', { total: formatPrice(summary?.total ?? 0) })}
           </button>
           <p className="text-xs text-ink-muted">{m['checkout.afterPay']}</p>
+          <p className="text-xs text-ink-muted" data-testid="checkout-consent">
+            {(m['checkout.consent'] ?? '').split('{link}')[0]}
+            <a href={PERSONAL_DATA_POLICY_URL} target="_blank" rel="noopener" className="underline underline-offset-2">
+              {m['checkout.consentLink']}
+            </a>
+            {(m['checkout.consent'] ?? '').split('{link}')[1]}
+          </p>
         </div>
       </aside>
     </form>

@@ -9,7 +9,7 @@ import { getDatabase } from '~/lib/db/index.ts';
 import { env } from '~/lib/env.ts';
 import { deleteLapsedThrottles } from '~/lib/http/rate-limit.server.ts';
 import { Scheduler, type Job } from '~/lib/jobs.ts';
-import { retryOutbox } from '~/lib/mail.server.ts';
+import { deleteOldMail, retryOutbox } from '~/lib/mail.server.ts';
 import { beforeExit, STOP_ORDER, whenReady } from '~/lib/runtime.ts';
 import { deleteSpentCredentials } from '~/features/auth/auth.server.ts';
 import { purgeQueued } from '~/features/cdn/cdn.server.ts';
@@ -48,7 +48,12 @@ export function housekeepingJobs(everySeconds = env().JOBS_EVERY_SECONDS): Job[]
       name: 'delete-spent-rows',
       everyMs: every(60 * MINUTE),
       run: async () =>
-        (await deleteSpentCredentials()) + (await deleteEndedOperatorSessions()) + (await deleteLapsedThrottles()) + (await forgetExpiredCarrierAnswers()),
+        (await deleteSpentCredentials()) +
+        (await deleteEndedOperatorSessions()) +
+        (await deleteLapsedThrottles()) +
+        (await forgetExpiredCarrierAnswers()) +
+        // The mail's copies hold personal data: kept 90 days (docs/operations.md "Personal data").
+        (await deleteOldMail()),
     },
   ];
 }

@@ -1,7 +1,8 @@
 // What happens to a placed order (issue 9): paid, cancelled with everything it held given back, read for
 // its result page, and told to the shopper by e-mail. Checkout places orders, payments settle them, the
 // operator command moves them along — each through these functions, inside the caller's transaction.
-import { createHmac, randomBytes } from 'node:crypto';
+import { createHmac } from 'node:crypto';
+import { shopSecret } from '~/lib/secrets.server.ts';
 import { sameSecret } from '~/lib/same-secret.ts';
 import { sql } from 'drizzle-orm';
 import { selectRows, type Db } from '~/lib/db/client.ts';
@@ -22,36 +23,12 @@ export type OrderSummary = z.output<typeof orderSummarySchema>;
 
 type Tx = Pick<Db, 'execute'>;
 
-let secret: Promise<string> | undefined;
-/** ORDER_SECRET, or one made once and kept in the database so every process signs alike. */
-function orderSecret(): Promise<string> {
-  secret ??= (async () => {
-    const configured = env().ORDER_SECRET;
-    if (configured) return configured;
-    const db = await getDb();
-    await db.execute(
-      sql`INSERT INTO app_meta (key, value) VALUES ('order_secret', to_jsonb(${randomBytes(32).toString('hex')}::text)) ON CONFLICT (key) DO NOTHING`,
-    );
-    const [row] = await selectRows<{ value: string }>(db, sql`SELECT value #>> '{}' AS value FROM app_meta WHERE key = 'order_secret'`);
-    if (!row) throw new Error('order secret missing');
-    return row.value;
-  })().catch((error: unknown) => {
-    secret = undefined;
-    throw error;
-  });
-  return secret;
-}
-
-/** A key of the shop's own for one purpose (a delivery quote's seal), derived from the order secret. */
-export async function purposeKey(purpose: string): Promise<Buffer> {
-  return createHmac('sha256', await orderSecret())
-    .update(`purpose:${purpose}`)
-    .digest();
-}
+/** A key of the shop's own for one purpose (a delivery quote's seal): src/lib/secrets.server.ts. */
+export { purposeKey } from '~/lib/secrets.server.ts';
 
 /** The hash in /order-success/{code}/{hash}: who holds it may see that order's result page. */
 export async function orderHash(code: string): Promise<string> {
-  return createHmac('sha256', await orderSecret())
+  return createHmac('sha256', await shopSecret())
     .update(code)
     .digest('base64url')
     .slice(0, 32);

@@ -42,6 +42,8 @@ export const customers = pgTable(
     referredByPartnerId: integer('referred_by_partner_id'),
     // Set by an admin in the console (issue 24): the login is refused and the sessions ended.
     blockedAt: timestamp('blocked_at', { withTimezone: true }),
+    // The customer deleted the account (152-ФЗ, issue 54): nothing personal is left in the row (migration 0029).
+    deletedAt: timestamp('deleted_at', { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
     // What the console's customer search reads: the names, e-mail and the phone's digits (migration 0017).
@@ -971,3 +973,23 @@ export const cdnOrigins = pgTable('cdn_origins', {
   version: bigint('version', { mode: 'number' }).notNull(),
   seenAt: timestamp('seen_at', { withTimezone: true }).notNull().defaultNow(),
 });
+
+// Consents given and withdrawn (152-ФЗ, issue 54, migration 0029): one row per event, never changed.
+export const consents = pgTable(
+  'consents',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    customerId: integer('customer_id').references(() => customers.id, { onDelete: 'set null' }),
+    email: text('email'),
+    phone: text('phone'),
+    // personal_data | marketing
+    purpose: text('purpose').notNull(),
+    // registration | checkout | buyout | newsletter | dashboard | mail | console
+    source: text('source').notNull(),
+    policyVersion: text('policy_version').notNull(),
+    given: boolean('given').notNull(),
+    orderId: integer('order_id').references(() => orders.id, { onDelete: 'set null' }),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('consents_customer_idx').on(t.customerId, t.at), index('consents_email_idx').on(sql`lower(${t.email})`, t.at)],
+);

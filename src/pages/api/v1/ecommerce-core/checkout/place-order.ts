@@ -6,6 +6,7 @@ import { idempotencyKeySchema, placedResponse, placeOrderSchema } from '~/featur
 import { placeOrder } from '~/features/checkout/checkout.server.ts';
 import { resultPath } from '~/features/orders/orders.server.ts';
 import { ProviderUnavailable, startPayment } from '~/features/payments/payments.server.ts';
+import { noteConsent } from '~/features/account/account.privacy.server.ts';
 import { endpoint } from '~/lib/http/endpoint.ts';
 import { fail, ok } from '~/lib/http/envelope.ts';
 import { HttpError } from '~/lib/http/errors.ts';
@@ -25,6 +26,17 @@ export const POST = endpoint({
     const auth = await optionalCustomer(request);
     await enforce({ key: `checkout:${context.clientAddress}`, max: 200, windowSeconds: 600 });
     const order = await placeOrder(body, { customerId: auth?.customer.id ?? null }, key.data);
+    // Checkout says placing the order is consenting to the personal data policy (152-ФЗ): recorded once per order.
+    if (order.created)
+      await noteConsent({
+        purpose: 'personal_data',
+        source: 'checkout',
+        given: true,
+        customerId: auth?.customer.id ?? null,
+        email: body.contact.email,
+        phone: body.contact.phone,
+        orderCode: order.code,
+      });
     let paymentUrl: string | null;
     try {
       paymentUrl = await startPayment(order.code);
