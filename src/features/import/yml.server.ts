@@ -199,7 +199,7 @@ export async function* readYml(source: AsyncIterable<Uint8Array>, problems: Impo
   const wanted = (path: readonly string[]) => at(path, CATEGORY) || at(path, CURRENCY) || at(path, OFFER);
   for await (const batch of readXml(source, {
     wanted,
-    ...(options.pricesOnly ? { skip: NOT_PRICES } : {}),
+    ...(options.pricesOnly ? { skip: NOT_PRICES, emptyLongCData: true } : {}),
     onOpen: (path) => {
       if (path.length === 1) root = path[0];
     },

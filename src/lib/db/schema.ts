@@ -194,17 +194,17 @@ export const products = pgTable(
     // Name, brand (Latin and Cyrillic), category and colour in one line, kept by a trigger (migration 0003):
     // what search matches against, with full text (Russian stemming) and trigrams (typos, transliteration).
     searchText: text('search_text').notNull().default(''),
-    searchVector: tsvector('search_vector').generatedAlwaysAs(sql`to_tsvector('russian', search_text)`),
+    // The search vectors below are kept by the trigger that keeps search_text (migration 0030), on writes of
+    // what they are made of only — stored generated columns were computed again on every update of the row.
+    searchVector: tsvector('search_vector'),
     // The name's own stems (a word in the name weighs more) and its words and the article's as typed, whole
     // and without separators ('SL-4567/B' is 'sl', '4567', 'b' and 'sl4567b'): kept by the database on
     // write, so that building the search index reads them instead of computing them for every product.
-    nameVector: tsvector('name_vector').generatedAlwaysAs(sql`to_tsvector('russian', name)`),
+    nameVector: tsvector('name_vector'),
     // The description's stems (its first 4,000 characters; the parser skips HTML tags and entities): found
     // at the lowest weight, below the name, brand, category and colour (issue 40).
-    descriptionVector: tsvector('description_vector').generatedAlwaysAs(sql`to_tsvector('russian', left(description, 4000))`),
-    tokenVector: tsvector('token_vector').generatedAlwaysAs(
-      sql`to_tsvector('simple', name || ' ' || regexp_replace(vendor_code, '[^[:alnum:]]+', ' ', 'g') || ' ' || regexp_replace(vendor_code, '[^[:alnum:]]+', '', 'g'))`,
-    ),
+    descriptionVector: tsvector('description_vector'),
+    tokenVector: tsvector('token_vector'),
     // Imported products (docs/import.md): the feed's key ('yml:g:<group_id>', 'yml:o:<offer id>'), the
     // seller's article and sales notes, and a hash of what the import last wrote, so that an unchanged
     // offer costs no write and the catalogue version stays where it is.
