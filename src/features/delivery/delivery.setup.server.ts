@@ -82,30 +82,40 @@ const settingsOf = (id: CarrierId) => {
 const credentialsOf = (error: unknown): CarrierCheck['credentials'] =>
   error instanceof CarrierRefused && (error.status === 401 || error.codes.includes('unauthorized')) ? 'refused' : 'unavailable';
 
-async function checkCdek(): Promise<CarrierCheck> {
-  const client = carrier();
-  const e = env();
+/**
+ * A check's first step, the same for every carrier: its sender point asked for (a call that also proves the
+ * credentials), or, without one, the credentials alone. A carrier that refuses or does not answer ends the
+ * check there.
+ */
+async function firstStep(id: CarrierId, ask: () => Promise<CarrierCheck['sender']>): Promise<CarrierCheck> {
   const check: CarrierCheck = {
     at: new Date().toISOString(),
-    settings: settingsOf('cdek'),
+    settings: settingsOf(id),
     credentials: 'ok',
     sender: null,
+    // Boxberry sends no webhooks: its parcels are asked about hourly. CDEK's is looked at next.
     webhook: { state: 'off', why: 'none' },
     error: null,
   };
-  if (!client) return check;
   try {
-    // The sender's office: a call that also proves the credentials (the token comes first).
-    if (e.DELIVERY_SENDER_POINT) {
-      const point = await client.pointByCode(e.DELIVERY_SENDER_POINT);
-      check.sender = point ? { code: point.code, found: true, name: point.name, address: point.address } : { code: e.DELIVERY_SENDER_POINT, found: false };
-    } else {
-      await client.authorize();
-    }
+    check.sender = await ask();
   } catch (error) {
     if (!(error instanceof CarrierRefused) && !(error instanceof CarrierUnavailable)) throw error;
     return { ...check, credentials: credentialsOf(error), error: words(error) };
   }
+  return check;
+}
+
+async function checkCdek(): Promise<CarrierCheck> {
+  const client = carrier();
+  const code = env().DELIVERY_SENDER_POINT;
+  const check = await firstStep('cdek', async () => {
+    if (!client) return null;
+    if (!code) return client.authorize().then(() => null);
+    const point = await client.pointByCode(code);
+    return point ? { code: point.code, found: true, name: point.name, address: point.address } : { code, found: false };
+  });
+  if (!client || check.credentials !== 'ok') return check;
   const url = cdekWebhookUrl();
   if (!url) check.webhook = { state: 'off', why: 'no_token' };
   // CDEK's test account is shared by every integrator: its subscriptions are not the shop's to replace.
@@ -124,31 +134,15 @@ async function checkCdek(): Promise<CarrierCheck> {
   return check;
 }
 
-async function checkBoxberry(): Promise<CarrierCheck> {
+function checkBoxberry(): Promise<CarrierCheck> {
   const client = boxberry();
-  const e = env();
-  const check: CarrierCheck = {
-    at: new Date().toISOString(),
-    settings: settingsOf('boxberry'),
-    credentials: 'ok',
-    sender: null,
-    // Boxberry sends no webhooks: its parcels are asked about hourly.
-    webhook: { state: 'off', why: 'none' },
-    error: null,
-  };
-  if (!client) return check;
-  try {
-    if (e.BOXBERRY_SENDER_POINT) {
-      const point = await client.pointNamed(e.BOXBERRY_SENDER_POINT);
-      check.sender = point ? { code: e.BOXBERRY_SENDER_POINT, found: true, ...point } : { code: e.BOXBERRY_SENDER_POINT, found: false };
-    } else {
-      await client.cities();
-    }
-  } catch (error) {
-    if (!(error instanceof CarrierRefused) && !(error instanceof CarrierUnavailable)) throw error;
-    return { ...check, credentials: credentialsOf(error), error: words(error) };
-  }
-  return check;
+  const code = env().BOXBERRY_SENDER_POINT;
+  return firstStep('boxberry', async () => {
+    if (!client) return null;
+    if (!code) return client.cities().then(() => null);
+    const point = await client.pointNamed(code);
+    return point ? { code, found: true, ...point } : { code, found: false };
+  });
 }
 
 async function kept<T>(key: string): Promise<T | null> {

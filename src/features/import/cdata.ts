@@ -18,8 +18,7 @@ export interface ByteFilter {
 
 /** How many bytes at the end of `data` (from `from`) may begin `marker`: kept for the next chunk. */
 function partial(data: Buffer, from: number, marker: Buffer): number {
-  for (let n = Math.min(marker.length - 1, data.length - from); n > 0; n--)
-    if (data.subarray(data.length - n).equals(marker.subarray(0, n))) return n;
+  for (let n = Math.min(marker.length - 1, data.length - from); n > 0; n--) if (data.subarray(data.length - n).equals(marker.subarray(0, n))) return n;
   return 0;
 }
 

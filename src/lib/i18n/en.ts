@@ -346,7 +346,8 @@ export const en: Partial<Messages> = {
   'account.privacy.unsubscribed': 'Done: no more news and offers by e-mail.',
   'account.privacy.badLink': 'The link is broken. Open it from the e-mail again or unsubscribe in your account.',
   'account.delete.title': 'Delete account',
-  'account.delete.text': 'We will delete your name, phone, e-mail, addresses, wishlist and cart, end every session and drop the newsletter. Orders stay in the shop’s books without your data; balance and points are lost. This cannot be undone.',
+  'account.delete.text':
+    'We will delete your name, phone, e-mail, addresses, wishlist and cart, end every session and drop the newsletter. Orders stay in the shop’s books without your data; balance and points are lost. This cannot be undone.',
   'account.delete.password': 'Password to confirm',
   'account.delete.action': 'Delete account',
   'account.delete.done': 'Account deleted',
@@ -1041,7 +1042,8 @@ export const en: Partial<Messages> = {
   'ops.nav.privacy': 'Personal data',
   'ops.audit.objects.privacy': 'Personal data',
   'ops.privacy.title': 'Personal data: shoppers’ requests',
-  'ops.privacy.intro': 'A guest’s request about their data (152-FZ): find it by the e-mail of their orders and newsletter (and the phone of a buyout request), give it as a file or erase it. Orders stay in the books without the name, contacts and address.',
+  'ops.privacy.intro':
+    'A guest’s request about their data (152-FZ): find it by the e-mail of their orders and newsletter (and the phone of a buyout request), give it as a file or erase it. Orders stay in the books without the name, contacts and address.',
   'ops.privacy.email': 'E-mail',
   'ops.privacy.phone': 'Phone (buyout requests)',
   'ops.privacy.find': 'Find',
