@@ -95,8 +95,10 @@ async function attempt(id: number, mail: Mail, attempts: number): Promise<boolea
  * Every mail to a shopper ends with the way to withdraw marketing consent (152-ФЗ, issue 54): a signed link
  * to /unsubscribe. The managers' own mail has none.
  */
+const toShopper = (to: string) => to.trim().toLowerCase() !== env().MANAGERS_EMAIL.trim().toLowerCase();
+
 async function withFooter(mail: Mail): Promise<Mail> {
-  if (mail.to.trim().toLowerCase() === env().MANAGERS_EMAIL.trim().toLowerCase()) return mail;
+  if (!toShopper(mail.to)) return mail;
   const url = await unsubscribeUrl(mail.to);
   const line = t('ru', 'mail.unsubscribe');
   const html = `<p style="color:#777;font-size:12px;border-top:1px solid #ddd;padding-top:12px">${escapeHtml(line)} <a href="${escapeHtml(url)}" style="color:#777">${escapeHtml(t('ru', 'mail.unsubscribeAction'))}</a></p>`;
@@ -109,7 +111,7 @@ async function withFooter(mail: Mail): Promise<Mail> {
 
 /** The one-click unsubscribe of RFC 8058, for mail programs that offer it beside the sender. */
 async function listUnsubscribe(to: string): Promise<Record<string, string> | undefined> {
-  if (to.trim().toLowerCase() === env().MANAGERS_EMAIL.trim().toLowerCase()) return undefined;
+  if (!toShopper(to)) return undefined;
   const page = new URL(await unsubscribeUrl(to));
   const api = new URL('/api/v1/ecommerce-core/newsletter/unsubscribe', page);
   api.search = page.search;

@@ -4,7 +4,7 @@
 // erased, the orders and ledgers kept for accounting without them, the sessions ended, the newsletter
 // dropped; marketing consent withdrawn from the dashboard or a mail's footer.
 import { createHash } from 'node:crypto';
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import policyText from '~/content/info/5-personal-data.md?raw';
 import { selectRows, type Db } from '~/lib/db/client.ts';
 import { getDb } from '~/lib/db/index.ts';
@@ -12,6 +12,7 @@ import { HttpError } from '~/lib/http/errors.ts';
 import { enforce } from '~/lib/http/rate-limit.server.ts';
 import { verifyPassword } from '~/features/auth/auth.passwords.server.ts';
 import { audit, type Actor } from '~/features/ops/ops.audit.server.ts';
+import { ENDED } from '~/features/orders/orders.ts';
 import { z } from '~/lib/zod.ts';
 
 /** The personal data policy's text as a version: what a consent was given to (its SHA-256, 12 hex). */
@@ -52,8 +53,8 @@ export async function noteConsent(consent: Parameters<typeof recordConsent>[1]):
 // ---------------------------------------------------------------- marketing
 
 /** Whether the address gets the shop's news and offers (its newsletter subscription). */
-export async function marketingOn(email: string): Promise<boolean> {
-  const rows = await selectRows(await getDb(), sql`SELECT 1 FROM newsletter_subscribers WHERE lower(email) = ${email.trim().toLowerCase()}`);
+export async function marketingOn(email: string, tx?: Tx): Promise<boolean> {
+  const rows = await selectRows(tx ?? (await getDb()), sql`SELECT 1 FROM newsletter_subscribers WHERE lower(email) = ${email.trim().toLowerCase()}`);
   return rows.length > 0;
 }
 
@@ -162,6 +163,14 @@ export async function customerData(customerId: number): Promise<PersonalData> {
   };
 }
 
+/** A phone as its digits: how a guest's buyout requests and consents are matched whatever way it was typed. */
+const phoneDigits = (column: SQL) => sql`regexp_replace(coalesce(${column}, ''), '\\D', '', 'g')`;
+/** A guest's buyout requests: by the phone's digits (the request names no e-mail); none without a phone. */
+const guestBuyout = (digits: string) => sql`customer_id IS NULL AND ${digits ? sql`${phoneDigits(sql`phone`)} = ${digits}` : sql`false`}`;
+/** A guest's consents: by the e-mail, or the phone's digits. */
+const guestConsents = (address: string, digits: string) =>
+  sql`customer_id IS NULL AND (lower(email) = ${address}${digits ? sql` OR ${phoneDigits(sql`phone`)} = ${digits}` : sql``})`;
+
 /** What the shop holds about a guest known by an e-mail (and a phone, which the buyout request names): the console's answer to a request. */
 export async function guestData(email: string, phone = ''): Promise<PersonalData> {
   const db = await getDb();
@@ -177,26 +186,20 @@ export async function guestData(email: string, phone = ''): Promise<PersonalData
     bonus_history: [],
     wishlist: [],
     cart: [],
-    buyout_requests: digits
-      ? await rows(
-          db,
-          sql`SELECT name, phone, messenger, description, product_url, status, created_at FROM buyout_requests
-               WHERE customer_id IS NULL AND regexp_replace(phone, '\\D', '', 'g') = ${digits} ORDER BY id`,
-        )
-      : [],
+    buyout_requests: await rows(
+      db,
+      sql`SELECT name, phone, messenger, description, product_url, status, created_at FROM buyout_requests WHERE ${guestBuyout(digits)} ORDER BY id`,
+    ),
     newsletter: await rows(db, sql`SELECT email, source, created_at FROM newsletter_subscribers WHERE lower(email) = ${address}`),
     partner: null,
-    consents: await rows(
-      db,
-      sql`SELECT purpose, source, policy_version, given, at FROM consents WHERE customer_id IS NULL AND (lower(email) = ${address}${digits ? sql` OR regexp_replace(coalesce(phone, ''), '\\D', '', 'g') = ${digits}` : sql``}) ORDER BY at, id`,
-    ),
+    consents: await rows(db, sql`SELECT purpose, source, policy_version, given, at FROM consents WHERE ${guestConsents(address, digits)} ORDER BY at, id`),
   };
 }
 
 // ---------------------------------------------------------------- erasing
 
 /** Orders not yet at their end: their delivery and receipts still need the person's contacts. */
-const OPEN = sql`status NOT IN ('delivered', 'cancelled', 'returned')`;
+const OPEN = sql`NOT (status = ANY(${sql.param([...ENDED])}::text[]))`;
 
 /** Blanks the person in orders matched by `where` (accounting keeps the order, its lines and sums). */
 async function anonymiseOrders(tx: Tx, where: ReturnType<typeof sql>): Promise<number> {
@@ -246,48 +249,28 @@ async function erasePerson(
   const { customerId } = person;
   // The consents stay as proof they were given and withdrawn, without the address or phone.
   await recordConsent(tx, { purpose: 'personal_data', source: customerId ? 'dashboard' : 'console', given: false, customerId });
-  if (await marketingHeld(tx, address))
-    await recordConsent(tx, { purpose: 'marketing', source: customerId ? 'dashboard' : 'console', given: false, customerId });
+  if (await marketingOn(address, tx)) await recordConsent(tx, { purpose: 'marketing', source: customerId ? 'dashboard' : 'console', given: false, customerId });
   await tx.execute(sql`DELETE FROM newsletter_subscribers WHERE lower(email) = ${address}`);
   await tx.execute(sql`DELETE FROM mail_outbox WHERE lower("to") = ${address}`);
   const digits = (person.phone ?? '').replace(/\D/g, '');
-  let orders: number;
-  let buyout: number;
-  if (customerId) {
-    orders = await anonymiseOrders(tx, sql`customer_id = ${customerId}`);
-    await tx.execute(sql`UPDATE consents SET email = NULL, phone = NULL WHERE customer_id = ${customerId} OR lower(email) = ${address}`);
-    await tx.execute(sql`DELETE FROM customer_addresses WHERE customer_id = ${customerId}`);
-    await tx.execute(sql`DELETE FROM sessions WHERE customer_id = ${customerId}`);
-    await tx.execute(sql`DELETE FROM password_resets WHERE customer_id = ${customerId}`);
-    await tx.execute(sql`DELETE FROM carts WHERE customer_id = ${customerId}`);
-    await tx.execute(sql`DELETE FROM wishlist_items WHERE customer_id = ${customerId}`);
-    buyout = (
+  const blankBuyout = async (where: SQL) =>
+    (
       await selectRows(
         tx,
         sql`UPDATE buyout_requests SET name = '', phone = '', ip = '', description = '', product_url = '', images = '[]'::jsonb, updated_at = now()
-             WHERE customer_id = ${customerId} RETURNING id`,
+             WHERE ${where} RETURNING id`,
       )
     ).length;
-  } else {
-    orders = await anonymiseOrders(tx, sql`customer_id IS NULL AND lower(contact_email) = ${address}`);
-    await tx.execute(
-      sql`UPDATE consents SET email = NULL, phone = NULL WHERE customer_id IS NULL AND (lower(email) = ${address}${digits ? sql` OR regexp_replace(coalesce(phone, ''), '\\D', '', 'g') = ${digits}` : sql``})`,
-    );
-    buyout = digits
-      ? (
-          await selectRows(
-            tx,
-            sql`UPDATE buyout_requests SET name = '', phone = '', ip = '', description = '', product_url = '', images = '[]'::jsonb, updated_at = now()
-                 WHERE customer_id IS NULL AND regexp_replace(phone, '\\D', '', 'g') = ${digits} RETURNING id`,
-          )
-        ).length
-      : 0;
+  if (!customerId) {
+    const orders = await anonymiseOrders(tx, sql`customer_id IS NULL AND lower(contact_email) = ${address}`);
+    await tx.execute(sql`UPDATE consents SET email = NULL, phone = NULL WHERE ${guestConsents(address, digits)}`);
+    return { orders, buyout: await blankBuyout(guestBuyout(digits)) };
   }
-  return { orders, buyout };
-}
-
-async function marketingHeld(tx: Tx, address: string): Promise<boolean> {
-  return (await selectRows(tx, sql`SELECT 1 FROM newsletter_subscribers WHERE lower(email) = ${address}`)).length > 0;
+  const orders = await anonymiseOrders(tx, sql`customer_id = ${customerId}`);
+  await tx.execute(sql`UPDATE consents SET email = NULL, phone = NULL WHERE customer_id = ${customerId} OR lower(email) = ${address}`);
+  for (const table of ['customer_addresses', 'sessions', 'password_resets', 'carts', 'wishlist_items'])
+    await tx.execute(sql`DELETE FROM ${sql.identifier(table)} WHERE customer_id = ${customerId}`);
+  return { orders, buyout: await blankBuyout(sql`customer_id = ${customerId}`) };
 }
 
 /**
@@ -353,7 +336,7 @@ export async function privacyLookup(email: string, phone = ''): Promise<PrivacyL
     customerId: customer?.id ?? null,
     counts: {
       orders: data.orders.length,
-      open: data.orders.filter((o) => !['delivered', 'cancelled', 'returned'].includes(String(o['status']))).length,
+      open: data.orders.filter((o) => !(ENDED as readonly string[]).includes(String(o['status']))).length,
       buyout: data.buyout_requests.length,
       newsletter: data.newsletter.length,
       consents: data.consents.length,

@@ -56,6 +56,9 @@ const flowIndex = (status: string) => ORDER_FLOW.indexOf(status as (typeof ORDER
 /** The statuses in which an order's goods have left the shop (marked goods' settlement receipt, issue 39). */
 export const HANDED_OVER: readonly OrderStatus[] = ['shipped', 'in_transit', 'at_pickup_point', 'delivered'];
 
+/** The statuses an order ends in: nothing more is delivered, charged or sent for it. */
+export const ENDED: readonly OrderStatus[] = ['delivered', 'cancelled', 'returned'];
+
 /** On its way: handed to the carrier and not yet delivered. */
 export function onTheWay(status: string): boolean {
   const i = flowIndex(status);
