@@ -84,6 +84,8 @@ const { httpRequests, httpDuration } = metrics();
 /** @type {Set<import('node:http').ServerResponse>} */
 const inFlight = new Set();
 let stopping = false;
+// Set once the port has closed: only from then on may idle connections be closed (see stop()).
+let portClosed = false;
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
 
 const server = http.createServer((req, res) => {
@@ -101,7 +103,7 @@ const server = http.createServer((req, res) => {
   if (stopping) res.setHeader('connection', 'close');
   res.once('close', () => {
     inFlight.delete(res);
-    if (stopping) server.closeIdleConnections();
+    if (portClosed) server.closeIdleConnections();
   });
   res.once('finish', () => {
     const seconds = (performance.now() - started) / 1000;
@@ -271,7 +273,10 @@ function stop(reason) {
   // takes the process out within SHUTDOWN_DELAY_SECONDS, while the process still serves everything.
   logger.info({ reason, delaySeconds: SHUTDOWN_DELAY_SECONDS }, 'stopping: readiness 503');
   for (const res of inFlight) if (!res.headersSent) res.setHeader('connection', 'close');
-  server.closeIdleConnections();
+  // Idle keep-alive connections stay open through the delay: a balancer that still counts the process
+  // healthy may be sending on one as it closes, and a POST it sent there cannot be repeated (a fresh
+  // clone's Varnish run met exactly that: «503 Backend fetch failed» on an add-to-cart). A request that
+  // does arrive on one is answered with Connection: close, so the balancer drops it itself.
   if (SHUTDOWN_DELAY_SECONDS > 0) setTimeout(closePort, SHUTDOWN_DELAY_SECONDS * 1000);
   else closePort();
 }
@@ -279,6 +284,7 @@ function stop(reason) {
 function closePort() {
   logger.info({ inFlight: inFlight.size, graceSeconds: SHUTDOWN_GRACE_SECONDS }, 'stopping: no new connections, finishing requests');
   // The port closes now; the callback runs once the last connection has closed.
+  portClosed = true;
   server.close(() => void finish());
   server.closeIdleConnections();
   graceTimer = setTimeout(() => {

@@ -76,8 +76,21 @@ describe('stopping', () => {
   processOnly('readiness turns 503 at once; with SHUTDOWN_DELAY_SECONDS the process serves on until its port closes', async () => {
     shop = await startShop('server', { SHUTDOWN_DELAY_SECONDS: '3' });
     await waitUntilReady(shop);
+    // A balancer's pooled keep-alive connection, idle as the stop begins.
+    const pooled = await RawConnection.open(shop.port);
+    pooled.write('GET /api/health HTTP/1.1\r\nHost: shop\r\n\r\n');
+    expect((await pooled.answer())?.status).toBe(200);
     process.kill(shop.child.pid ?? 0, 'SIGTERM');
     await logged(shop, 'stopping: readiness 503');
+    // It is not closed under the balancer during the delay (a POST it sent there could not be repeated):
+    // what arrives on it is answered, with Connection: close, and the connection ends after the answer.
+    await sleep(500);
+    expect(pooled.closed).toBe(false);
+    pooled.write('POST /api/v1/ecommerce-core/newsletter/subscribe HTTP/1.1\r\nHost: shop\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}');
+    const late = await pooled.answer();
+    expect(late?.status).toBe(422);
+    expect(late?.headers['connection']).toBe('close');
+    await until(() => pooled.closed, Boolean, 'pooled connection closed after its answer');
     const ready = await fetch(`${shop.baseUrl}/api/ready`);
     expect(ready.status).toBe(503);
     expect(await ready.json()).toEqual({ success: false, message: 'Сервис временно недоступен', errors: { ready: ['draining'] } });
