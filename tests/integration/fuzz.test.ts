@@ -60,7 +60,9 @@ const value = fc.oneof(
   fc.dictionary(fc.string(), fc.jsonValue(), { maxKeys: 5 }),
 );
 
-const RUNS = 1000;
+// A thousand a call on PGlite (npm test). CI's PostgreSQL stage sends a quarter: what differs there is
+// only the database a valid-looking value reaches, and the file was its third longest (78 s of 446).
+const RUNS = process.env['DATABASE_URL'] ? 250 : 1000;
 
 function expectEnvelope(answer: { status: number; text: string }, what: string): void {
   expect(answer.status, `${what} → ${answer.text.slice(0, 200)}`).toBeLessThan(500);
