@@ -126,6 +126,19 @@ const schema = z.object({
     .string()
     .regex(/^[\w-]{1,50}$/)
     .optional(),
+  // Payment on delivery (issue 55, docs/payments.md): 1 offers «Оплата при получении» for carrier orders
+  // where the carrier and the point take it — only for a shop whose carrier contract includes cash on
+  // delivery. The largest order total paid so (roubles); a shopper with this many orders refused at the
+  // door, or this share (%) of at least four, pays online only; the carrier's fee for collecting the
+  // money, passed on to the buyer as a share (%) of what is collected (0: the shop bears it).
+  PAY_ON_DELIVERY: z
+    .enum(['0', '1'])
+    .default('0')
+    .transform((v) => v === '1'),
+  COD_MAX_TOTAL: z.coerce.number().int().min(0).max(10_000_000).default(50_000),
+  COD_REFUSALS_LIMIT: z.coerce.number().int().min(1).max(100).default(2),
+  COD_REFUSALS_SHARE: z.coerce.number().min(1).max(100).default(50),
+  COD_FEE_PERCENT: z.coerce.number().min(0).max(10).default(0),
   // A secret the carrier's webhook address carries (…/delivery/cdek/webhook?token=…): CDEK signs nothing.
   CDEK_WEBHOOK_TOKEN: z.string().min(16).max(200).optional(),
   // The largest catalogue file `npm run import` reads (bytes); a larger one is refused before anything is read.

@@ -51,7 +51,8 @@ export function standinPoints(city: StandinCity): Record<string, unknown>[] {
       is_ltl: false,
       have_cashless: !postamat || k === 6,
       have_cash: !postamat,
-      allowed_cod: !postamat,
+      // Cash on delivery: not at the fourth office; at a postamat by card only (CDEK's docs), not at the first.
+      allowed_cod: postamat ? k === 6 : k !== 3,
       weight_min: 0,
       weight_max: postamat ? 20 : 50,
       location: {

@@ -50,6 +50,8 @@ export interface CarrierProps {
   city: CarrierCity | null;
   point: PointView | null;
   tiles: MapTiles | null;
+  /** The shop offers payment on delivery for carrier orders (issue 55): the summary says for which. */
+  onDelivery: boolean;
 }
 
 interface Props {
@@ -96,7 +98,9 @@ function Choice({
   ...input
 }: React.InputHTMLAttributes<HTMLInputElement> & { children: React.ReactNode; ref?: React.Ref<HTMLInputElement> }) {
   return (
-    <label className={`flex cursor-pointer gap-3 border p-4 text-sm ${checked ? 'border-ink' : 'border-line hover:border-ink-soft'}`}>
+    <label
+      className={`flex gap-3 border p-4 text-sm ${checked ? 'border-ink' : 'border-line hover:border-ink-soft'} ${input.disabled ? 'cursor-not-allowed text-ink-muted' : 'cursor-pointer'}`}
+    >
       <input type="radio" checked={checked} className="mt-0.5 h-4 w-4 shrink-0 accent-ink" {...input} />
       <span className="min-w-0 flex-1">{children}</span>
     </label>
@@ -176,7 +180,8 @@ export default function CheckoutPage({ m, options, customer, addresses, delivery
     summaryCall(
       {
         ...(customer ? {} : { items: items ?? [] }),
-        delivery: { method, ...(offer ? { quote: offer.quote } : {}) },
+        delivery: { method, ...(offer ? { quote: offer.quote } : {}), ...(offer && carrier.point ? { point: carrier.point.code } : {}) },
+        payment,
         // Asked for everything held; the server keeps it within what is held, the cap and the total.
         use_bonus: useBonus ? SPEND_ALL : 0,
         use_balance: useBalance ? SPEND_ALL : 0,
@@ -202,7 +207,15 @@ export default function CheckoutPage({ m, options, customer, addresses, delivery
       });
     return () => controller.abort();
     // The summary follows what prices the order; `summary` is read only to tell the first load.
-  }, [customer, items, method, offer, useBonus, useBalance, m]);
+  }, [customer, items, method, offer, carrier.point, payment, useBonus, useBalance, m]);
+
+  // Payment on delivery, chosen and then not possible (another point, the fixed methods): back to the card.
+  const codOffered = Boolean(carriers?.onDelivery);
+  const codOpen = summary?.on_delivery.available ?? false;
+  useEffect(() => {
+    if (payment === 'on_delivery' && summary && !summary.on_delivery.available) setValue('payment', 'card');
+  }, [payment, summary, setValue]);
+  const onDelivery = payment === 'on_delivery' && codOpen;
 
   const pickAddress = (a: CheckoutAddress | null) => {
     setAddressId(a?.id ?? null);
@@ -395,6 +408,14 @@ export default function CheckoutPage({ m, options, customer, addresses, delivery
               <span className="block font-600">{m['checkout.sbp']}</span>
               <span className="mt-1 block text-xs text-ink-soft">{m['checkout.sbpHint']}</span>
             </Choice>
+            {codOffered && (
+              <Choice value="on_delivery" checked={payment === 'on_delivery'} disabled={!codOpen} {...register('payment')}>
+                <span className="block font-600">{m['checkout.onDelivery']}</span>
+                <span className="mt-1 block text-xs text-ink-soft" data-testid="checkout-cod-note">
+                  {summary?.on_delivery.reason ?? m['checkout.onDeliveryHint']}
+                </span>
+              </Choice>
+            )}
           </div>
         </Section>
       </div>
@@ -451,8 +472,9 @@ export default function CheckoutPage({ m, options, customer, addresses, delivery
               />
               {summary.bonus_used > 0 && <SummaryRow label={m['checkout.bonusLine']} value={`−${formatPrice(summary.bonus_used)}`} />}
               {summary.balance_used > 0 && <SummaryRow label={m['checkout.balanceLine']} value={`−${formatPrice(summary.balance_used)}`} />}
+              {summary.cod_fee > 0 && <SummaryRow label={m['checkout.codFee']} value={formatPrice(summary.cod_fee)} />}
               <SummaryRow
-                label={m['checkout.total']}
+                label={onDelivery ? m['checkout.codTotal'] : m['checkout.total']}
                 value={formatPrice(summary.total)}
                 tone="border-t border-line pt-3 text-base font-700"
                 testId="checkout-total"
@@ -465,11 +487,11 @@ export default function CheckoutPage({ m, options, customer, addresses, delivery
           <button type="submit" disabled={!summary || isSubmitting} className="btn-primary w-full disabled:opacity-60">
             {isSubmitting
               ? m['checkout.placing']
-              : summary?.total === 0
-                ? m['checkout.place']
+              : summary?.total === 0 || onDelivery
+                ? m[onDelivery ? 'checkout.placeCod' : 'checkout.place']
                 : fill(m['checkout.pay'] ?? '', { total: formatPrice(summary?.total ?? 0) })}
           </button>
-          <p className="text-xs text-ink-muted">{m['checkout.afterPay']}</p>
+          <p className="text-xs text-ink-muted">{m[onDelivery ? 'checkout.afterCod' : 'checkout.afterPay']}</p>
           <p className="text-xs text-ink-muted" data-testid="checkout-consent">
             {(m['checkout.consent'] ?? '').split('{link}')[0]}
             <a href={PERSONAL_DATA_POLICY_URL} target="_blank" rel="noopener" className="underline underline-offset-2">

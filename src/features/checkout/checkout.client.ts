@@ -7,7 +7,8 @@ const BASE = '/api/v1/ecommerce-core/checkout';
 
 export interface SummaryRequest {
   items?: CartItem[] | undefined;
-  delivery: { method: string };
+  delivery: { method: string; quote?: string; point?: string };
+  payment?: string | undefined;
   use_bonus: number;
   use_balance: number;
 }

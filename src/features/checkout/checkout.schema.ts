@@ -6,7 +6,8 @@ import { cartItemSchema } from '~/features/cart/cart.schema.ts';
 import { QUOTE_MAX_CHARS } from '~/features/delivery/delivery.ts';
 
 export const DELIVERY_METHODS = ['courier', 'pickup', 'post'] as const;
-export const PAYMENT_METHODS = ['card', 'sbp'] as const;
+// on_delivery: paid at the door or the pickup point (issue 55), where the shop, the carrier and the point allow it.
+export const PAYMENT_METHODS = ['card', 'sbp', 'on_delivery'] as const;
 
 export const placeOrderSchema = z.object({
   items: z.array(cartItemSchema).min(1).max(100).optional(),
@@ -33,8 +34,13 @@ export type PlaceOrderInput = z.output<typeof placeOrderSchema>;
 export const checkoutFormSchema = placeOrderSchema.pick({ contact: true, delivery: true, payment: true });
 
 /** The summary call's body: what prices an order, without the contact or the address. */
-export const summarySchema = placeOrderSchema.pick({ items: true, use_bonus: true, use_balance: true }).extend({
-  delivery: z.object({ method: z.enum(DELIVERY_METHODS), quote: z.string().min(1).max(QUOTE_MAX_CHARS).optional() }),
+export const summarySchema = placeOrderSchema.pick({ items: true, use_bonus: true, use_balance: true, payment: true }).extend({
+  delivery: z.object({
+    method: z.enum(DELIVERY_METHODS),
+    quote: z.string().min(1).max(QUOTE_MAX_CHARS).optional(),
+    // The point chosen, if any: whether it takes payment on delivery.
+    point: z.string().trim().min(1).max(50).optional(),
+  }),
 });
 
 const money = z.number().int();
@@ -61,7 +67,11 @@ export const summaryResponse = z.object({
   balance_available: money,
   bonus_used: money,
   balance_used: money,
+  /** The carrier's fee for taking the money at the door, when the order is paid so and the shop passes it on. */
+  cod_fee: money,
   total: money,
+  /** Payment on delivery for this order: offered or not, and why not (in the request's language). */
+  on_delivery: z.object({ available: z.boolean(), reason: z.string().nullable() }),
 });
 export type CheckoutSummary = z.output<typeof summaryResponse>;
 

@@ -12,9 +12,11 @@ import { HttpError } from '~/lib/http/errors.ts';
 import { dashboardContent } from '~/features/auth/auth.server.ts';
 import { getDeliveryOptions } from '~/features/content/content.server.ts';
 import type { DeliveryOption } from '~/features/content/content.ts';
-import { cancelOrder, lockOrder, markPaid, orderHash } from '~/features/orders/orders.server.ts';
+import { acceptOnDelivery, cancelOrder, lockOrder, markPaid, orderHash, sendOrderMail } from '~/features/orders/orders.server.ts';
 import { cartLinesOf } from '~/features/cart/cart.server.ts';
-import { carrierChoice, quoted } from '~/features/delivery/delivery.server.ts';
+import { carrierChoice, pointTakesPayment, quoted } from '~/features/delivery/delivery.server.ts';
+import { codRefused, onDeliveryAnswer, type CodAnswer } from '~/features/payments/payments.on-delivery.server.ts';
+import { ON_DELIVERY } from '~/features/orders/orders.ts';
 import { parcelOf } from '~/features/delivery/delivery.parcel.server.ts';
 import type { CartItem } from '~/features/cart/cart.ts';
 import { sizesSoldOut } from '~/features/catalog/read-model.server.ts';
@@ -63,8 +65,8 @@ const conflict = (key: 'checkout.outOfStock' | 'checkout.empty' | 'checkout.keyI
   new HttpError(409, key, undefined, undefined, params);
 
 /** What the shopper chooses, without the contact: enough to price an order (the summary call sends this much). */
-export type PricingInput = Pick<PlaceOrderInput, 'items' | 'use_bonus' | 'use_balance'> & {
-  delivery: Pick<PlaceOrderInput['delivery'], 'method'> & { quote?: string | undefined };
+export type PricingInput = Pick<PlaceOrderInput, 'items' | 'use_bonus' | 'use_balance' | 'payment'> & {
+  delivery: Pick<PlaceOrderInput['delivery'], 'method'> & { quote?: string | undefined; point?: string | undefined };
 };
 
 /**
@@ -95,8 +97,16 @@ export interface Pricing {
   balance_available: number;
   bonus_used: number;
   balance_used: number;
+  /** The carrier's fee for taking the money at the door (payment on delivery, passed on), in the total. */
+  cod_fee: number;
   total: number;
 }
+
+/** The summary's pricing, with whether the order may be paid on delivery. */
+export type Summary = Pricing & { on_delivery: CodAnswer };
+
+/** The fee of payment on delivery added to an order paid so. */
+const withFee = (p: Pricing, fee: number): Pricing => ({ ...p, cod_fee: fee, total: p.total + fee });
 
 /**
  * Prices what the shopper chose. Inside placement the sizes' stock rows are locked (in id order, so two
@@ -170,6 +180,7 @@ async function price(
     balance_available: balanceAvailable,
     bonus_used: bonusUsed,
     balance_used: balanceUsed,
+    cod_fee: 0,
     total: itemsTotal + deliveryPrice - bonusUsed - balanceUsed,
   };
 }
@@ -199,13 +210,21 @@ function quotedOption(quote: { mode: 'pickup' | 'postamat' | 'courier'; price: n
 }
 
 /** The checkout page's summary: what placing this order would cost now, written nowhere. */
-export async function summarize(input: PricingInput, owner: Owner): Promise<Pricing> {
+export async function summarize(input: PricingInput, owner: Owner): Promise<Summary> {
   const items = await orderItems(owner, input);
   if (items.length === 0) throw conflict('checkout.empty');
-  const option = input.delivery.quote
-    ? quotedOption(await quoted(input.delivery.quote, await parcelOfItems(items)))
-    : await deliveryOption(input.delivery.method);
-  return price(await getDb(), owner, items, input, option, false);
+  const quote = input.delivery.quote ? await quoted(input.delivery.quote, await parcelOfItems(items)) : null;
+  const option = quote ? quotedOption(quote) : await deliveryOption(input.delivery.method);
+  const p = await price(await getDb(), owner, items, input, option, false);
+  // A guest's e-mail is not known yet: their refusals are counted at placement.
+  const cod = await onDeliveryAnswer({
+    carrier: quote ? { mode: quote.mode, pointTakes: await pointTakesPayment(quote, input.delivery.point) } : null,
+    amount: p.total,
+    who: { customerId: owner.customerId, email: undefined },
+    strict: false,
+  });
+  const priced = input.payment === ON_DELIVERY && cod.available ? withFee(p, cod.fee) : p;
+  return { ...priced, on_delivery: cod };
 }
 
 async function existing(key: string, owner: Owner): Promise<PlacedOrder | null> {
@@ -239,10 +258,25 @@ export async function placeOrder(input: PlaceOrderInput, owner: Owner, idempoten
   const code = newOrderCode();
   const seconds = Math.round(env().PAYMENT_TIMEOUT_MINUTES * 60);
 
-  let placed: { total: number; paymentStatus: 'paid' | 'unpaid'; soldOut: { productId: number; label: string }[] };
+  const onDelivery = input.payment === ON_DELIVERY;
+  let placed: { total: number; paymentStatus: 'paid' | 'unpaid' | typeof ON_DELIVERY; soldOut: { productId: number; label: string }[] };
   try {
     placed = await db.transaction(async (tx) => {
-      const p = await price(tx, owner, items, input, option, true);
+      let p = await price(tx, owner, items, input, option, true);
+      if (onDelivery) {
+        // Checked with the stock and the customer locked: a refusal counted now is the last one.
+        const cod = await onDeliveryAnswer(
+          {
+            carrier: carrier ? { mode: carrier.mode, pointTakes: carrier.mode === 'courier' ? true : carrier.point?.cod } : null,
+            amount: p.total,
+            who: { customerId: owner.customerId, email: input.contact.email },
+            strict: true,
+          },
+          tx,
+        );
+        if (!cod.available) throw codRefused(cod.reason ?? 'off');
+        p = withFee(p, cod.fee);
+      }
       const soldOut: { productId: number; label: string }[] = [];
       for (const { variant, quantity } of p.lines) {
         const [left] = await selectRows<{ stock: number }>(
@@ -255,11 +289,11 @@ export async function placeOrder(input: PlaceOrderInput, owner: Owner, idempoten
       const [order] = await selectRows<{ id: number }>(
         tx,
         sql`INSERT INTO orders (code, customer_id, status, contact_name, contact_phone, contact_email, delivery_address, items_total,
-                                discount_total, delivery_price, bonus_used, balance_used, total, payment_status, delivery_method,
+                                discount_total, delivery_price, bonus_used, balance_used, cod_fee, total, payment_status, delivery_method,
                                 payment_method, reserved_until, idempotency_key, delivery_carrier)
             VALUES (${code}, ${owner.customerId}, 'pending', ${input.contact.name}, ${input.contact.phone}, ${input.contact.email.toLowerCase()},
                     ${JSON.stringify(address)}::jsonb, ${p.items_total}, ${p.discount_total}, ${p.delivery_price}, ${p.bonus_used}, ${p.balance_used},
-                    ${p.total}, 'unpaid', ${option.id}, ${input.payment},
+                    ${p.cod_fee}, ${p.total}, 'unpaid', ${option.id}, ${input.payment},
                     now() + make_interval(secs => ${seconds}), ${idempotencyKey}, ${carrier ? JSON.stringify(carrier) : null}::jsonb)
             RETURNING id`,
       );
@@ -283,8 +317,15 @@ export async function placeOrder(input: PlaceOrderInput, owner: Owner, idempoten
       if (p.total === 0) {
         const locked = await lockOrder(tx, order.id);
         if (locked) await markPaid(tx, locked);
+        return { total: 0, paymentStatus: 'paid' as const, soldOut };
       }
-      return { total: p.total, paymentStatus: p.total === 0 ? ('paid' as const) : ('unpaid' as const), soldOut };
+      // To be paid at the door: the order goes to work now, its stock held as a paid order's is.
+      if (onDelivery) {
+        const locked = await lockOrder(tx, order.id);
+        if (locked) await acceptOnDelivery(tx, locked);
+        return { total: p.total, paymentStatus: ON_DELIVERY, soldOut };
+      }
+      return { total: p.total, paymentStatus: 'unpaid' as const, soldOut };
     });
   } catch (error) {
     // Two requests with one key at once: the unique index lets one order through; the other answers it.
@@ -298,11 +339,12 @@ export async function placeOrder(input: PlaceOrderInput, owner: Owner, idempoten
   if (placed.soldOut.length > 0) void sizesSoldOut(placed.soldOut).catch(() => undefined);
   metrics().orders.inc({ event: 'placed' });
   if (placed.paymentStatus === 'paid') metrics().orders.inc({ event: 'paid' });
+  if (placed.paymentStatus === ON_DELIVERY) void sendOrderMail(code, 'placed');
   return {
     code,
     hash: await orderHash(code),
     total: placed.total,
-    status: placed.paymentStatus === 'paid' ? 'processing' : 'pending',
+    status: placed.paymentStatus === 'unpaid' ? 'pending' : 'processing',
     payment_status: placed.paymentStatus,
     created: true,
   };

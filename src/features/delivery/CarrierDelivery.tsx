@@ -326,6 +326,7 @@ export function PointDetails({ m, point }: { m: Record<string, string>; point: P
         <span className="bg-paper-warm px-2 py-0.5">{m[`delivery.kind.${point.kind}`]}</span>
         {point.fitting_room && <span className="bg-paper-warm px-2 py-0.5">{m['delivery.fittingRoom']}</span>}
         {point.card && <span className="bg-paper-warm px-2 py-0.5">{m['delivery.card']}</span>}
+        {point.cod && <span className="bg-paper-warm px-2 py-0.5">{m['delivery.cod']}</span>}
       </span>
     </>
   );

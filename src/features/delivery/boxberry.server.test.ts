@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startBoxberryStandin, type BoxberryStandin } from '../../../tests/support/boxberry-standin.ts';
 import { boxberryClient, type BoxberryClient } from './boxberry.server.ts';
-import { CarrierRefused, CarrierUnavailable } from './cdek.server.ts';
+import { CarrierRefused, CarrierUnavailable } from './carrier.server.ts';
 
 const TOKEN = 'boxberry-client-token';
 let standin: BoxberryStandin;
@@ -28,11 +28,14 @@ describe('Boxberry, when it answers', () => {
       howToFind: 'Вход со двора, 1-й подъезд',
       hours: 'пн-вс: 09.00-21.00',
       card: true,
+      cod: true,
       fittingRoom: false,
       maxWeight: 31_000,
     });
     expect(points[0]?.latitude).toBeCloseTo(55.79, 2);
     expect(points.filter((p) => p.kind === 'postamat')).toHaveLength(1);
+    // OnlyPrepaidOrders "Yes" (the stand-in's postamat): no payment on delivery there.
+    expect(points.filter((p) => !p.cod).map((p) => p.kind)).toEqual(['postamat']);
     expect(standin.calls.at(-1)).toMatchObject({ method: 'ListPoints', params: { CityCode: '67', prepaid: '1', is_include_postamat: '1' } });
   });
 

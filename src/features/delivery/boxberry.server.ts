@@ -5,7 +5,7 @@
 // point; a parcel is made by ParselCreate (the shop's order number as order_id, unique at Boxberry), its
 // label found by ParselCheck, its statuses read by ListStatuses — Boxberry pushes nothing, the shop polls.
 import { z } from '~/lib/zod.ts';
-import { CarrierRefused, CarrierUnavailable, SHIPPING_TIMEOUT_MS, type CarrierStatus } from './cdek.server.ts';
+import { CarrierRefused, CarrierUnavailable, SHIPPING_TIMEOUT_MS, type CarrierStatus } from './carrier.server.ts';
 import type { CarrierCity, Parcel, PickupPoint } from './delivery.ts';
 
 export interface BoxberryConfig {
@@ -27,6 +27,8 @@ const pointSchema = z.object({
   Metro: z.string().default(''),
   Postamat: z.union([z.boolean(), z.string()]).default(false),
   Acquiring: z.string().default('No'),
+  // "Yes": the point hands out only parcels paid in advance.
+  OnlyPrepaidOrders: z.string().default('Yes'),
   LoadLimit: z.union([z.number(), z.string()]).optional(),
 });
 const costSchema = z.object({ price: z.coerce.number().nonnegative(), delivery_period: z.coerce.number().int().min(0) });
@@ -143,6 +145,7 @@ export function boxberryClient(config: BoxberryConfig, fetchImpl: typeof fetch =
           // ListPoints does not say whether a point has a fitting room (PointsDescription does, one point a call).
           fittingRoom: false,
           card: p.Acquiring === 'Yes',
+          cod: p.OnlyPrepaidOrders === 'No',
           ...(load > 0 ? { maxWeight: load * 1000 } : {}),
         });
       }

@@ -1,7 +1,8 @@
 // The CDEK client against the stand-in of its API v2 over loopback HTTP (tests/support/cdek-standin.ts).
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startCdekStandin, type CdekStandin } from '../../../tests/support/cdek-standin.ts';
-import { CarrierRefused, CarrierUnavailable, cdekClient, modeOf, type CdekClient } from './cdek.server.ts';
+import { CarrierRefused, CarrierUnavailable } from './carrier.server.ts';
+import { cdekClient, modeOf, type CdekClient } from './cdek.server.ts';
 
 const ID = 'shop-client-id';
 const SECRET = 'shop-client-secret';
@@ -44,7 +45,7 @@ describe('CDEK, when it answers', () => {
     expect(standin.tokensIssued).toBe(before + 1);
   });
 
-  it('lists a city’s pickup points: offices and postamats, fitting rooms, card payment, metro, hours, weight limit in grams', async () => {
+  it('lists a city’s pickup points: offices and postamats, fitting rooms, card payment, payment on delivery, metro, hours, weight limit in grams', async () => {
     const points = await cdek.pickupPoints(44);
     expect(points).toHaveLength(7);
     expect(points.filter((p) => p.kind === 'postamat').map((p) => p.code)).toEqual(['MSKP6', 'MSKP7']);
@@ -62,8 +63,11 @@ describe('CDEK, when it answers', () => {
       longitude: 37.622504,
       fittingRoom: true,
       card: true,
+      cod: true,
       maxWeight: 50_000,
     });
+    // Payment on delivery as CDEK's allowed_cod says: not at the fourth office, at a postamat by card only (one of two).
+    expect(points.filter((p) => !p.cod).map((p) => p.code)).toEqual(['MSK4', 'MSKP6']);
     // Optional keys CDEK leaves out stay out; no metro outside Moscow and St Petersburg.
     expect(points[1]).not.toHaveProperty('howToFind');
     expect((await cdek.pickupPoints(270)).every((p) => p.metro === undefined)).toBe(true);

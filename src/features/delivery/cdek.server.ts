@@ -4,6 +4,7 @@
 // checkout never waits longer for a carrier. What the carrier sends back is checked field by field and
 // anything it does not promise is left out, so a changed answer is one error here, not a broken page.
 import { z } from '~/lib/zod.ts';
+import { CarrierRefused, CarrierUnavailable, SHIPPING_TIMEOUT_MS, type CarrierStatus } from './carrier.server.ts';
 import type { CarrierCity, CarrierQuote, DeliveryMode, Parcel, PickupPoint } from './delivery.ts';
 
 export interface CdekConfig {
@@ -12,28 +13,6 @@ export interface CdekConfig {
   clientId: string;
   clientSecret: string;
   timeoutMs: number;
-}
-
-/** The carrier could not answer in time or at all (network, 5xx, 429): checkout falls back. */
-export class CarrierUnavailable extends Error {
-  readonly status: number | undefined;
-  constructor(message: string, status?: number) {
-    super(message);
-    this.name = 'CarrierUnavailable';
-    this.status = status;
-  }
-}
-
-/** The carrier answered and refused the request (4xx with its error codes). */
-export class CarrierRefused extends Error {
-  readonly status: number;
-  readonly codes: readonly string[];
-  constructor(message: string, status: number, codes: readonly string[]) {
-    super(message);
-    this.name = 'CarrierRefused';
-    this.status = status;
-    this.codes = codes;
-  }
 }
 
 const tokenSchema = z.object({ access_token: z.string().min(1), expires_in: z.number().positive() });
@@ -71,6 +50,7 @@ const pointSchema = z.object({
   work_time: z.string().default(''),
   is_dressing_room: z.boolean().default(false),
   have_cashless: z.boolean().default(false),
+  allowed_cod: z.boolean().default(false),
   is_handout: z.boolean().default(true),
   weight_max: z.number().optional(),
   location: z.object({ city_code: z.number().int(), address: z.string(), latitude: z.number(), longitude: z.number() }),
@@ -97,15 +77,6 @@ export function modeOf(deliveryMode: number): DeliveryMode | undefined {
 /** The shop hands parcels over at a CDEK office: only tariffs that start at one (modes 3, 4, 7). */
 const FROM_OFFICE = new Set([3, 4, 7]);
 
-/** A status of a carrier's order, as CDEK lists it. */
-export interface CarrierStatus {
-  code: string;
-  name: string;
-  /** ISO time. */
-  at: string;
-  city: string;
-}
-
 /** What the carrier holds of a shop's order. */
 export interface CarrierOrder {
   uuid: string;
@@ -118,9 +89,6 @@ export interface CarrierOrder {
   /** Oldest first. */
   statuses: CarrierStatus[];
 }
-
-/** Shipping calls are a manager's or a job's, not a shopper's: they may wait longer than checkout does. */
-export const SHIPPING_TIMEOUT_MS = 15_000;
 
 export interface CdekClient {
   suggestCities(name: string): Promise<CarrierCity[]>;
@@ -193,6 +161,7 @@ function pointOf(item: unknown, handoutOnly: boolean): PickupPoint | undefined {
     longitude: p.location.longitude,
     fittingRoom: p.is_dressing_room,
     card: p.have_cashless,
+    cod: p.allowed_cod,
     // CDEK gives kilograms.
     ...(p.weight_max ? { maxWeight: Math.round(p.weight_max * 1000) } : {}),
   };

@@ -2,18 +2,21 @@
 // the check asked again at once ("Проверить сейчас"), audited.
 import { z } from '~/lib/zod.ts';
 import { audit, type Actor } from '~/features/ops/ops.audit.server.ts';
-import { carrierSetups, cdekWebhookUrl, checkCarriers, type CarrierSetup } from './delivery.setup.server.ts';
+import { allCarriers } from './carriers.server.ts';
+import { carrierSetups, checkCarriers, type CarrierSetup } from './delivery.setup.server.ts';
 
 export const deliveryActionSchema = z.object({ action: z.literal('check') });
 
 export interface DeliverySettingsView {
   carriers: CarrierSetup[];
-  /** The address CDEK's webhook is (to be) subscribed to, its token hidden. */
+  /** The address a carrier's status pushes are (to be) subscribed to (CDEK's webhook), its token hidden. */
   webhookUrl: string | null;
 }
 
 export async function deliverySettingsView(): Promise<DeliverySettingsView> {
-  const url = cdekWebhookUrl();
+  const url = allCarriers()
+    .map((c) => c.pushUrl?.())
+    .find(Boolean);
   return { carriers: await carrierSetups(), webhookUrl: url ? url.replace(/token=[^&]+/, 'token=…') : null };
 }
 

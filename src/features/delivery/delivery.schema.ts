@@ -17,6 +17,8 @@ export const pointsQuerySchema = z.object({
   q: z.string().trim().max(60).optional(),
   fitting_room: flag,
   card: flag,
+  /** Only points where the parcel can be paid for on receipt. */
+  cod: flag,
   kind: z.enum(['office', 'postamat']).optional(),
 });
 /** The lines being bought: the parcel is packed from their products' weights and sizes (docs/delivery.md "Parcels"). */
@@ -46,6 +48,7 @@ export const pointsResponse = z.object({
       longitude: z.number(),
       fitting_room: z.boolean(),
       card: z.boolean(),
+      cod: z.boolean().describe('the parcel can be paid for here on receipt (by card or cash, as the point takes)'),
     }),
   ),
   fallback,

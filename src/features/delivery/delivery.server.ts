@@ -14,117 +14,70 @@ import { HttpError } from '~/lib/http/errors.ts';
 import { metrics } from '~/lib/metrics.ts';
 import { purposeKey } from '~/features/orders/orders.server.ts';
 import { arrivalRange } from './arrival.ts';
-import { boxberryClient, type BoxberryClient } from './boxberry.server.ts';
-import { CarrierRefused, CarrierUnavailable, cdekClient, type CdekClient } from './cdek.server.ts';
-import type { CarrierCity, CarrierDeliveryRecord, CarrierId, CarrierQuote, DeliveryOffer, Parcel, PickupPoint, PointKind } from './delivery.ts';
+import { CarrierRefused, CarrierUnavailable, cityWord, type Carrier, type CarrierAnswer, type Remember } from './carrier.server.ts';
+import { carrierOf, configuredCarriers } from './carriers.server.ts';
+import type { CarrierCity, CarrierDeliveryRecord, CarrierId, CarrierQuote, DeliveryOffer, PickupPoint, PointKind } from './delivery.ts';
 import { parcelKey } from './delivery.parcel.ts';
 import { parcelOf } from './delivery.parcel.server.ts';
 import { noteCarrierError } from './delivery.errors.server.ts';
 import { openQuote, type SealedQuote } from './quote.server.ts';
+import type { Parcel } from './delivery.ts';
 
-export const POINTS_TTL_MS = 24 * 60 * 60 * 1000;
-export const QUOTES_TTL_MS = 10 * 60 * 1000;
-const CITIES_TTL_MS = 24 * 60 * 60 * 1000;
-
-let cdekOne: CdekClient | undefined;
-let boxberryOne: BoxberryClient | undefined;
-
-/** CDEK's client, or undefined when the shop has no CDEK account. */
-export function carrier(): CdekClient | undefined {
-  const e = env();
-  if (!e.CDEK_CLIENT_ID || !e.CDEK_CLIENT_SECRET) return undefined;
-  // env() is read once per process: one client, and so one token, for the process's life.
-  cdekOne ??= cdekClient({ url: e.CDEK_API_URL, clientId: e.CDEK_CLIENT_ID, clientSecret: e.CDEK_CLIENT_SECRET, timeoutMs: e.CARRIER_TIMEOUT_MS });
-  return cdekOne;
-}
-
-/** Boxberry's client, or undefined when the shop has no Boxberry token. */
-export function boxberry(): BoxberryClient | undefined {
-  const e = env();
-  if (!e.BOXBERRY_TOKEN) return undefined;
-  boxberryOne ??= boxberryClient({ url: e.BOXBERRY_API_URL, token: e.BOXBERRY_TOKEN, timeoutMs: e.CARRIER_TIMEOUT_MS });
-  return boxberryOne;
-}
-
-/** The carriers the shop has accounts with, CDEK first. */
+/** The carriers the shop has accounts with, in the registry's order. */
 export function carriers(): CarrierId[] {
-  return [...(carrier() ? (['cdek'] as const) : []), ...(boxberry() ? (['boxberry'] as const) : [])];
+  return configuredCarriers().map((c) => c.id);
 }
 
 /**
- * Whose city codes checkout's city carries: CDEK's when the shop has CDEK, else Boxberry's. Another
- * carrier finds the city by its name.
+ * The carrier whose city codes checkout's city carries: the first configured. Another carrier finds the
+ * city by its name.
  */
-export function citySource(): CarrierId | undefined {
-  return carriers()[0];
+function citySource(): Carrier | undefined {
+  return configuredCarriers()[0];
 }
-
-/** Why there is no carrier answer: not configured, or the carrier could not give one now. */
-export type Fallback = 'not_configured' | 'unavailable';
-
-export type CarrierAnswer<T> = { ok: true; value: T } | { ok: false; fallback: Fallback };
 
 // A process's own copy in front of the shared table: the pickup step reads the same city's points for
 // every keystroke of its search.
 const near = new Cache<string, unknown>({ name: 'carrier', ttlMs: 60_000, maxEntries: 2_000 });
 
-/** `load`'s answer, kept in the shared table for `ttlMs`; a carrier's failure is counted, logged and answered as a fallback. */
-async function remembered<T>(
-  carrierId: CarrierId,
-  operation: 'cities' | 'points' | 'quotes',
-  key: string,
-  ttlMs: number,
-  load: () => Promise<T>,
-): Promise<CarrierAnswer<T>> {
-  const kept = near.get(key) as T | undefined;
-  if (kept !== undefined) return { ok: true, value: kept };
-  const db = await getDb();
-  const [row] = await selectRows<{ value: T }>(db, sql`SELECT value FROM carrier_cache WHERE key = ${key} AND expires_at > now()`);
-  if (row) {
-    near.set(key, row.value);
-    metrics().carrierCalls.inc({ carrier: carrierId, operation, outcome: 'cached' });
-    return { ok: true, value: row.value };
-  }
-  try {
-    const value = await load();
-    await db.execute(
-      sql`INSERT INTO carrier_cache (key, value, expires_at) VALUES (${key}, ${JSON.stringify(value)}::jsonb, now() + ${`${ttlMs} milliseconds`}::interval)
-          ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value, expires_at = EXCLUDED.expires_at`,
-    );
-    near.set(key, value);
-    metrics().carrierCalls.inc({ carrier: carrierId, operation, outcome: 'ok' });
-    return { ok: true, value };
-  } catch (error) {
-    if (!(error instanceof CarrierUnavailable) && !(error instanceof CarrierRefused)) throw error;
-    const outcome = error instanceof CarrierRefused ? 'refused' : 'unavailable';
-    metrics().carrierCalls.inc({ carrier: carrierId, operation, outcome });
-    noteCarrierError(carrierId, operation, error);
-    // The question's key names a city code or a route, never a shopper's words or address.
-    logger.warn({ carrier: carrierId, operation, outcome, err: loggableError(error) }, 'carrier did not answer: checkout offers the fixed methods');
-    return { ok: false, fallback: 'unavailable' };
-  }
+/** A carrier's answers kept in the shared table; its failures counted, logged and answered as a fallback. */
+function rememberFor(carrierId: CarrierId): Remember {
+  return async <T>(operation: 'cities' | 'points' | 'quotes', key: string, ttlMs: number, load: () => Promise<T>): Promise<CarrierAnswer<T>> => {
+    const kept = near.get(key) as T | undefined;
+    if (kept !== undefined) return { ok: true, value: kept };
+    const db = await getDb();
+    const [row] = await selectRows<{ value: T }>(db, sql`SELECT value FROM carrier_cache WHERE key = ${key} AND expires_at > now()`);
+    if (row) {
+      near.set(key, row.value);
+      metrics().carrierCalls.inc({ carrier: carrierId, operation, outcome: 'cached' });
+      return { ok: true, value: row.value };
+    }
+    try {
+      const value = await load();
+      await db.execute(
+        sql`INSERT INTO carrier_cache (key, value, expires_at) VALUES (${key}, ${JSON.stringify(value)}::jsonb, now() + ${`${ttlMs} milliseconds`}::interval)
+            ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value, expires_at = EXCLUDED.expires_at`,
+      );
+      near.set(key, value);
+      metrics().carrierCalls.inc({ carrier: carrierId, operation, outcome: 'ok' });
+      return { ok: true, value };
+    } catch (error) {
+      if (!(error instanceof CarrierUnavailable) && !(error instanceof CarrierRefused)) throw error;
+      const outcome = error instanceof CarrierRefused ? 'refused' : 'unavailable';
+      metrics().carrierCalls.inc({ carrier: carrierId, operation, outcome });
+      noteCarrierError(carrierId, operation, error);
+      // The question's key names a city code or a route, never a shopper's words or address.
+      logger.warn({ carrier: carrierId, operation, outcome, err: loggableError(error) }, 'carrier did not answer: checkout offers the fixed methods');
+      return { ok: false, fallback: 'unavailable' };
+    }
+  };
 }
-
-const refusedAsNone = (error: unknown): never[] => {
-  if (error instanceof CarrierRefused && error.status < 500 && error.status !== 401) return [];
-  throw error;
-};
-
-const cityWord = (name: string) => (name.split(',')[0] ?? '').trim().toLowerCase();
-
-/** Every city Boxberry serves (one list, kept a day). */
-const boxberryCities = (client: BoxberryClient) => remembered('boxberry', 'cities', 'boxberry:cities', CITIES_TTL_MS, () => client.cities());
 
 /** The cities of checkout's city source whose names start with `query` (a refusal, like an unknown word, finds none). */
 export async function suggestCities(query: string): Promise<CarrierAnswer<CarrierCity[]>> {
-  const word = query.trim().toLowerCase();
-  const cdek = carrier();
-  if (cdek) return remembered('cdek', 'cities', `cdek:cities:${word}`, CITIES_TTL_MS, () => cdek.suggestCities(word).catch(refusedAsNone));
-  const bb = boxberry();
-  if (!bb) return { ok: false, fallback: 'not_configured' };
-  const all = await boxberryCities(bb);
-  if (!all.ok) return all;
-  return { ok: true, value: all.value.filter((c) => c.name.toLowerCase().startsWith(word)).slice(0, 10) };
+  const source = citySource();
+  if (!source) return { ok: false, fallback: 'not_configured' };
+  return source.suggestCities(query.trim().toLowerCase(), rememberFor(source.id));
 }
 
 /** The carrier's city named exactly `name` ("Москва"; a region after a comma is not compared), if it knows one. */
@@ -137,28 +90,23 @@ export async function cityNamed(name: string): Promise<CarrierCity | null> {
 }
 
 /** A carrier's own code for checkout's city: the code itself for the city source, else found by the name. */
-async function codeFor(id: CarrierId, city: CarrierCity): Promise<CarrierAnswer<number | undefined>> {
-  if (id === citySource()) return { ok: true, value: city.code };
-  const bb = boxberry();
-  if (id !== 'boxberry' || !bb) return { ok: true, value: undefined };
-  const all = await boxberryCities(bb);
-  if (!all.ok) return all;
-  return { ok: true, value: all.value.find((c) => cityWord(c.name) === cityWord(city.name))?.code };
+async function codeFor(carrier: Carrier, city: CarrierCity): Promise<CarrierAnswer<number | undefined>> {
+  if (carrier.id === citySource()?.id) return { ok: true, value: city.code };
+  return carrier.cityCode(city.name, rememberFor(carrier.id));
 }
 
 /** One carrier's points of a city, by its own city code. */
 function pointsOf(id: CarrierId, code: number): Promise<CarrierAnswer<PickupPoint[]>> {
-  const cdek = carrier();
-  const bb = boxberry();
-  if (id === 'cdek' && cdek) return remembered('cdek', 'points', `cdek:points:${code}`, POINTS_TTL_MS, () => cdek.pickupPoints(code));
-  if (id === 'boxberry' && bb)
-    return remembered('boxberry', 'points', `boxberry:points:${code}`, POINTS_TTL_MS, () => bb.pickupPoints(code).catch(refusedAsNone));
-  return Promise.resolve({ ok: false, fallback: 'not_configured' });
+  const carrier = carrierOf(id);
+  if (!carrier.configured()) return Promise.resolve({ ok: false, fallback: 'not_configured' });
+  return carrier.points(code, rememberFor(id));
 }
 
 /** One point of a carrier in a city, if it lists it (undefined also when the carrier cannot answer now). */
-export async function pointIn(city: CarrierCity, code: string, id: CarrierId = 'cdek'): Promise<PickupPoint | undefined> {
-  const own = await codeFor(id, city);
+export async function pointIn(city: CarrierCity, code: string, id: CarrierId): Promise<PickupPoint | undefined> {
+  const carrier = carrierOf(id);
+  if (!carrier.configured()) return undefined;
+  const own = await codeFor(carrier, city);
   if (!own.ok || own.value === undefined) return undefined;
   const all = await pointsOf(id, own.value);
   return all.ok ? all.value.find((p) => p.code === code) : undefined;
@@ -169,6 +117,7 @@ export interface PointFilter {
   q?: string | undefined;
   fittingRoom?: boolean | undefined;
   card?: boolean | undefined;
+  cod?: boolean | undefined;
   kind?: PointKind | undefined;
   carrier?: CarrierId | undefined;
 }
@@ -177,77 +126,50 @@ export interface PointFilter {
  * Answers of every carrier asked, together; a fallback only when none answered — `unavailable` when one
  * could not, `not_configured` when none applies (no account, or none knows the city by its name).
  */
-async function together<T>(asked: CarrierId[], ask: (id: CarrierId) => Promise<CarrierAnswer<T[]>>): Promise<CarrierAnswer<T[]>> {
+async function together<T>(asked: readonly Carrier[], ask: (carrier: Carrier) => Promise<CarrierAnswer<T[]>>): Promise<CarrierAnswer<T[]>> {
   const answers = await Promise.all(asked.map(ask));
   const got = answers.filter((a): a is { ok: true; value: T[] } => a.ok);
   if (got.length > 0) return { ok: true, value: got.flatMap((a) => a.value) };
   return { ok: false, fallback: answers.some((a) => !a.ok && a.fallback === 'unavailable') ? 'unavailable' : 'not_configured' };
 }
 
-/** A carrier that does not know checkout's city (Boxberry, by its name) has nothing to say about it. */
+/** A carrier that does not know checkout's city (found by its name) has nothing to say about it. */
 const NOT_HERE = { ok: false, fallback: 'not_configured' } as const;
 
 /** A city's pickup points of every carrier (or one), filtered as the shopper asks. */
 export async function pickupPoints(city: CarrierCity, filter: PointFilter = {}): Promise<CarrierAnswer<PickupPoint[]>> {
-  const asked = carriers().filter((id) => !filter.carrier || id === filter.carrier);
-  const all = await together(asked, async (id) => {
-    const own = await codeFor(id, city);
+  const asked = configuredCarriers().filter((c) => !filter.carrier || c.id === filter.carrier);
+  const all = await together(asked, async (carrier) => {
+    const own = await codeFor(carrier, city);
     if (!own.ok) return own;
-    return own.value === undefined ? NOT_HERE : pointsOf(id, own.value);
+    return own.value === undefined ? NOT_HERE : carrier.points(own.value, rememberFor(carrier.id));
   });
   if (!all.ok) return all;
   const words = (filter.q ?? '').toLowerCase().split(/\s+/).filter(Boolean);
-  const value = all.value.filter(
-    (p) =>
-      (!filter.fittingRoom || p.fittingRoom) &&
-      (!filter.card || p.card) &&
-      (!filter.kind || p.kind === filter.kind) &&
-      words.every((w) => `${p.address} ${p.metro ?? ''} ${p.name}`.toLowerCase().includes(w)),
-  );
+  // A point takes payment on delivery for this shop only when the shop offers it (PAY_ON_DELIVERY).
+  const cod = env().PAY_ON_DELIVERY;
+  const value = all.value
+    .map((p) => (cod || !p.cod ? p : { ...p, cod: false }))
+    .filter(
+      (p) =>
+        (!filter.fittingRoom || p.fittingRoom) &&
+        (!filter.card || p.card) &&
+        (!filter.cod || p.cod) &&
+        (!filter.kind || p.kind === filter.kind) &&
+        words.every((w) => `${p.address} ${p.metro ?? ''} ${p.name}`.toLowerCase().includes(w)),
+    );
   return { ok: true, value };
-}
-
-/** Boxberry's price to a city is its price to a point there: the city's first office and first postamat are asked. */
-async function boxberryQuotes(client: BoxberryClient, code: number, parcel: Parcel): Promise<CarrierQuote[]> {
-  const points = await client.pickupPoints(code);
-  const quotes: CarrierQuote[] = [];
-  for (const kind of ['office', 'postamat'] as const) {
-    const point = points.find((p) => p.kind === kind && (p.maxWeight === undefined || p.maxWeight >= parcel.weight));
-    if (!point) continue;
-    const cost = await client.cost(point.code, parcel, 0).catch(refusedAsNone);
-    if (Array.isArray(cost)) continue;
-    quotes.push({
-      carrier: 'boxberry',
-      tariffCode: 0,
-      tariffName: 'Boxberry',
-      mode: kind === 'office' ? 'pickup' : 'postamat',
-      price: cost.price,
-      periodMin: cost.days,
-      periodMax: cost.days,
-    });
-  }
-  return quotes;
 }
 
 /** What the carriers offer to this city for this parcel (parcel.server.ts parcelOf), with the arrival dates of an order placed `now`. */
 export async function deliveryOffers(city: CarrierCity, parcel: Parcel, now = new Date()): Promise<CarrierAnswer<DeliveryOffer[]>> {
   const e = env();
-  const box = parcelKey(parcel);
-  const answer = await together(carriers(), async (id): Promise<CarrierAnswer<(CarrierQuote & { cityCode: number })[]>> => {
-    const own = await codeFor(id, city);
+  const answer = await together(configuredCarriers(), async (carrier): Promise<CarrierAnswer<(CarrierQuote & { cityCode: number })[]>> => {
+    const own = await codeFor(carrier, city);
     if (!own.ok) return own;
     const code = own.value;
     if (code === undefined) return NOT_HERE;
-    const cdek = carrier();
-    const bb = boxberry();
-    const quotes =
-      id === 'cdek' && cdek
-        ? await remembered('cdek', 'quotes', `cdek:quotes:${e.DELIVERY_SENDER_CITY_CODE}:${code}:${box}`, QUOTES_TTL_MS, () =>
-            cdek.quotes(e.DELIVERY_SENDER_CITY_CODE, code, [parcel]).catch(refusedAsNone),
-          )
-        : id === 'boxberry' && bb
-          ? await remembered('boxberry', 'quotes', `boxberry:quotes:${code}:${box}`, QUOTES_TTL_MS, () => boxberryQuotes(bb, code, parcel).catch(refusedAsNone))
-          : ({ ok: false, fallback: 'not_configured' } as const);
+    const quotes = await carrier.quotes(code, parcel, rememberFor(carrier.id));
     return quotes.ok ? { ok: true, value: quotes.value.map((q) => ({ ...q, cityCode: code })) } : quotes;
   });
   if (!answer.ok) return answer;
@@ -301,7 +223,18 @@ export async function carrierChoice(quoteToken: string, pointCode: string | unde
   if (!listed.ok) return { ...record, point: { code: pointCode, name: pointCode, address: '', hours: '' } };
   const point = listed.value.find((p) => p.code === pointCode && (p.kind === 'postamat') === (quote.mode === 'postamat'));
   if (!point) throw new HttpError(422, 'error.validation', { 'delivery.point': ['delivery.pointGone'] });
-  return { ...record, point: { code: point.code, name: point.name, address: point.address, hours: point.hours } };
+  return { ...record, point: { code: point.code, name: point.name, address: point.address, hours: point.hours, cod: point.cod } };
+}
+
+/**
+ * Whether the carrier's point takes payment on delivery (issue 55), for checkout's summary: undefined when
+ * no point is chosen yet or the carrier cannot say now.
+ */
+export async function pointTakesPayment(quote: SealedQuote, pointCode: string | undefined): Promise<boolean | undefined> {
+  if (quote.mode === 'courier') return true;
+  if (!pointCode) return undefined;
+  const listed = await pointsOf(quote.carrier, quote.city);
+  return listed.ok ? listed.value.find((p) => p.code === pointCode)?.cod : undefined;
 }
 
 /** A line being bought, as the no-JavaScript point list's address carries it (`lines=12x1,34x2`). */

@@ -8,22 +8,13 @@
 import { sql } from 'drizzle-orm';
 import { selectRows } from '~/lib/db/client.ts';
 import { getDb } from '~/lib/db/index.ts';
-import { env } from '~/lib/env.ts';
 import { logger } from '~/lib/log.ts';
-import { boxberry, carrier } from './delivery.server.ts';
-import { CarrierRefused, CarrierUnavailable } from './cdek.server.ts';
-import { carrierHost, type CarrierId } from './delivery.ts';
+import { CarrierRefused, CarrierUnavailable, type Carrier, type MissingSetting, type WebhookState } from './carrier.server.ts';
+import { allCarriers } from './carriers.server.ts';
+import type { CarrierId } from './delivery.ts';
 import { ERROR_KEY, keep, words } from './delivery.errors.server.ts';
 
 export type CarrierHost = 'off' | 'test' | 'live' | 'other';
-
-/** A setting a carrier needs for a part of its work, by the variable's name. */
-export type MissingSetting = 'DELIVERY_SENDER_POINT' | 'CDEK_WEBHOOK_TOKEN' | 'DELIVERY_SENDER_CONTACT' | 'BOXBERRY_SENDER_POINT';
-
-export type WebhookState =
-  | { state: 'subscribed'; url: string; uuid: string; made: boolean }
-  | { state: 'off'; why: 'no_token' | 'test_host' | 'none' }
-  | { state: 'failed'; error: string };
 
 export interface CarrierCheck {
   at: string;
@@ -45,87 +36,43 @@ export interface CarrierSetup {
   lastError: { at: string; operation: string; message: string } | null;
 }
 
-export const CDEK_WEBHOOK_PATH = '/api/v1/ecommerce-core/delivery/cdek/webhook';
 const CHECK_KEY = (id: CarrierId) => `carrier-check:${id}`;
 /** A start within this long of a check with the same settings (another process's) does not ask again. */
 const RECHECK_MS = 6 * 60 * 60 * 1000;
 
-function hostOf(id: CarrierId): CarrierHost {
-  if (id === 'cdek') return carrier() ? carrierHost(id, env().CDEK_API_URL) : 'off';
-  return boxberry() ? carrierHost(id, env().BOXBERRY_API_URL) : 'off';
-}
-
-function missingFor(id: CarrierId): MissingSetting[] {
-  const e = env();
-  if (id === 'boxberry') return boxberry() && !e.BOXBERRY_SENDER_POINT ? ['BOXBERRY_SENDER_POINT'] : [];
-  if (!carrier()) return [];
-  return [
-    ...(e.DELIVERY_SENDER_POINT ? [] : (['DELIVERY_SENDER_POINT'] as const)),
-    ...(e.CDEK_WEBHOOK_TOKEN ? [] : (['CDEK_WEBHOOK_TOKEN'] as const)),
-    ...(e.DELIVERY_SENDER_ADDRESS && e.DELIVERY_SENDER_NAME && e.DELIVERY_SENDER_PHONE ? [] : (['DELIVERY_SENDER_CONTACT'] as const)),
-  ];
-}
-
-/** The address CDEK's ORDER_STATUS webhook is subscribed to: the shop's public one, with its token. */
-export function cdekWebhookUrl(): string | undefined {
-  const token = env().CDEK_WEBHOOK_TOKEN;
-  return token ? `${new URL(CDEK_WEBHOOK_PATH, env().SITE_URL).href}?token=${encodeURIComponent(token)}` : undefined;
-}
-
-const settingsOf = (id: CarrierId) => {
-  const e = env();
-  return id === 'cdek'
-    ? [e.CDEK_API_URL, e.CDEK_CLIENT_ID, e.DELIVERY_SENDER_POINT, cdekWebhookUrl()].join('|')
-    : [e.BOXBERRY_API_URL, e.BOXBERRY_SENDER_POINT].join('|');
-};
+const hostOf = (carrier: Carrier): CarrierHost => (carrier.configured() ? carrier.host() : 'off');
 
 const credentialsOf = (error: unknown): CarrierCheck['credentials'] =>
   error instanceof CarrierRefused && (error.status === 401 || error.codes.includes('unauthorized')) ? 'refused' : 'unavailable';
 
 /**
- * A check's first step, the same for every carrier: its sender point asked for (a call that also proves the
- * credentials), or, without one, the credentials alone. A carrier that refuses or does not answer ends the
- * check there.
+ * A carrier's check: its sender point asked for (a call that also proves the credentials), or, without one,
+ * the credentials alone; then its status pushes subscribed, where it has them (else it is polled). A
+ * carrier that refuses or does not answer ends the check there.
  */
-async function firstStep(id: CarrierId, ask: () => Promise<CarrierCheck['sender']>): Promise<CarrierCheck> {
+async function checkOne(carrier: Carrier): Promise<CarrierCheck> {
   const check: CarrierCheck = {
     at: new Date().toISOString(),
-    settings: settingsOf(id),
+    settings: carrier.settings(),
     credentials: 'ok',
     sender: null,
-    // Boxberry sends no webhooks: its parcels are asked about hourly. CDEK's is looked at next.
     webhook: { state: 'off', why: 'none' },
     error: null,
   };
+  const code = carrier.senderPoint();
   try {
-    check.sender = await ask();
+    if (!code) await carrier.authorize();
+    else {
+      const point = await carrier.pointNamed(code);
+      check.sender = point ? { code, found: true, ...point } : { code, found: false };
+    }
   } catch (error) {
     if (!(error instanceof CarrierRefused) && !(error instanceof CarrierUnavailable)) throw error;
     return { ...check, credentials: credentialsOf(error), error: words(error) };
   }
-  return check;
-}
-
-async function checkCdek(): Promise<CarrierCheck> {
-  const client = carrier();
-  const code = env().DELIVERY_SENDER_POINT;
-  const check = await firstStep('cdek', async () => {
-    if (!client) return null;
-    if (!code) return client.authorize().then(() => null);
-    const point = await client.pointByCode(code);
-    return point ? { code: point.code, found: true, name: point.name, address: point.address } : { code, found: false };
-  });
-  if (!client || check.credentials !== 'ok') return check;
-  const url = cdekWebhookUrl();
-  if (!url) check.webhook = { state: 'off', why: 'no_token' };
-  // CDEK's test account is shared by every integrator: its subscriptions are not the shop's to replace.
-  else if (hostOf('cdek') === 'test') check.webhook = { state: 'off', why: 'test_host' };
-  else {
+  if (carrier.subscribe) {
     try {
-      const held = (await client.webhooks()).find((w) => w.type === 'ORDER_STATUS' && w.url === url);
-      check.webhook = held
-        ? { state: 'subscribed', url, uuid: held.uuid, made: false }
-        : { state: 'subscribed', url, uuid: await client.subscribe('ORDER_STATUS', url), made: true };
+      check.webhook = await carrier.subscribe();
     } catch (error) {
       if (!(error instanceof CarrierRefused) && !(error instanceof CarrierUnavailable)) throw error;
       check.webhook = { state: 'failed', error: words(error) };
@@ -134,32 +81,22 @@ async function checkCdek(): Promise<CarrierCheck> {
   return check;
 }
 
-function checkBoxberry(): Promise<CarrierCheck> {
-  const client = boxberry();
-  const code = env().BOXBERRY_SENDER_POINT;
-  return firstStep('boxberry', async () => {
-    if (!client) return null;
-    if (!code) return client.cities().then(() => null);
-    const point = await client.pointNamed(code);
-    return point ? { code, found: true, ...point } : { code, found: false };
-  });
-}
-
 async function kept<T>(key: string): Promise<T | null> {
   const [row] = await selectRows<{ value: T }>(await getDb(), sql`SELECT value FROM app_meta WHERE key = ${key}`);
   return row?.value ?? null;
 }
 
 /** What an owner reads in the log: one line per carrier, a warning when something is missing or wrong. */
-function report(id: CarrierId, check: CarrierCheck): void {
+function report(carrier: Carrier, check: CarrierCheck): void {
+  const id = carrier.id;
   const problems = [
-    ...(hostOf(id) === 'test' ? [`test host ${env().CDEK_API_URL}: set CDEK_API_URL=https://api.cdek.ru/v2 for real shipments`] : []),
+    ...(hostOf(carrier) === 'test' ? [`test host ${carrier.apiUrl()}: set ${carrier.liveSetting} for real shipments`] : []),
     ...(check.credentials !== 'ok' ? [`credentials ${check.credentials}${check.error ? ` (${check.error})` : ''}: checkout offers the fixed methods`] : []),
     ...(check.sender && !check.sender.found ? [`sender point ${check.sender.code} is not one the carrier knows: shipments will be refused`] : []),
-    ...missingFor(id).map((name) => `${name} is not set (docs/delivery.md "Setting a carrier up")`),
+    ...carrier.missing().map((name) => `${name} is not set (docs/delivery.md "Setting a carrier up")`),
     ...(check.webhook.state === 'failed' ? [`webhook subscription failed (${check.webhook.error}): statuses come by the hourly poll`] : []),
   ];
-  const line = { carrier: id, host: hostOf(id), webhook: check.webhook.state, sender: check.sender?.found ?? null };
+  const line = { carrier: id, host: hostOf(carrier), webhook: check.webhook.state, sender: check.sender?.found ?? null };
   if (problems.length > 0) logger.warn({ ...line, problems }, `carrier ${id}: ${problems.join('; ')}`);
   else logger.info(line, `carrier ${id}: ready`);
 }
@@ -170,13 +107,13 @@ function report(id: CarrierId, check: CarrierCheck): void {
  */
 export async function checkCarriers(force = false): Promise<number> {
   let asked = 0;
-  for (const id of ['cdek', 'boxberry'] as const) {
-    if (hostOf(id) === 'off') continue;
-    const last = await kept<CarrierCheck>(CHECK_KEY(id));
-    if (!force && last && last.settings === settingsOf(id) && Date.now() - Date.parse(last.at) < RECHECK_MS) continue;
-    const check = id === 'cdek' ? await checkCdek() : await checkBoxberry();
-    await keep(CHECK_KEY(id), check);
-    report(id, check);
+  for (const carrier of allCarriers()) {
+    if (hostOf(carrier) === 'off') continue;
+    const last = await kept<CarrierCheck>(CHECK_KEY(carrier.id));
+    if (!force && last && last.settings === carrier.settings() && Date.now() - Date.parse(last.at) < RECHECK_MS) continue;
+    const check = await checkOne(carrier);
+    await keep(CHECK_KEY(carrier.id), check);
+    report(carrier, check);
     asked++;
   }
   return asked;
@@ -184,19 +121,18 @@ export async function checkCarriers(force = false): Promise<number> {
 
 /** Each carrier's setup as the console shows it. */
 export async function carrierSetups(): Promise<CarrierSetup[]> {
-  const e = env();
   return Promise.all(
-    (['cdek', 'boxberry'] as const).map(async (id) => {
-      const host = hostOf(id);
-      const check = await kept<CarrierCheck>(CHECK_KEY(id));
+    allCarriers().map(async (carrier) => {
+      const host = hostOf(carrier);
+      const check = await kept<CarrierCheck>(CHECK_KEY(carrier.id));
       return {
-        carrier: id,
+        carrier: carrier.id,
         host,
-        apiUrl: host === 'off' ? null : id === 'cdek' ? e.CDEK_API_URL : e.BOXBERRY_API_URL,
-        missing: missingFor(id),
+        apiUrl: host === 'off' ? null : carrier.apiUrl(),
+        missing: carrier.missing(),
         // A check made under other settings says nothing about these.
-        check: check && check.settings === settingsOf(id) ? check : null,
-        lastError: await kept<{ at: string; operation: string; message: string }>(ERROR_KEY(id)),
+        check: check && check.settings === carrier.settings() ? check : null,
+        lastError: await kept<{ at: string; operation: string; message: string }>(ERROR_KEY(carrier.id)),
       };
     }),
   );

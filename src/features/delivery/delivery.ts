@@ -31,6 +31,8 @@ export interface PickupPoint {
   fittingRoom: boolean;
   /** Can be paid at by card. */
   card: boolean;
+  /** Takes payment on delivery for the shop (CDEK's allowed_cod, Boxberry's not OnlyPrepaidOrders). */
+  cod: boolean;
   /** The heaviest parcel it takes, in grams (absent: no limit given). */
   maxWeight?: number;
 }
@@ -82,6 +84,7 @@ export interface PointView {
   longitude: number;
   fitting_room: boolean;
   card: boolean;
+  cod: boolean;
 }
 
 export function pointView(p: PickupPoint): PointView {
@@ -99,6 +102,7 @@ export function pointView(p: PickupPoint): PointView {
     longitude: p.longitude,
     fitting_room: p.fittingRoom,
     card: p.card,
+    cod: p.cod,
   };
 }
 
@@ -127,16 +131,10 @@ export interface CarrierDeliveryRecord {
   mode: DeliveryMode;
   price: number;
   arrival: { from: string; to: string };
-  point: { code: string; name: string; address: string; hours: string } | null;
+  /** `cod`: the point takes payment on delivery (issue 55; absent on orders placed before, or while the carrier was down). */
+  point: { code: string; name: string; address: string; hours: string; cod?: boolean } | null;
   /** The parcel quoted and charged (issue 38's parcels; orders placed before them have none). */
   parcel?: Parcel;
 }
 
 export { formatArrival } from './arrival.ts';
-
-/** Which of a carrier's hosts an API address is (CDEK's test host is the shop's default): the console says so. */
-export function carrierHost(carrier: CarrierId, apiUrl: string): 'test' | 'live' | 'other' {
-  const host = new URL(apiUrl).hostname;
-  if (carrier === 'cdek') return host === 'api.edu.cdek.ru' ? 'test' : host === 'api.cdek.ru' ? 'live' : 'other';
-  return host === 'api.boxberry.ru' ? 'live' : 'other';
-}

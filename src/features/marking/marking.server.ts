@@ -10,6 +10,7 @@ import { z } from '~/lib/zod.ts';
 import { categorySlugsOf } from '~/features/catalog/catalog.categories.server.ts';
 import { audit, type Actor } from '~/features/ops/ops.audit.server.ts';
 import { CODE_MAX_CHARS, gtin14, isMarked, markedPatterns, parseCode, type CodeProblem } from './marking.ts';
+import { mayShip } from '~/features/orders/orders.ts';
 
 /** The order statuses a parcel is packed in: paid, not yet handed over (and not registered: packView). */
 const PACKABLE: readonly string[] = ['processing', 'purchased', 'ready_to_ship'];
@@ -97,10 +98,10 @@ export async function packView(code: string): Promise<PackView | null> {
     orderId: order.id,
     code,
     status: order.status,
-    paid: order.payment_status === 'paid',
+    paid: mayShip(order.payment_status),
     // Once registered with the carrier, the carrier's order and the settlement receipt carry the codes:
     // they change only by a return.
-    packable: order.payment_status === 'paid' && PACKABLE.includes(order.status) && !order.registered,
+    packable: mayShip(order.payment_status) && PACKABLE.includes(order.status) && !order.registered,
     lines,
     missing,
   };

@@ -9,7 +9,7 @@ import { getDb } from '~/lib/db/index.ts';
 import { pageCustomer } from '~/features/auth/auth.server.ts';
 import { ProviderUnavailable, refreshOrderPayment } from '~/features/payments/payments.server.ts';
 import { orderByCode, resultPath, verifyOrderHash, type OrderView } from './orders.server.ts';
-import { ORDER_CODE } from './orders.ts';
+import { mayShip, ORDER_CODE } from './orders.ts';
 
 export type ResultState = 'paid' | 'waiting' | 'failed';
 
@@ -25,7 +25,8 @@ export interface OrderResult {
 }
 
 function stateOf(order: OrderView): ResultState {
-  if (order.payment_status === 'paid' && order.status !== 'cancelled') return 'paid';
+  // Paid, or to be paid at the door (issue 55): the order is on its way to the buyer.
+  if (mayShip(order.payment_status) && order.status !== 'cancelled') return 'paid';
   // Paid and then cancelled (its money refunded, or due): the order's page says so, not "payment failed".
   if (order.status === 'cancelled') return order.payment_status === 'unpaid' ? 'failed' : 'paid';
   // Returned by the carrier and refunded: the same page follows the parcel to its end.

@@ -14,7 +14,7 @@ import { unitsWithoutCode } from '~/features/marking/marking.server.ts';
 import { settleOrder } from '~/features/payments/payments.receipts.server.ts';
 import { ProviderUnavailable, refundOrderPayment } from '~/features/payments/payments.server.ts';
 import { cancelOrder, lockOrder, orderByCode, recordNote, recordStatus, RETURN_NOTE, returnAllowed, sendOrderMail, type OrderView } from './orders.server.ts';
-import { BONUS_PERCENT, BONUS_VALID_DAYS, canCancel, canMove, HANDED_OVER, type OrderStatus } from './orders.ts';
+import { BONUS_PERCENT, BONUS_VALID_DAYS, canCancel, canMove, HANDED_OVER, mayShip, type OrderStatus } from './orders.ts';
 
 /** Returns the money of a paid order, then cancels it with everything it held; 502 when the provider refuses. */
 async function cancelWithRefund(order: OrderView, note: string): Promise<void> {
@@ -148,7 +148,7 @@ async function applyOperatorChange(order: OrderView, change: OperatorChange): Pr
     const to = change.status;
     if (to && to !== 'cancelled') {
       // Past pending only once paid: the payment, not the operator, moves an order out of pending.
-      if (!canMove(locked.status, to) || locked.payment_status !== 'paid')
+      if (!canMove(locked.status, to) || !mayShip(locked.payment_status))
         throw new HttpError(409, 'orders.cannotMove', undefined, undefined, { from: locked.status, to });
       await recordStatus(tx, locked.id, to, change.note ?? '');
       moved = true;

@@ -11,7 +11,7 @@ import { DELIVERY_METHODS } from '~/features/checkout/checkout.schema.ts';
 import type { Actor } from '~/features/ops/ops.audit.server.ts';
 import { addOrderNote, markRefunded, operatorUpdate } from './orders.actions.server.ts';
 import type { OrderView } from './orders.server.ts';
-import { canMove, ORDER_STATUSES, type OrderStatus } from './orders.ts';
+import { canMove, mayShip, ORDER_STATUSES, type OrderStatus } from './orders.ts';
 
 export const PAYMENT_STATUSES = ['unpaid', 'paid', 'refund_due', 'refunded'] as const;
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
@@ -195,5 +195,5 @@ export async function consoleOrderAction(code: string, action: ConsoleOrderActio
 
 /** The statuses an operator may move this order to now (orders.ts canMove; forward moves only once paid). */
 export function consoleMoves(order: Pick<OrderView, 'status' | 'payment_status'>): OrderStatus[] {
-  return ORDER_STATUSES.filter((to) => canMove(order.status, to) && (to === 'cancelled' || order.payment_status === 'paid'));
+  return ORDER_STATUSES.filter((to) => canMove(order.status, to) && (to === 'cancelled' || mayShip(order.payment_status)));
 }

@@ -50,7 +50,15 @@ export const orderDetailSchema = z.object({
         arrival_from: z.string(),
         arrival_to: z.string(),
         arrival: z.string().describe('as the shopper reads it ("3–7 December")'),
-        point: z.object({ code: z.string(), name: z.string(), address: z.string(), hours: z.string() }).nullable(),
+        point: z
+          .object({
+            code: z.string(),
+            name: z.string(),
+            address: z.string(),
+            hours: z.string(),
+            cod: z.boolean().optional().describe('the point takes payment on delivery (absent on orders placed before it was known)'),
+          })
+          .nullable(),
         number: z.string().nullable().describe("the carrier's parcel number, once shipped"),
       })
       .nullable()

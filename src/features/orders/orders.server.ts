@@ -13,7 +13,7 @@ import { CURRENCY_SYMBOL, formatPrice } from '~/lib/format.ts';
 import { t, type Locale, type MessageKey } from '~/lib/i18n/index.ts';
 import { loggableError, logger } from '~/lib/log.ts';
 import { mailLayout, sendMail } from '~/lib/mail.server.ts';
-import { canCancel, canReturn, statusLabelKey } from './orders.ts';
+import { canCancel, canReturn, ON_DELIVERY, statusLabelKey } from './orders.ts';
 import type { CarrierDeliveryRecord } from '~/features/delivery/delivery.ts';
 import { formatArrival } from '~/features/delivery/delivery.ts';
 import type { OrderDetail, orderSummarySchema } from './orders.schema.ts';
@@ -100,7 +100,21 @@ export async function cancelOrder(tx: Tx, order: OrderRow, note: string): Promis
  */
 export async function markPaid(tx: Tx, order: OrderRow): Promise<void> {
   await tx.execute(sql`UPDATE orders SET payment_status = 'paid', reserved_until = NULL, updated_at = now() WHERE id = ${order.id}`);
-  await recordStatus(tx, order.id, 'processing', 'paid');
+  await goesToWork(tx, order, 'paid');
+}
+
+/**
+ * An order to be paid at the door (issue 55): it goes to work at once, its stock held as a paid order's is
+ * (no reservation runs out), and is paid when the carrier reports the money taken.
+ */
+export async function acceptOnDelivery(tx: Tx, order: OrderRow): Promise<void> {
+  await tx.execute(sql`UPDATE orders SET payment_status = ${ON_DELIVERY}, reserved_until = NULL, updated_at = now() WHERE id = ${order.id}`);
+  await goesToWork(tx, order, ON_DELIVERY);
+}
+
+/** Processing from now on; the customer's cart no longer holds what was ordered. */
+async function goesToWork(tx: Tx, order: OrderRow, note: string): Promise<void> {
+  await recordStatus(tx, order.id, 'processing', note);
   if (order.customer_id !== null) {
     await tx.execute(
       sql`DELETE FROM cart_lines l USING carts c WHERE c.id = l.cart_id AND c.customer_id = ${order.customer_id} AND l.is_selected
@@ -143,6 +157,8 @@ export interface OrderView {
   delivery_price: number;
   bonus_used: number;
   balance_used: number;
+  /** The carrier's fee for taking the money at the door, passed on (issue 55); 0 otherwise. */
+  cod_fee: number;
   total: number;
   tracking_id: string | null;
   /** Delivery by a carrier as quoted at checkout (issue 38); null for the fixed methods. */
@@ -170,7 +186,7 @@ export async function orderByCode(code: string): Promise<OrderView | null> {
   >(
     db,
     sql`SELECT o.id, o.code, o.customer_id, o.status, o.payment_status, o.contact_name, o.contact_email, o.contact_phone, o.delivery_method,
-               o.payment_method, o.delivery_address, o.items_total, o.discount_total, o.delivery_price, o.bonus_used, o.balance_used, o.total,
+               o.payment_method, o.delivery_address, o.items_total, o.discount_total, o.delivery_price, o.bonus_used, o.balance_used, o.cod_fee, o.total,
                o.tracking_id, o.delivery_carrier, o.delivered_at, o.created_at,
                s.carrier AS shipment_carrier, s.state AS shipment_state, s.number AS shipment_number
           FROM orders o LEFT JOIN shipments s ON s.order_id = o.id WHERE o.code = ${code}`,
@@ -320,15 +336,25 @@ function orderSummary(order: OrderView): string[] {
  * Tells the shopper about their order, in Russian: 'paid' when the payment has gone through (the order
  * confirmation), 'status' when it moves on. Failures are logged, never thrown: the order stands.
  */
-export async function sendOrderMail(code: string, kind: 'paid' | 'status'): Promise<void> {
+export async function sendOrderMail(code: string, kind: 'paid' | 'placed' | 'status'): Promise<void> {
   try {
     const order = await orderByCode(code);
     if (!order) return;
     const l = (key: MessageKey, params?: Record<string, string | number>) => t('ru', key, params);
     const url = new URL(order.customer_id === null ? await resultPath(order.code) : `/dashboard/order/${order.code}`, env().SITE_URL).href;
     const status = l(statusLabelKey(order.status));
-    const title = kind === 'paid' ? l('mail.order.paidTitle', { code: order.code }) : l('mail.order.statusTitle', { code: order.code, status });
-    const intro = kind === 'paid' ? l('mail.order.paidText') : l('mail.order.statusText', { status });
+    const title =
+      kind === 'paid'
+        ? l('mail.order.paidTitle', { code: order.code })
+        : kind === 'placed'
+          ? l('mail.order.placedTitle', { code: order.code })
+          : l('mail.order.statusTitle', { code: order.code, status });
+    const intro =
+      kind === 'paid'
+        ? l('mail.order.paidText')
+        : kind === 'placed'
+          ? l('mail.order.onDeliveryText', { total: formatPrice(order.total) })
+          : l('mail.order.statusText', { status });
     const body = mailLayout(title, [intro, ...orderSummary(order)], { label: l('mail.order.action'), url });
     await sendMail({ to: order.contact_email, subject: title, ...body });
   } catch (error) {

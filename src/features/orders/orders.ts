@@ -43,6 +43,14 @@ export function canReturn(status: string, deliveredAt: Date | null, now = new Da
   return status === 'delivered' && deliveredAt !== null && now.getTime() - deliveredAt.getTime() <= RETURN_DAYS * 86_400_000;
 }
 
+/** Paid at the door or the pickup point (issue 55): the payment method's id and the order's payment status until the carrier takes the money. */
+export const ON_DELIVERY = 'on_delivery';
+
+/** Whether an order's goods may go to the buyer: paid, or to be paid on delivery. */
+export function mayShip(paymentStatus: string): boolean {
+  return paymentStatus === 'paid' || paymentStatus === ON_DELIVERY;
+}
+
 /** BS-12345678 (src/features/checkout/checkout.server.ts makes them). */
 export const ORDER_CODE = /^BS-\d{8}$/;
 export const orderCodeSchema = z.string().regex(ORDER_CODE);
@@ -87,5 +95,5 @@ export function resultTitleKey(status: string, paymentStatus: string): MessageKe
   if (status === 'delivered') return 'result.deliveredTitle';
   if (status === 'at_pickup_point') return 'result.atPointTitle';
   if (onTheWay(status)) return 'result.shippedTitle';
-  return 'result.successTitle';
+  return paymentStatus === ON_DELIVERY ? 'result.onDeliveryTitle' : 'result.successTitle';
 }

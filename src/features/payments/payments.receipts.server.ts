@@ -16,7 +16,7 @@ import { orderCodes, packView } from '~/features/marking/marking.server.ts';
 import { orderByCode, type OrderView } from '~/features/orders/orders.server.ts';
 import { HANDED_OVER } from '~/features/orders/orders.ts';
 import { ProviderUnavailable, type PaymentProvider, type ReceiptMode, type ReceiptStatus } from './provider.server.ts';
-import { receiptLines, receiptTotal, settlementLines, type ReceiptLine, type ReceiptSource } from './receipt.ts';
+import { collectedAmounts, receiptLines, receiptTotal, settlementLines, type ReceiptLine, type ReceiptSource } from './receipt.ts';
 import { testProvider } from './test-provider.server.ts';
 import { yookassaProvider } from './yookassa.server.ts';
 
@@ -29,8 +29,13 @@ export function receiptSource(order: OrderView): ReceiptSource {
     delivery_price: order.delivery_price,
     delivery_label: t('ru', 'payment.deliveryLine'),
     deducted: order.bonus_used + order.balance_used,
+    cod_fee: order.cod_fee,
+    cod_fee_label: t('ru', 'payment.codFeeLine'),
   };
 }
+
+/** What a carrier collects at the door for an order paid on delivery (issue 55): the receipts' allocation. */
+export const collectedFor = (order: OrderView) => collectedAmounts(receiptSource(order));
 
 /** The payment's receipt lines (the same for a whole refund). */
 export const paymentReceiptLines = (order: OrderView): ReceiptLine[] => receiptLines(receiptSource(order));
@@ -129,12 +134,13 @@ async function sendSettlement(row: ReceiptRow, order: OrderView): Promise<Receip
 
 /**
  * Sends the order's settlement receipt if its goods are handed over and it has not gone yet. Called right
- * after a handover; never throws (the housekeeping job tries again). Answers the receipt's state, or null
+ * after a handover (with the order as the caller knows it now, if it does); never throws (the housekeeping job tries again). Answers the receipt's state, or null
  * when none is due.
  */
-export async function settleOrder(code: string): Promise<ReceiptRow['status'] | null> {
+export async function settleOrder(code: string, known?: OrderView): Promise<ReceiptRow['status'] | null> {
   try {
-    const order = await orderByCode(code);
+    // A caller that has just read and changed the order passes it as it now is: it is not read again.
+    const order = known ?? (await orderByCode(code));
     if (!order) return null;
     const row = await queueSettlement(order);
     if (!row) return null;

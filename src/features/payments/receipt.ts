@@ -1,6 +1,8 @@
-// 54-FZ receipt lines (DESIGN §6): every line's amount is what the shopper pays for it by card, so the
-// lines add up to the payment exactly. Points and balance spent on the order lower the goods' lines in
-// proportion (largest remainder, to the kopeck); delivery is its own line, a service.
+// 54-FZ receipt lines (DESIGN §6) and the amounts a carrier collects at the door (issue 55) — one
+// allocation rule for both: every line's amount is what the shopper pays for it, so the lines add up to
+// the payment exactly. Points and balance spent on the order lower the goods' lines in proportion
+// (largest remainder, to the kopeck), then delivery; delivery is its own line, a service, and so is the
+// carrier's fee for taking the money at the door when the shop passes it on.
 
 export interface ReceiptSource {
   lines: { id?: number; name: string; brand: string; variant: string; unit_price: number; quantity: number }[];
@@ -9,6 +11,10 @@ export interface ReceiptSource {
   delivery_label: string;
   /** Points and balance spent on the order: taken off the goods before the card pays the rest. */
   deducted: number;
+  /** The carrier's fee for collecting the money at the door, passed on to the buyer (kopecks). */
+  cod_fee?: number;
+  /** The fee line's description. */
+  cod_fee_label?: string;
 }
 
 export interface ReceiptLine {
@@ -45,7 +51,7 @@ export function apportion(total: number, weights: readonly number[]): number[] {
   return shares;
 }
 
-/** What the card paid for each of the source's lines, and for delivery. */
+/** What the buyer pays for each of the source's lines, and for delivery (the fee apart: nothing is deducted from it). */
 export function paidAmounts(source: ReceiptSource): { goods: number[]; delivery: number } {
   const goods = source.lines.map((l) => l.unit_price * l.quantity);
   const goodsTotal = goods.reduce((s, x) => s + x, 0);
@@ -98,7 +104,38 @@ export function receiptLines(source: ReceiptSource, codes?: ReadonlyMap<number, 
     });
   });
   if (paid.delivery > 0) out.push({ description: source.delivery_label, quantity: 1, unit: paid.delivery, subject: 'service' });
+  if ((source.cod_fee ?? 0) > 0) out.push({ description: source.cod_fee_label ?? '', quantity: 1, unit: source.cod_fee ?? 0, subject: 'service' });
   return out;
+}
+
+/** What a carrier collects for one order line: units at one amount each (a line's kopecks may not divide evenly). */
+export interface CollectedUnits {
+  quantity: number;
+  /** Kopecks per unit. */
+  unit: number;
+}
+
+/**
+ * The amounts a carrier collects at the door (issue 55), by the receipts' rule: each line's share per unit
+ * (the remainder a kopeck on the first units, as the settlement receipt splits a marked line), grouped by
+ * amount, and the delivery with the fee. They add up to the order's total to the kopeck, as the receipt does.
+ */
+export function collectedAmounts(source: ReceiptSource): { lines: CollectedUnits[][]; delivery: number } {
+  const paid = paidAmounts(source);
+  const lines = source.lines.map((line, i) => {
+    const units = apportion(
+      paid.goods[i] ?? 0,
+      Array.from({ length: line.quantity }, () => 1),
+    );
+    const groups: CollectedUnits[] = [];
+    for (const unit of units) {
+      const last = groups.at(-1);
+      if (last && last.unit === unit) last.quantity++;
+      else groups.push({ quantity: 1, unit });
+    }
+    return groups;
+  });
+  return { lines, delivery: paid.delivery + (source.cod_fee ?? 0) };
 }
 
 export const settlementLines = (source: ReceiptSource, codes: ReadonlyMap<number, readonly string[]>): ReceiptLine[] => receiptLines(source, codes);

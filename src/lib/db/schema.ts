@@ -390,6 +390,8 @@ export const orders = pgTable(
     deliveryPrice: integer('delivery_price').notNull().default(0),
     bonusUsed: integer('bonus_used').notNull().default(0),
     balanceUsed: integer('balance_used').notNull().default(0),
+    // The carrier's fee for taking the money at the door, passed on to the buyer (issue 55, migration 0031).
+    codFee: integer('cod_fee').notNull().default(0),
     total: integer('total').notNull(),
     paymentStatus: text('payment_status').notNull().default('unpaid'),
     // courier | pickup | post
@@ -397,7 +399,7 @@ export const orders = pgTable(
     // Delivery by a carrier (issue 38), as quoted at checkout: { carrier, city: { code, name }, tariff, mode,
     // price, arrival: { from, to }, point: { code, name, address, hours } | null }; null for the fixed methods.
     deliveryCarrier: jsonb('delivery_carrier'),
-    // card | sbp
+    // card | sbp | on_delivery (issue 55)
     paymentMethod: text('payment_method').notNull().default('card'),
     // An unpaid order holds its stock until then; afterwards it is cancelled and the stock returns.
     reservedUntil: timestamp('reserved_until', { withTimezone: true }),
@@ -422,6 +424,9 @@ export const orders = pgTable(
     index('orders_reserved_idx')
       .on(t.reservedUntil)
       .where(sql`${t.paymentStatus} = 'unpaid' AND ${t.status} = 'pending'`),
+    index('orders_on_delivery_email_idx')
+      .on(sql`lower(${t.contactEmail})`)
+      .where(sql`${t.paymentMethod} = 'on_delivery'`),
   ],
 );
 

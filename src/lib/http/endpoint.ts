@@ -174,9 +174,13 @@ export function controlCharacterPaths(value: unknown, path: string[] = []): stri
 
 export function errorResponse(error: unknown, locale: Locale, requestId = 'none'): Response {
   if (error instanceof HttpError) {
-    // Field messages may be keys (the shared schemas' way): answered in the caller's language.
+    // Field messages may be keys (the shared schemas' way): answered in the caller's language, with the error's values.
     const extra = error.errors
-      ? { errors: Object.fromEntries(Object.entries(error.errors).map(([field, messages]) => [field, messages.map((m) => translateMessage(locale, m))])) }
+      ? {
+          errors: Object.fromEntries(
+            Object.entries(error.errors).map(([field, messages]) => [field, messages.map((m) => translateMessage(locale, m, error.params))]),
+          ),
+        }
       : {};
     return fail(error.status, t(locale, error.messageKey, error.params), extra, error.headers);
   }

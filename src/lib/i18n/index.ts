@@ -48,8 +48,8 @@ export function messagesFor<P extends string>(locale: Locale, ...prefixes: P[]):
  * A message that may be a key: schemas shared by forms and endpoints carry keys ('validation.required')
  * as their messages, and whoever shows one translates it into the language of its reader.
  */
-export function translateMessage(locale: Locale, message: string): string {
-  return isMessageKey(message) ? t(locale, message) : message;
+export function translateMessage(locale: Locale, message: string, params?: Record<string, string | number>): string {
+  return isMessageKey(message) ? t(locale, message, params) : message;
 }
 
 export function isMessageKey(value: string): value is MessageKey {

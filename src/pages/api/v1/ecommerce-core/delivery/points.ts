@@ -7,13 +7,13 @@ import { endpoint } from '~/lib/http/endpoint.ts';
 import { ok } from '~/lib/http/envelope.ts';
 
 export const GET = endpoint({
-  summary: "A city's pickup points (its carrier code in `city`), filtered by `q`, `fitting_room=1`, `card=1` and `kind`",
+  summary: "A city's pickup points (its carrier code in `city`), filtered by `q`, `fitting_room=1`, `card=1`, `cod=1` and `kind`",
   response: pointsResponse,
   query: pointsQuerySchema,
   async handler({ query }) {
     const answer = await pickupPoints(
       { code: query.city, name: query.city_name ?? '' },
-      { q: query.q, fittingRoom: query.fitting_room === '1', card: query.card === '1', kind: query.kind, carrier: query.carrier },
+      { q: query.q, fittingRoom: query.fitting_room === '1', card: query.card === '1', cod: query.cod === '1', kind: query.kind, carrier: query.carrier },
     );
     if (!answer.ok) return ok({ points: [], fallback: answer.fallback });
     return ok({

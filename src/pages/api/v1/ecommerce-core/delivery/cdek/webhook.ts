@@ -25,6 +25,6 @@ export const POST = endpoint({
     await enforce({ key: `carrier-hook:${context.clientAddress}`, max: 600, windowSeconds: 60 });
     const expected = env().CDEK_WEBHOOK_TOKEN;
     if (expected && !(query.token && sameSecret(expected, query.token))) return fail(403, t('delivery.webhook.forbidden'));
-    return ok(await carrierNotified({ uuid: body.uuid, number: body.attributes.number }));
+    return ok(await carrierNotified('cdek', { uuid: body.uuid, number: body.attributes.number }));
   },
 });

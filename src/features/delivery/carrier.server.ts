@@ -1,0 +1,197 @@
+// The carrier contract (issue 55, docs/delivery.md "Adding a carrier"): everything the shop asks of a
+// carrier — its cities, a city's points, a parcel's quotes, registering a shipment, its label, its
+// statuses read back and mapped to the order's, the set-up checks — as one interface. Each carrier is
+// one adapter module beside its API client (cdek.carrier.server.ts, boxberry.carrier.server.ts), listed
+// in one registry (carriers.server.ts); checkout, shipments, tracking and the console work through this
+// contract and never name a carrier. Money in kopecks, weights in grams, sizes in centimetres.
+import type { MessageKey } from '~/lib/i18n/index.ts';
+import type { OrderView } from '~/features/orders/orders.server.ts';
+import { ORDER_FLOW, type OrderStatus } from '~/features/orders/orders.ts';
+import type { CarrierCity, CarrierDeliveryRecord, CarrierId, CarrierQuote, Parcel, PickupPoint } from './delivery.ts';
+import { ITEM_PARCEL, packParcel } from './delivery.parcel.ts';
+
+/** The carrier could not answer in time or at all (network, 5xx, 429): checkout falls back. */
+export class CarrierUnavailable extends Error {
+  readonly status: number | undefined;
+  constructor(message: string, status?: number) {
+    super(message);
+    this.name = 'CarrierUnavailable';
+    this.status = status;
+  }
+}
+
+/** The carrier answered and refused the request (4xx with its error codes). */
+export class CarrierRefused extends Error {
+  readonly status: number;
+  readonly codes: readonly string[];
+  constructor(message: string, status: number, codes: readonly string[]) {
+    super(message);
+    this.name = 'CarrierRefused';
+    this.status = status;
+    this.codes = codes;
+  }
+}
+
+/** Shipping calls are a manager's or a job's, not a shopper's: they may wait longer than checkout does. */
+export const SHIPPING_TIMEOUT_MS = 15_000;
+
+export const POINTS_TTL_MS = 24 * 60 * 60 * 1000;
+export const QUOTES_TTL_MS = 10 * 60 * 1000;
+export const CITIES_TTL_MS = 24 * 60 * 60 * 1000;
+
+/** A status of a carrier's order, as the carrier lists it. */
+export interface CarrierStatus {
+  code: string;
+  name: string;
+  /** ISO time. */
+  at: string;
+  city: string;
+}
+
+/** What the carrier says of a shipment now. */
+export interface CarrierTrack {
+  /** Oldest first. */
+  statuses: CarrierStatus[];
+  /** The carrier's own number, once it has given one. */
+  carrierNumber: string | undefined;
+}
+
+/** Why there is no carrier answer: not configured, or the carrier could not give one now. */
+export type Fallback = 'not_configured' | 'unavailable';
+
+export type CarrierAnswer<T> = { ok: true; value: T } | { ok: false; fallback: Fallback };
+
+/**
+ * `load`'s answer kept in the shared `carrier_cache` for `ttlMs` under `key` (delivery.server.ts); a
+ * carrier's failure is counted, logged and answered as a fallback.
+ */
+export type Remember = <T>(operation: 'cities' | 'points' | 'quotes', key: string, ttlMs: number, load: () => Promise<T>) => Promise<CarrierAnswer<T>>;
+
+/** A setting a carrier needs for a part of its work, by the variable's name. */
+export type MissingSetting = 'DELIVERY_SENDER_POINT' | 'CDEK_WEBHOOK_TOKEN' | 'DELIVERY_SENDER_CONTACT' | 'BOXBERRY_SENDER_POINT';
+
+export type WebhookState =
+  | { state: 'subscribed'; url: string; uuid: string; made: boolean }
+  | { state: 'off'; why: 'no_token' | 'test_host' | 'none' }
+  | { state: 'failed'; error: string };
+
+/** Each ordered product's item parcel, by product id (their weights and sizes now). */
+export type ItemParcels = ReadonlyMap<number, Parcel>;
+
+/** An order as a carrier registers it, read once by the shipments service. */
+export interface ShipmentOrder {
+  order: OrderView;
+  record: CarrierDeliveryRecord;
+  items: ItemParcels;
+  /** Marked goods' codes by order line (issue 39). */
+  codes: ReadonlyMap<number, string[]>;
+  /** The point parcels are handed over at. */
+  senderPoint: string;
+  /**
+   * Paid on delivery (issue 55): what the carrier collects — each line's units at their amounts (by the
+   * receipts' allocation, lines in the order's order) and the delivery with the fee; null when prepaid.
+   */
+  collect: { lines: { quantity: number; unit: number }[][]; delivery: number } | null;
+}
+
+/** A registered shipment as the shop keeps it. */
+export interface Shipment {
+  /** The carrier's id of it (CDEK's uuid; Boxberry's track, or the order's code). */
+  uuid: string;
+  /** The carrier's number (its track), once known. */
+  number: string | null;
+}
+
+/** A courier asked to pick the day's parcels up. */
+export interface IntakeRequest {
+  date: string;
+  /** The day's parcels as one load. */
+  load: Parcel;
+  codes: readonly string[];
+}
+
+export interface Carrier {
+  readonly id: CarrierId;
+  /** Whether the shop has an account (its credentials are set). */
+  configured(): boolean;
+  /** The API's address as set. */
+  apiUrl(): string;
+  /** Which of the carrier's hosts the address is: its test host, its live one, or another (a stand-in). */
+  host(): 'test' | 'live' | 'other';
+  /** The variable that points the shop at the live host, for the log's hint on the test host. */
+  readonly liveSetting: string;
+  /** The point parcels are handed over at, as set. */
+  senderPoint(): string | undefined;
+  /** Settings missing for parts of its work (the console and the log name them). */
+  missing(): MissingSetting[];
+  /** What a set-up check depends on: a check made under other settings says nothing about these. */
+  settings(): string;
+
+  /** Cities whose names start with the word (asked of the carrier whose codes checkout's city carries). */
+  suggestCities(word: string, remember: Remember): Promise<CarrierAnswer<CarrierCity[]>>;
+  /** The carrier's own code of a city named exactly so, if it knows one. */
+  cityCode(name: string, remember: Remember): Promise<CarrierAnswer<number | undefined>>;
+  /** A city's points, by the carrier's own city code. */
+  points(cityCode: number, remember: Remember): Promise<CarrierAnswer<PickupPoint[]>>;
+  /** What the carrier asks to carry this parcel to the city, one quote per way of receiving it. */
+  quotes(cityCode: number, parcel: Parcel, remember: Remember): Promise<CarrierAnswer<CarrierQuote[]>>;
+
+  /** Registers the order once: an earlier attempt that reached the carrier is found, not repeated. */
+  register(shipment: ShipmentOrder): Promise<{ uuid: string; number: string | undefined }>;
+  /** The shipment's label or waybill, a PDF. */
+  label(shipment: Shipment, wait: { ms: number; tries: number }): Promise<Uint8Array<ArrayBuffer>>;
+  /** What the carrier says of the shipment now. */
+  track(shipment: Shipment): Promise<CarrierTrack>;
+  /** The order's status a carrier's status means, if any. */
+  statusOf(code: string): OrderStatus | undefined;
+
+  /** Proves the credentials, asking nothing else (CarrierRefused when they do not work). */
+  authorize(): Promise<void>;
+  /** A point by its code (the sender's), or undefined when the carrier has none. */
+  pointNamed(code: string): Promise<{ name: string; address: string } | undefined>;
+  /** The shop's address the carrier's status pushes are subscribed to, where it has them (undefined: a setting missing). */
+  pushUrl?(): string | undefined;
+  /** Subscribes the shop to the carrier's status pushes, where it has them; else it is polled. */
+  subscribe?(): Promise<WebhookState>;
+  /** A courier asked to pick parcels up, where the shop has that with the carrier. */
+  intake?: {
+    /** Why it cannot be asked now (a setting missing), or null. */
+    unready(): MessageKey | null;
+    /** The carrier's id of the intake. */
+    request(request: IntakeRequest): Promise<string>;
+  };
+}
+
+/** A refusal that means "none" (an unknown city or point), not "the carrier is down". */
+export const refusedAsNone = (error: unknown): never[] => {
+  if (error instanceof CarrierRefused && error.status < 500 && error.status !== 401) return [];
+  throw error;
+};
+
+/** A city's name as compared across carriers: before a region's comma, in lower case. */
+export const cityWord = (name: string) => (name.split(',')[0] ?? '').trim().toLowerCase();
+
+/**
+ * The order's box: the parcel quoted and charged at checkout, else (orders placed before parcels were
+ * quoted) its lines packed; never lighter than its items weigh now.
+ */
+export function orderParcel(order: Pick<OrderView, 'lines' | 'delivery_carrier'>, items: ItemParcels): Parcel {
+  const packed = packParcel(order.lines.map((l) => ({ parcel: items.get(l.product_id) ?? ITEM_PARCEL, quantity: l.quantity })));
+  const quoted = order.delivery_carrier?.parcel;
+  return quoted ? { ...quoted, weight: Math.max(quoted.weight, packed.weight) } : packed;
+}
+
+/** A line's name as a carrier's document carries it: brand, name and size. */
+export const lineName = (l: OrderView['lines'][number]) => [l.brand, l.name, l.variant && `(${l.variant})`].filter(Boolean).join(' ').slice(0, 255);
+
+/** Of the carrier's statuses, the one the order should have now: the furthest along, or returned. */
+export function furthest(statuses: readonly { code: string }[], carrier: Pick<Carrier, 'statusOf'>): OrderStatus | undefined {
+  let best: OrderStatus | undefined;
+  for (const s of statuses) {
+    const status = carrier.statusOf(s.code);
+    if (!status) continue;
+    if (status === 'returned') return 'returned';
+    if (!best || ORDER_FLOW.indexOf(status as (typeof ORDER_FLOW)[number]) > ORDER_FLOW.indexOf(best as (typeof ORDER_FLOW)[number])) best = status;
+  }
+  return best;
+}

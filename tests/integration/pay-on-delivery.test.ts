@@ -1,0 +1,266 @@
+// Payment on delivery (issue 55, docs/payments.md "Payment on delivery") through the shop's API, on the
+// built server with its database, against the CDEK stand-in: offered only for a carrier's delivery to a
+// point that takes payment (or by courier), within the owner's limit, to a shopper who has not refused
+// too many such orders; the fee passed on shown before placing and exactly what is collected; the order
+// goes to work at once and is registered with every item's amount to collect and the recipient's delivery
+// fee, adding up to the total to the kopeck; the carrier's "delivered" makes it paid, its refusal counts.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectConforms, type Envelope } from '../support/api.ts';
+import { startCdekStandin, type CdekStandin } from '../support/cdek-standin.ts';
+import { untilJobRuns } from '../support/jobs.ts';
+import { readOutbox } from '../support/mail.ts';
+import { signedInOperator, Visitor } from '../support/ops.ts';
+import { startTestServer, type TestServer } from '../support/server.ts';
+import { formatPrice } from '../../src/lib/format.ts';
+
+const API = '/api/v1/ecommerce-core';
+const ID = 'cod-shop-account';
+const SECRET = 'cod-shop-secret-42';
+const METRICS_TOKEN = 'metrics-token-for-the-cod-tests-0123456';
+const HOOK_TOKEN = 'cod-hook-token-0123456789';
+let standin: CdekStandin;
+let shop: TestServer;
+let manager: Visitor;
+
+beforeAll(async () => {
+  standin = await startCdekStandin(ID, SECRET);
+  shop = await startTestServer({
+    label: 'pay-on-delivery',
+    seedProducts: 40,
+    env: {
+      CDEK_API_URL: standin.url,
+      CDEK_CLIENT_ID: ID,
+      CDEK_CLIENT_SECRET: SECRET,
+      CARRIER_TIMEOUT_MS: '1000',
+      DELIVERY_SENDER_POINT: 'MSK1',
+      CDEK_WEBHOOK_TOKEN: HOOK_TOKEN,
+      METRICS_TOKEN,
+      PAY_ON_DELIVERY: '1',
+      COD_FEE_PERCENT: '2',
+      // Between the seeded catalogue's cheap and dear products: both kinds are bought below.
+      COD_MAX_TOTAL: '30000',
+      COD_REFUSALS_LIMIT: '1',
+    },
+  });
+  manager = (await signedInOperator(shop, 'cod.manager@example.ru', 'admin')).visitor;
+  // The shop's own poll of the carrier (a few seconds after the start) is over before the tests follow the webhook.
+  await untilJobRuns(shop.baseUrl, METRICS_TOKEN, 'poll-shipments', 1);
+}, 120_000);
+afterAll(async () => {
+  await shop?.stop();
+  await standin?.close();
+});
+
+async function call<T>(path: string, init: RequestInit = {}, language = 'ru'): Promise<{ status: number; body: Envelope<T> }> {
+  const res = await fetch(shop.baseUrl + path, { ...init, headers: { 'accept-language': language, 'content-type': 'application/json', ...init.headers } });
+  const body = (await res.json()) as Envelope<T>;
+  await expectConforms(shop.baseUrl, init.method ?? 'GET', path, res.status, body);
+  return { status: res.status, body };
+}
+
+const taken = new Set<number>();
+/** A product in stock not bought by another test, under (or over) 25,000 ₽ (or 30,000 ₽): the limit is 30,000 ₽. */
+async function inStockItem(dear = false): Promise<{ id: number; variant_code: string }> {
+  for (let id = 1; id <= 40; id++) {
+    if (taken.has(id)) continue;
+    const product = (await call<{ price: number; variants: { code: string; available: boolean }[] }>(`${API}/product/${id}`)).body.data;
+    const variant = product?.variants.find((v) => v.available);
+    if (!product || !variant || (dear ? product.price <= 3_000_000 : product.price >= 2_500_000)) continue;
+    taken.add(id);
+    return { id, variant_code: variant.code };
+  }
+  throw new Error('nothing in stock at that price');
+}
+
+type Mode = 'pickup' | 'postamat' | 'courier';
+async function quote(id: number, mode: Mode): Promise<string> {
+  const answer = await call<{ offers: { mode: string; quote: string }[] }>(`${API}/delivery/options`, {
+    method: 'POST',
+    body: JSON.stringify({ city: 137, lines: [{ id, quantity: 1 }] }),
+  });
+  const offer = answer.body.data?.offers.find((o) => o.mode === mode);
+  if (!offer) throw new Error(`no ${mode} offer`);
+  return offer.quote;
+}
+
+interface Summary {
+  total: number;
+  cod_fee: number;
+  items_total: number;
+  delivery_price: number;
+  on_delivery: { available: boolean; reason: string | null };
+}
+const summary = (body: unknown, language = 'ru') => call<Summary>(`${API}/checkout/summary`, { method: 'POST', body: JSON.stringify(body) }, language);
+
+interface Placed {
+  code: string;
+  total: number;
+  status: string;
+  payment_status: string;
+  payment_url: string | null;
+  result_url: string;
+}
+function place(body: Record<string, unknown>, language = 'ru') {
+  return call<Placed>(
+    `${API}/checkout/place-order`,
+    { method: 'POST', headers: { 'idempotency-key': crypto.randomUUID() }, body: JSON.stringify(body) },
+    language,
+  );
+}
+const contact = (email: string) => ({ name: 'Ольга Примеркина', email, phone: '+7 (921) 555-44-33' });
+const delivery = (q: string, point?: string) => ({
+  method: 'pickup',
+  city: 'Санкт-Петербург',
+  address: 'Невский пр-т, 1',
+  quote: q,
+  ...(point ? { point } : {}),
+});
+
+const ship = async (code: string) => {
+  const page = await manager.go(`/ops/orders/${code}`);
+  return manager.go(`/ops/orders/${code}`, { _csrf: Visitor.formToken(page.html), action: 'ship' });
+};
+const hook = (body: unknown) =>
+  fetch(`${shop.baseUrl}${API}/delivery/cdek/webhook?token=${HOOK_TOKEN}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+const carrierOrder = (code: string) => [...standin.orders.values()].find((o) => o.number === code);
+
+describe('payment on delivery', () => {
+  it('is offered for a point that takes it, with its fee in the total; not for one that does not, nor for the fixed methods — and says why', async () => {
+    const item = await inStockItem();
+    const q = await quote(item.id, 'pickup');
+    const items = [{ ...item, quantity: 1 }];
+    const card = await summary({ items, delivery: { method: 'pickup', quote: q, point: 'SPB1' }, payment: 'card' });
+    expect(card.status).toBe(200);
+    expect(card.body.data?.on_delivery).toEqual({ available: true, reason: null });
+    expect(card.body.data?.cod_fee).toBe(0);
+    const cod = await summary({ items, delivery: { method: 'pickup', quote: q, point: 'SPB1' }, payment: 'on_delivery' });
+    const base = card.body.data?.total ?? 0;
+    // 2 % of what is collected, to the kopeck, and in the total.
+    expect(cod.body.data?.cod_fee).toBe(Math.round(base * 0.02));
+    expect(cod.body.data?.total).toBe(base + Math.round(base * 0.02));
+    // SPB4 does not take payment on delivery (the stand-in's allowed_cod), nor a fixed method.
+    const refused = await summary({ items, delivery: { method: 'pickup', quote: q, point: 'SPB4' }, payment: 'on_delivery' });
+    expect(refused.body.data?.on_delivery).toEqual({
+      available: false,
+      reason: 'Этот пункт выдачи не принимает оплату при получении — выберите другой или оплатите онлайн',
+    });
+    expect(refused.body.data?.cod_fee).toBe(0);
+    const fixed = await summary({ items, delivery: { method: 'courier' }, payment: 'on_delivery' }, 'en');
+    expect(fixed.body.data?.on_delivery.reason).toBe('Payment on delivery is for delivery by a carrier to a pickup point or by courier only');
+  });
+
+  it('places the order to work at once, registers it with every amount to collect adding up to the total, and is paid when the carrier delivers it', async () => {
+    const item = await inStockItem();
+    const q = await quote(item.id, 'pickup');
+    const placed = await place({
+      items: [{ ...item, quantity: 1 }],
+      contact: contact('olga.cod@example.ru'),
+      delivery: delivery(q, 'SPB1'),
+      payment: 'on_delivery',
+    });
+    expect(placed.status).toBe(201);
+    const order = placed.body.data;
+    expect(order).toMatchObject({ status: 'processing', payment_status: 'on_delivery', payment_url: null });
+    const code = order?.code ?? '';
+
+    // The result page the shopper lands on says what to pay and how.
+    const result = await (await fetch(`${shop.baseUrl}${order?.result_url}`)).text();
+    expect(result).toContain('Спасибо! Заказ оформлен');
+    expect(result).toContain('Оплатите его при получении');
+    expect(result).toContain('Комиссия за оплату при получении');
+    expect(result).toContain('К оплате при получении');
+    // The confirmation mail (no payment mail will come).
+    const dataDir = shop.database.env['DATA_DIR'] as string;
+    for (let i = 0; i < 50 && !readOutbox(dataDir).some((m) => m.raw.includes(code)); i++) await new Promise((r) => setTimeout(r, 100));
+    expect(readOutbox(dataDir).find((m) => m.raw.includes(code))?.body).toContain('Оплата при получении');
+
+    // The console shows it to be paid on delivery, with the shopper's record, and may ship it before any payment.
+    const page = await manager.go(`/ops/orders/${code}`);
+    expect(page.html).toContain('При получении');
+    expect(page.html).toContain('Отказы при получении: 0 из 0');
+    expect((await ship(code)).status).toBe(303);
+    const body = carrierOrder(code)?.body as {
+      delivery_recipient_cost: { value: number };
+      packages: { items: { amount: number; payment: { value: number } }[] }[];
+    };
+    const goods = body.packages[0]?.items.reduce((s, i) => s + Math.round(i.payment.value * 100) * i.amount, 0) ?? 0;
+    expect(goods).toBeGreaterThan(0);
+    expect(goods + Math.round(body.delivery_recipient_cost.value * 100)).toBe(order?.total);
+
+    // Delivered: the carrier took the money.
+    expect((await hook(standin.advance(code, 'DELIVERED'))).status).toBe(200);
+    const delivered = await manager.go(`/ops/orders/${code}`);
+    expect(/data-testid="ops-order-payment">\s*([^<]+?)\s*</.exec(delivered.html)?.[1]).toBe('Оплачен');
+  });
+
+  it('refuses payment on delivery at a point that does not take it, over the limit, for a fixed method, and after a refusal at the door — 422 with the reason', async () => {
+    const item = await inStockItem();
+    const q = await quote(item.id, 'pickup');
+    const items = [{ ...item, quantity: 1 }];
+    const cases: [string, Record<string, unknown>, string, string][] = [
+      [
+        'a point without it',
+        { delivery: delivery(q, 'SPB4') },
+        'ru',
+        'Этот пункт выдачи не принимает оплату при получении — выберите другой или оплатите онлайн',
+      ],
+      [
+        'a postamat without it',
+        { delivery: delivery(await quote(item.id, 'postamat'), 'SPBP6') },
+        'en',
+        'This pickup point does not take payment on delivery: choose another or pay online',
+      ],
+      [
+        'a fixed method',
+        { delivery: { method: 'courier', city: 'Казань', address: 'Баумана, 1' } },
+        'ru',
+        'Оплата при получении — только при доставке службой доставки в пункт выдачи или курьером',
+      ],
+    ];
+    for (const [what, extra, language, reason] of cases) {
+      const refused = await place({ items, contact: contact('refused.cases@example.ru'), payment: 'on_delivery', ...extra }, language);
+      expect(refused.status, what).toBe(422);
+      expect(refused.body.errors?.['payment'], what).toEqual([reason]);
+    }
+    const dear = await inStockItem(true);
+    const over = await place({
+      items: [{ ...dear, quantity: 1 }],
+      contact: contact('refused.cases@example.ru'),
+      delivery: delivery(await quote(dear.id, 'pickup'), 'SPB1'),
+      payment: 'on_delivery',
+    });
+    expect(over.status).toBe(422);
+    expect(over.body.errors?.['payment']).toEqual([`Заказ дороже ${formatPrice(3_000_000)} оплачивается только онлайн`]);
+    // An order that comes back undelivered is a refusal at the door: with COD_REFUSALS_LIMIT=1 the shopper pays online from then on.
+    const first = await place({ items, contact: contact('came.back@example.ru'), delivery: delivery(q, 'SPB1'), payment: 'on_delivery' });
+    const code = first.body.data?.code ?? '';
+    expect((await ship(code)).status).toBe(303);
+    expect((await hook(standin.advance(code, 'ACCEPTED_AT_PICK_UP_POINT'))).status).toBe(200);
+    expect((await hook(standin.advance(code, 'NOT_DELIVERED'))).status).toBe(200);
+    const next = await inStockItem();
+    const again = await place({
+      items: [{ ...next, quantity: 1 }],
+      contact: contact('Came.Back@example.ru'),
+      delivery: delivery(await quote(next.id, 'pickup'), 'SPB1'),
+      payment: 'on_delivery',
+    });
+    expect(again.status).toBe(422);
+    expect(again.body.errors?.['payment']).toEqual(['Вам доступна только онлайн-оплата: несколько прошлых заказов не были выкуплены']);
+    // The same order paid by card goes through.
+    expect(
+      (
+        await place({
+          items: [{ ...next, quantity: 1 }],
+          contact: contact('came.back@example.ru'),
+          delivery: delivery(await quote(next.id, 'pickup'), 'SPB1'),
+          payment: 'card',
+        })
+      ).status,
+    ).toBe(201);
+    expect((await manager.go(`/ops/orders/${code}`)).html).toContain('Отказы при получении: 1 из 1');
+  });
+});
