@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectConforms, type Envelope } from '../support/api.ts';
 import { startCdekStandin, type CdekStandin } from '../support/cdek-standin.ts';
 import { untilJobRuns } from '../support/jobs.ts';
+import { until } from '../support/shop-process.ts';
 import { readOutbox } from '../support/mail.ts';
 import { signedInOperator, Visitor } from '../support/ops.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
@@ -19,8 +20,10 @@ const SECRET = 'cod-shop-secret-42';
 const METRICS_TOKEN = 'metrics-token-for-the-cod-tests-0123456';
 const HOOK_TOKEN = 'cod-hook-token-0123456789';
 let standin: CdekStandin;
-let shop: TestServer;
+let shop: TestServer & { prepared: { id: number; sizes: [string, string]; single: { id: number; variant_code: string } } | undefined };
 let manager: Visitor;
+/** A model in two sizes, one of each in stock: ordered both, kept one. */
+let model: { id: number; sizes: [string, string] };
 
 beforeAll(async () => {
   standin = await startCdekStandin(ID, SECRET);
@@ -37,11 +40,28 @@ beforeAll(async () => {
       METRICS_TOKEN,
       PAY_ON_DELIVERY: '1',
       COD_FEE_PERCENT: '2',
-      // Between the seeded catalogue's cheap and dear products: both kinds are bought below.
+      // Between the catalogue's cheap (5,000 ₽) and dear (80,000 ₽) products, set below: both are bought.
       COD_MAX_TOTAL: '30000',
       COD_REFUSALS_LIMIT: '1',
     },
+    prepare: async (db) => {
+      await db.query('UPDATE products SET price = CASE WHEN id <= 30 THEN 500000 ELSE 8000000 END, price_old = NULL, free_delivery = false');
+      const { rows } = await db.query(
+        'SELECT product_id FROM product_variants WHERE product_id <= 30 GROUP BY product_id HAVING count(*) >= 2 ORDER BY product_id DESC LIMIT 2',
+      );
+      const [id, other] = rows.map((r) => Number(r['product_id']));
+      const codes = async (product: number | undefined) =>
+        (await db.query('SELECT code FROM product_variants WHERE product_id = $1 ORDER BY id LIMIT 2', [product])).rows.map((r) => String(r['code']));
+      const sizes = await codes(id);
+      const single = (await codes(other))[0] ?? '';
+      // One of each: bought, a size is sold out; refused, it is on sale again.
+      await db.query('UPDATE product_variants SET stock = 1, min_item = 1 WHERE code = ANY($1)', [[...sizes, single]]);
+      return { id: id ?? 0, sizes: [sizes[0] ?? '', sizes[1] ?? ''] as [string, string], single: { id: other ?? 0, variant_code: single } };
+    },
   });
+  model = shop.prepared ?? { id: 0, sizes: ['', ''] };
+  taken.add(model.id);
+  taken.add(shop.prepared?.single.id ?? 0);
   manager = (await signedInOperator(shop, 'cod.manager@example.ru', 'admin')).visitor;
   // The shop's own poll of the carrier (a few seconds after the start) is over before the tests follow the webhook.
   await untilJobRuns(shop.baseUrl, METRICS_TOKEN, 'poll-shipments', 1);
@@ -59,13 +79,13 @@ async function call<T>(path: string, init: RequestInit = {}, language = 'ru'): P
 }
 
 const taken = new Set<number>();
-/** A product in stock not bought by another test, under (or over) 25,000 ₽ (or 30,000 ₽): the limit is 30,000 ₽. */
+/** A product in stock not bought by another test: a cheap one (5,000 ₽), or a dear one (80,000 ₽) over the 30,000 ₽ limit. */
 async function inStockItem(dear = false): Promise<{ id: number; variant_code: string }> {
-  for (let id = 1; id <= 40; id++) {
+  for (let id = dear ? 31 : 1; id <= (dear ? 40 : 30); id++) {
     if (taken.has(id)) continue;
-    const product = (await call<{ price: number; variants: { code: string; available: boolean }[] }>(`${API}/product/${id}`)).body.data;
+    const product = (await call<{ variants: { code: string; available: boolean }[] }>(`${API}/product/${id}`)).body.data;
     const variant = product?.variants.find((v) => v.available);
-    if (!product || !variant || (dear ? product.price <= 3_000_000 : product.price >= 2_500_000)) continue;
+    if (!variant) continue;
     taken.add(id);
     return { id, variant_code: variant.code };
   }
@@ -73,10 +93,10 @@ async function inStockItem(dear = false): Promise<{ id: number; variant_code: st
 }
 
 type Mode = 'pickup' | 'postamat' | 'courier';
-async function quote(id: number, mode: Mode): Promise<string> {
+async function quote(id: number, mode: Mode, quantity = 1): Promise<string> {
   const answer = await call<{ offers: { mode: string; quote: string }[] }>(`${API}/delivery/options`, {
     method: 'POST',
-    body: JSON.stringify({ city: 137, lines: [{ id, quantity: 1 }] }),
+    body: JSON.stringify({ city: 137, lines: [{ id, quantity }] }),
   });
   const offer = answer.body.data?.offers.find((o) => o.mode === mode);
   if (!offer) throw new Error(`no ${mode} offer`);
@@ -89,6 +109,7 @@ interface Summary {
   items_total: number;
   delivery_price: number;
   on_delivery: { available: boolean; reason: string | null };
+  services: { try_on: boolean; partial: boolean };
 }
 const summary = (body: unknown, language = 'ru') => call<Summary>(`${API}/checkout/summary`, { method: 'POST', body: JSON.stringify(body) }, language);
 
@@ -262,5 +283,103 @@ describe('payment on delivery', () => {
       ).status,
     ).toBe(201);
     expect((await manager.go(`/ops/orders/${code}`)).html).toContain('Отказы при получении: 1 из 1');
+  });
+
+  /** Whether each of the model's two sizes can be bought now (the product page's sizes). */
+  const sizesInStock = async () => {
+    const product = (await call<{ variants: { code: string; available: boolean }[] }>(`${API}/product/${model.id}`)).body.data;
+    return model.sizes.map((code) => product?.variants.find((v) => v.code === code)?.available);
+  };
+
+  it('tries on two sizes at a point with a fitting room, keeps one: the carrier is asked for both services, takes the money for the kept size, and the other is back on sale', async () => {
+    const items = model.sizes.map((code) => ({ id: model.id, variant_code: code, quantity: 1 }));
+    const q = await quote(model.id, 'pickup', 2);
+    const services = async (point: string, payment = 'on_delivery', mode: Mode = 'pickup') =>
+      (await summary({ items, delivery: { method: 'pickup', quote: mode === 'pickup' ? q : await quote(model.id, mode, 2), point }, payment })).body.data
+        ?.services;
+    // SPB1 has a fitting room, SPB2 does not; a postamat takes neither; paid online, neither is offered.
+    expect(await services('SPB1')).toEqual({ try_on: true, partial: true });
+    expect(await services('SPB2')).toEqual({ try_on: false, partial: true });
+    expect(await services('SPBP7', 'on_delivery', 'postamat')).toEqual({ try_on: false, partial: false });
+    expect(await services('SPB1', 'card')).toEqual({ try_on: false, partial: false });
+
+    const order = { items, contact: contact('two.sizes@example.ru'), payment: 'on_delivery' };
+    const refusals: [string, Record<string, unknown>, string, string][] = [
+      [
+        'trying on without a fitting room',
+        { delivery: { ...delivery(q, 'SPB2'), try_on: true } },
+        'delivery.try_on',
+        'Здесь примерка недоступна: выберите пункт выдачи с примерочной или доставку курьером',
+      ],
+      [
+        'paid online',
+        { payment: 'card', delivery: { ...delivery(q, 'SPB1'), partial: true } },
+        'delivery.partial',
+        'Примерка и частичный выкуп — только при оплате при получении',
+      ],
+    ];
+    for (const [what, extra, field, reason] of refusals) {
+      const refused = await place({ ...order, ...extra });
+      expect(refused.status, what).toBe(422);
+      expect(refused.body.errors?.[field], what).toEqual([reason]);
+    }
+    expect(await sizesInStock()).toEqual([true, true]);
+
+    const placed = await place({ ...order, delivery: { ...delivery(q, 'SPB1'), try_on: true, partial: true } });
+    expect(placed.status).toBe(201);
+    const code = placed.body.data?.code ?? '';
+    // The catalogue follows a change of stock within its 2 s version poll.
+    expect(await until(sizesInStock, (v) => v.every((a) => a === false), 'both sizes sold out')).toEqual([false, false]);
+    expect((await ship(code)).status).toBe(303);
+    const body = carrierOrder(code)?.body as { services?: { code: string }[]; packages: { items: { ware_key: string; payment: { value: number } }[] }[] };
+    expect(body.services).toEqual([{ code: 'TRYING_ON' }, { code: 'PART_DELIV' }]);
+
+    // The buyer keeps the first size and pays for it by card; the second goes back.
+    const [kept, refusedSize] = model.sizes;
+    const keptItem = body.packages[0]?.items.find((i) => i.ware_key === kept);
+    expect((await hook(standin.advance(code, 'ACCEPTED_AT_PICK_UP_POINT'))).status).toBe(200);
+    expect((await hook(standin.advance(code, 'DELIVERED', { kept: { [refusedSize]: 0 }, paidBy: 'CARD' }))).status).toBe(200);
+    expect(await until(sizesInStock, (v) => v[1] === true, 'the refused size on sale again')).toEqual([false, true]);
+
+    // The order's pages say what was kept and what was paid.
+    const detail = await call<{ payment_status: string; lines: { variant: string; kept: number | null }[]; delivery_result: { collected: number } | null }>(
+      `${API}/orders/${code}?hash=${new URL(placed.body.data?.result_url ?? '', shop.baseUrl).pathname.split('/').pop()}`,
+    );
+    expect(detail.status).toBe(200);
+    expect(detail.body.data?.payment_status).toBe('paid');
+    expect(detail.body.data?.lines.map((l) => l.kept)).toEqual([1, 0]);
+    const collected =
+      Math.round((keptItem?.payment.value ?? 0) * 100) +
+      Math.round(((body as unknown as { delivery_recipient_cost: { value: number } }).delivery_recipient_cost.value ?? 0) * 100);
+    expect(detail.body.data?.delivery_result?.collected).toBe(collected);
+    const page = await (await fetch(`${shop.baseUrl}${placed.body.data?.result_url}`)).text();
+    expect(page).toContain('Не выкуплено — вернётся в магазин');
+    expect(page).toContain(`Оплачено при получении картой: ${formatPrice(collected)}`);
+  });
+
+  it('refused whole at the door: nothing charged, the stock back, the order ends as not collected', async () => {
+    const item = shop.prepared?.single ?? { id: 0, variant_code: '' };
+    const available = async () =>
+      (await call<{ variants: { code: string; available: boolean }[] }>(`${API}/product/${item.id}`)).body.data?.variants.find(
+        (v) => v.code === item.variant_code,
+      )?.available;
+    const placed = await place({
+      items: [{ ...item, quantity: 1 }],
+      contact: contact('refused.whole@example.ru'),
+      delivery: delivery(await quote(item.id, 'pickup'), 'SPB3'),
+      payment: 'on_delivery',
+    });
+    const code = placed.body.data?.code ?? '';
+    // The last one: sold out (the catalogue follows within its 2 s version poll).
+    expect(await until(available, (v) => v === false, 'sold out')).toBe(false);
+    expect((await ship(code)).status).toBe(303);
+    expect((await hook(standin.advance(code, 'ACCEPTED_AT_PICK_UP_POINT'))).status).toBe(200);
+    expect((await hook(standin.advance(code, 'NOT_DELIVERED'))).status).toBe(200);
+    expect(await until(available, (v) => v === true, 'on sale again')).toBe(true);
+    const page = await (await fetch(`${shop.baseUrl}${placed.body.data?.result_url}`)).text();
+    expect(page).toContain('Заказ не выкуплен');
+    expect(page).toContain('ничего не списано');
+    const ops = await manager.go(`/ops/orders/${code}`);
+    expect(/data-testid="ops-order-payment">\s*([^<]+?)\s*</.exec(ops.html)?.[1]).toBe('Не выкуплен');
   });
 });

@@ -127,6 +127,14 @@ export interface StandinOrder {
   invalid: string[] | undefined;
   /** Oldest first. */
   statuses: { code: StandinStatusCode; date_time: string; city: string }[];
+  /** Once delivered: each position's units handed over (by ware_key; absent: all) and how it was paid. */
+  handed?: { kept: Record<string, number>; paidBy: 'CASH' | 'CARD' };
+}
+
+/** How a delivery paid at the door went (docs/research/cash-on-delivery.md §4): units kept by ware_key (absent: all), and how the buyer paid. */
+export interface StandinHandOver {
+  kept?: Record<string, number>;
+  paidBy?: 'CASH' | 'CARD';
 }
 
 export interface CdekStandin {
@@ -152,8 +160,11 @@ export interface CdekStandin {
   webhooks: Map<string, { uuid: string; type: string; url: string }>;
   /** The courier pickups asked of it. */
   intakes: Record<string, unknown>[];
-  /** The carrier moves an order (by the shop's number) to a status, as its depots do; the ORDER_STATUS webhook body it would send. */
-  advance(number: string, code: StandinStatusCode): Record<string, unknown>;
+  /**
+   * The carrier moves an order (by the shop's number) to a status, as its depots do; the ORDER_STATUS webhook
+   * body it would send. DELIVERED may say what the buyer kept and how they paid (a partial buy-out).
+   */
+  advance(number: string, code: StandinStatusCode, handOver?: StandinHandOver): Record<string, unknown>;
   close(): Promise<void>;
 }
 
@@ -181,6 +192,33 @@ export async function startCdekStandin(clientId: string, clientSecret: string): 
       ],
       related_entities: [],
     });
+  /**
+   * An order's packages and delivery_detail as CDEK answers them: before handing over, the detail without
+   * payment_sum; after, each item's delivery_amount and the money taken (net of what was refused).
+   */
+  const handedView = (o: StandinOrder) => {
+    type Item = { ware_key: string; amount: number; payment?: { value?: number } };
+    const packages = (o.body['packages'] ?? []) as { items?: Item[] }[];
+    const recipientCost = Number((o.body['delivery_recipient_cost'] as { value?: number } | undefined)?.value ?? 0);
+    if (!o.handed) return { packages, delivery_detail: { delivery_sum: 350, total_sum: 350, payment_info: [] } };
+    const kept = o.handed.kept;
+    const items = (p: { items?: Item[] }) => (p.items ?? []).map((i) => ({ ...i, delivery_amount: kept[i.ware_key] ?? i.amount }));
+    const handed = packages.map((p) => ({ ...p, items: items(p) }));
+    const goods = handed.flatMap((p) => p.items).reduce((s, i) => s + Math.round(Number(i.payment?.value ?? 0) * 100) * i.delivery_amount, 0);
+    const taken = handed.flatMap((p) => p.items).some((i) => i.delivery_amount > 0);
+    const sum = (goods + (taken ? Math.round(recipientCost * 100) : 0)) / 100;
+    return {
+      packages: handed,
+      delivery_detail: {
+        date: new Date().toISOString().slice(0, 10),
+        recipient_name: (o.body['recipient'] as { name?: string } | undefined)?.name ?? '',
+        payment_sum: sum,
+        delivery_sum: 350,
+        total_sum: 350,
+        payment_info: sum > 0 ? [{ type: o.handed.paidBy, sum }] : [],
+      },
+    };
+  };
   const orderView = (o: StandinOrder) => ({
     entity: {
       uuid: o.uuid,
@@ -191,7 +229,7 @@ export async function startCdekStandin(clientId: string, clientSecret: string): 
       tariff_code: o.body['tariff_code'],
       ...(o.invalid ? {} : { cdek_number: o.cdekNumber }),
       recipient: o.body['recipient'],
-      packages: o.body['packages'],
+      ...handedView(o),
       // CDEK lists the newest first.
       statuses: [...o.statuses]
         .reverse()
@@ -480,9 +518,10 @@ export async function startCdekStandin(clientId: string, clientSecret: string): 
     intakes,
     loseNextAnswer: (n) => (state.lose = n),
     depotAcceptsAtOnce: (on) => (state.acceptAtOnce = on),
-    advance(number, code) {
+    advance(number, code, handOver) {
       const order = [...orders.values()].filter((o) => o.number === number && !o.invalid).at(-1);
       if (!order) throw new Error(`the stand-in holds no order ${number}`);
+      if (code === 'DELIVERED') order.handed = { kept: handOver?.kept ?? {}, paidBy: handOver?.paidBy ?? 'CARD' };
       const at = now();
       const city = code === 'RECEIVED_AT_SHIPMENT_WAREHOUSE' || code === 'SENT_TO_RECIPIENT_CITY' ? 'Москва' : 'Санкт-Петербург';
       order.statuses.push({ code, date_time: at, city });
@@ -498,6 +537,8 @@ export async function startCdekStandin(clientId: string, clientSecret: string): 
           number: order.number,
           code,
           status_code: String(STANDIN_STATUSES[code][1]),
+          // A partial buy-out is DELIVERED with reason 20 (частичная доставка).
+          ...(code === 'DELIVERED' && Object.keys(order.handed?.kept ?? {}).length > 0 ? { status_reason_code: '20' } : {}),
           status_date_time: at,
           city_name: city,
           city_code: '137',

@@ -22,6 +22,9 @@ export const placeOrderSchema = z.object({
     // point or postamat the point's code. The quote decides the way and the price, not `method`.
     quote: z.string().min(1).max(QUOTE_MAX_CHARS).optional(),
     point: z.string().trim().min(1).max(50).optional(),
+    // Paid at the door (issue 55): trying on, and keeping only part of the order, where the carrier offers them.
+    try_on: z.boolean().default(false),
+    partial: z.boolean().default(false),
   }),
   payment: z.enum(PAYMENT_METHODS).default('card'),
   /** Kopecks of bonus points and of balance to spend (customers only; capped, see docs/api.md). */
@@ -72,6 +75,8 @@ export const summaryResponse = z.object({
   total: money,
   /** Payment on delivery for this order: offered or not, and why not (in the request's language). */
   on_delivery: z.object({ available: z.boolean(), reason: z.string().nullable() }),
+  /** Trying on and a partial buy-out, offered for this delivery when it is paid at the door. */
+  services: z.object({ try_on: z.boolean(), partial: z.boolean() }),
 });
 export type CheckoutSummary = z.output<typeof summaryResponse>;
 

@@ -14,13 +14,14 @@ import { getDeliveryOptions } from '~/features/content/content.server.ts';
 import type { DeliveryOption } from '~/features/content/content.ts';
 import { acceptOnDelivery, cancelOrder, lockOrder, markPaid, orderHash, sendOrderMail } from '~/features/orders/orders.server.ts';
 import { cartLinesOf } from '~/features/cart/cart.server.ts';
-import { carrierChoice, pointTakesPayment, quoted } from '~/features/delivery/delivery.server.ts';
+import { carrierChoice, pointFacts, quoted, servicesFor } from '~/features/delivery/delivery.server.ts';
 import { codRefused, onDeliveryAnswer, type CodAnswer } from '~/features/payments/payments.on-delivery.server.ts';
 import { ON_DELIVERY } from '~/features/orders/orders.ts';
 import { parcelOf } from '~/features/delivery/delivery.parcel.server.ts';
 import type { CartItem } from '~/features/cart/cart.ts';
 import { sizesSoldOut } from '~/features/catalog/read-model.server.ts';
 import type { PlaceOrderInput } from './checkout.schema.ts';
+import type { CarrierDeliveryRecord } from '~/features/delivery/delivery.ts';
 
 /** Bonus points pay at most this share of the goods (after discounts); the balance may pay everything. */
 export const BONUS_CAP_PERCENT = 30;
@@ -102,8 +103,11 @@ export interface Pricing {
   total: number;
 }
 
-/** The summary's pricing, with whether the order may be paid on delivery. */
-export type Summary = Pricing & { on_delivery: CodAnswer };
+/** The summary's pricing, with whether the order may be paid on delivery and the services that come with it. */
+export type Summary = Pricing & { on_delivery: CodAnswer; services: { try_on: boolean; partial: boolean } };
+
+const NO_SERVICES = { try_on: false, partial: false };
+const units = (items: readonly CartItem[]) => items.reduce((n, i) => n + i.quantity, 0);
 
 /** The fee of payment on delivery added to an order paid so. */
 const withFee = (p: Pricing, fee: number): Pricing => ({ ...p, cod_fee: fee, total: p.total + fee });
@@ -209,6 +213,19 @@ function quotedOption(quote: { mode: 'pickup' | 'postamat' | 'courier'; price: n
   };
 }
 
+/**
+ * Trying on and a partial buy-out (issue 55) as ordered: only paid at the door, and only where the carrier
+ * offers them for this way, point and number of units; otherwise the field's 422 says why.
+ */
+function withServices(record: CarrierDeliveryRecord, input: PlaceOrderInput, count: number): CarrierDeliveryRecord {
+  const field = input.delivery.try_on ? 'delivery.try_on' : 'delivery.partial';
+  if (input.payment !== ON_DELIVERY) throw new HttpError(422, 'error.validation', { [field]: ['checkout.services.onDeliveryOnly'] });
+  const offered = servicesFor(record.carrier, { mode: record.mode, fittingRoom: record.point?.fittingRoom, units: count });
+  if (input.delivery.try_on && !offered.tryOn) throw new HttpError(422, 'error.validation', { 'delivery.try_on': ['checkout.services.tryOnNo'] });
+  if (input.delivery.partial && !offered.partial) throw new HttpError(422, 'error.validation', { 'delivery.partial': ['checkout.services.partialNo'] });
+  return { ...record, services: { tryOn: input.delivery.try_on, partial: input.delivery.partial } };
+}
+
 /** The checkout page's summary: what placing this order would cost now, written nowhere. */
 export async function summarize(input: PricingInput, owner: Owner): Promise<Summary> {
   const items = await orderItems(owner, input);
@@ -217,14 +234,17 @@ export async function summarize(input: PricingInput, owner: Owner): Promise<Summ
   const option = quote ? quotedOption(quote) : await deliveryOption(input.delivery.method);
   const p = await price(await getDb(), owner, items, input, option, false);
   // A guest's e-mail is not known yet: their refusals are counted at placement.
+  const facts = quote ? await pointFacts(quote, input.delivery.point) : undefined;
   const cod = await onDeliveryAnswer({
-    carrier: quote ? { mode: quote.mode, pointTakes: await pointTakesPayment(quote, input.delivery.point) } : null,
+    carrier: quote ? { mode: quote.mode, pointTakes: facts?.cod } : null,
     amount: p.total,
     who: { customerId: owner.customerId, email: undefined },
     strict: false,
   });
-  const priced = input.payment === ON_DELIVERY && cod.available ? withFee(p, cod.fee) : p;
-  return { ...priced, on_delivery: cod };
+  const paidAtDoor = input.payment === ON_DELIVERY && cod.available;
+  const offered = quote && paidAtDoor ? servicesFor(quote.carrier, { mode: quote.mode, fittingRoom: facts?.fittingRoom, units: units(items) }) : undefined;
+  const priced = paidAtDoor ? withFee(p, cod.fee) : p;
+  return { ...priced, on_delivery: cod, services: offered ? { try_on: offered.tryOn, partial: offered.partial } : NO_SERVICES };
 }
 
 async function existing(key: string, owner: Owner): Promise<PlacedOrder | null> {
@@ -249,9 +269,8 @@ export async function placeOrder(input: PlaceOrderInput, owner: Owner, idempoten
   const items = await orderItems(owner, input);
   if (items.length === 0) throw conflict('checkout.empty');
   // A carrier's quote (issue 38) decides the way and the price; otherwise the editors' method does.
-  const carrier = input.delivery.quote
-    ? await carrierChoice(input.delivery.quote, input.delivery.point, await parcelOfItems(items), input.delivery.city)
-    : null;
+  const chosen = input.delivery.quote ? await carrierChoice(input.delivery.quote, input.delivery.point, await parcelOfItems(items), input.delivery.city) : null;
+  const carrier = chosen && (input.delivery.try_on || input.delivery.partial) ? withServices(chosen, input, units(items)) : chosen;
   const option = carrier ? quotedOption(carrier) : await deliveryOption(input.delivery.method);
   if (option.address === 'postal' && !input.delivery.postcode) throw new HttpError(422, 'error.validation', { 'delivery.postcode': ['validation.required'] });
   const db = await getDb();

@@ -13,6 +13,7 @@ import {
   cityWord,
   lineName,
   orderParcel,
+  positionKey,
   POINTS_TTL_MS,
   QUOTES_TTL_MS,
   refusedAsNone,
@@ -82,7 +83,7 @@ export function boxberryParcelData({ order, record, items, senderPoint, collect 
     // payment_sum); a line whose kopecks do not divide is two items.
     items: order.lines.flatMap((l, i) =>
       (collect?.lines[i] ?? [{ quantity: l.quantity, unit: l.unit_price }]).map((g, n, all) => ({
-        id: `${(l.variant_code || `line-${l.id}`).slice(0, 45)}${all.length > 1 ? `#${n + 1}` : ''}`,
+        id: all.length > 1 ? positionKey(l, n + 1) : positionKey(l),
         name: lineName(l),
         UnitName: t('ru', 'delivery.boxberry.unit'),
         nds: '',
@@ -91,8 +92,9 @@ export function boxberryParcelData({ order, record, items, senderPoint, collect 
       })),
     ),
     weights: { weight: String(parcel.weight), x: String(parcel.length), y: String(parcel.width), z: String(parcel.height) },
-    issue: '0',
-    fitting: '0',
+    // Try on, keep what fits (issue 55): a fitting, and handing over part of the parcel (вид выдачи 2).
+    issue: record.services?.partial ? '2' : '0',
+    fitting: record.services?.tryOn ? '1' : '0',
   };
 }
 
@@ -174,6 +176,9 @@ export const boxberry: Carrier = {
   },
 
   statusOf: (code) => STATUSES.find(([words]) => words.test(code))?.[1],
+
+  // At an office only (its ListPoints does not say which has a fitting room, so no trying on is offered).
+  services: ({ mode, fittingRoom, units }) => ({ tryOn: mode === 'pickup' && fittingRoom === true, partial: mode === 'pickup' && units > 1 }),
 
   async authorize() {
     await configured().cities();

@@ -48,13 +48,47 @@ export interface CarrierStatus {
   city: string;
 }
 
+/** A position of the parcel as the carrier reports it once handed over (issue 55). */
+export interface HandedPosition {
+  /** The position's key as the shop gave it (positionKey). */
+  key: string;
+  /** A marked unit's code, when the position carried one. */
+  marking: string | undefined;
+  /** How many units of it the buyer took. */
+  delivered: number;
+}
+
+/** What the carrier says was handed over and collected (paid on delivery; a partial buy-out names the positions). */
+export interface HandOver {
+  /** Empty when the carrier does not say per position: everything was taken. */
+  positions: HandedPosition[];
+  /** Kopecks the carrier took from the buyer; undefined when it does not say. */
+  collected: number | undefined;
+  payments: { type: 'cash' | 'card'; sum: number }[];
+}
+
 /** What the carrier says of a shipment now. */
 export interface CarrierTrack {
   /** Oldest first. */
   statuses: CarrierStatus[];
   /** The carrier's own number, once it has given one. */
   carrierNumber: string | undefined;
+  /** Once handed over: what was taken and paid. */
+  handOver?: HandOver | undefined;
 }
+
+/** The extra services of a delivery paid at the door (issue 55): trying on, and keeping only part of the order. */
+export interface Services {
+  tryOn: boolean;
+  partial: boolean;
+}
+
+/** An order line's key in a carrier's document: its size's code (or the line's id), short enough for a suffix. */
+export const lineKey = (l: { variant_code: string; id: number }) => (l.variant_code || `line-${l.id}`).slice(0, 45);
+/** A position's key: the line's, with `#n` when a line is several positions (units at two amounts, marked units). */
+export const positionKey = (l: { variant_code: string; id: number }, n?: number) => (n === undefined ? lineKey(l) : `${lineKey(l)}#${n}`);
+/** The line key a position's key belongs to. */
+export const lineKeyOf = (key: string) => key.replace(/#\d+$/, '');
 
 /** Why there is no carrier answer: not configured, or the carrier could not give one now. */
 export type Fallback = 'not_configured' | 'unavailable';
@@ -144,6 +178,11 @@ export interface Carrier {
   track(shipment: Shipment): Promise<CarrierTrack>;
   /** The order's status a carrier's status means, if any. */
   statusOf(code: string): OrderStatus | undefined;
+  /**
+   * The services it can add to a delivery paid at the door: by the way (no postamat takes them), the point's
+   * fitting room, and how many units there are (a partial buy-out of one unit is a refusal).
+   */
+  services(way: { mode: 'pickup' | 'postamat' | 'courier'; fittingRoom: boolean | undefined; units: number }): Services;
 
   /** Proves the credentials, asking nothing else (CarrierRefused when they do not work). */
   authorize(): Promise<void>;

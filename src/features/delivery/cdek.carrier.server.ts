@@ -13,6 +13,7 @@ import {
   cityWord,
   lineName,
   orderParcel,
+  positionKey,
   POINTS_TTL_MS,
   QUOTES_TTL_MS,
   refusedAsNone,
@@ -105,6 +106,10 @@ export function cdekOrderBody({ order, record, items, codes, senderPoint, collec
     shipment_point: senderPoint,
     ...destination,
     recipient: { name: order.contact_name, email: order.contact_email, phones: [{ number: phone }] },
+    // Try on, keep what fits (issue 55): CDEK's services for a delivery paid at the door.
+    ...(record.services?.tryOn || record.services?.partial
+      ? { services: [...(record.services.tryOn ? [{ code: 'TRYING_ON' }] : []), ...(record.services.partial ? [{ code: 'PART_DELIV' }] : [])] }
+      : {}),
     // Paid in advance, the recipient pays nothing at the point or to the courier; paid on delivery, the
     // delivery (with the fee for taking the money) on top of the goods' amounts (issue 55).
     delivery_recipient_cost: { value: roubles(collect?.delivery ?? 0) },
@@ -119,7 +124,7 @@ export function cdekOrderBody({ order, record, items, codes, senderPoint, collec
         items: order.lines.flatMap((l, i) => {
           const item = {
             name: lineName(l),
-            ware_key: (l.variant_code || `line-${l.id}`).slice(0, 50),
+            ware_key: positionKey(l),
             payment: { value: 0 },
             // The declared value, in roubles.
             cost: l.unit_price / 100,
@@ -130,7 +135,7 @@ export function cdekOrderBody({ order, record, items, codes, senderPoint, collec
           // Paid on delivery: each unit's amount to collect (CDEK's payment.value is per unit, VAT included).
           const groups = collect?.lines[i] ?? [{ quantity: l.quantity, unit: 0 }];
           const perUnit = groups.flatMap((g) => Array.from({ length: g.quantity }, () => g.unit));
-          const key = (n: number) => `${item.ware_key.slice(0, 45)}#${n}`;
+          const key = (n: number) => positionKey(l, n);
           // Marked goods (issue 39): a position per unit, with its code in `marking` and an amount of 1.
           const marks = codes.get(l.id);
           if (marks?.length)
@@ -213,10 +218,17 @@ export const cdek: Carrier = {
 
   async track(shipment) {
     const held = await configured().getOrder(shipment.uuid);
-    return { statuses: held.statuses, carrierNumber: held.carrierNumber };
+    return { statuses: held.statuses, carrierNumber: held.carrierNumber, handOver: held.handOver };
   },
 
   statusOf: (code) => STATUSES[code],
+
+  // Not for postamats (docs/research/cash-on-delivery.md §2); trying on at a point needs its fitting room,
+  // and a partial buy-out more than one unit.
+  services: ({ mode, fittingRoom, units }) => ({
+    tryOn: mode === 'courier' || (mode === 'pickup' && fittingRoom === true),
+    partial: mode !== 'postamat' && units > 1,
+  }),
 
   authorize: () => configured().authorize(),
 

@@ -4,7 +4,7 @@
 // checkout never waits longer for a carrier. What the carrier sends back is checked field by field and
 // anything it does not promise is left out, so a changed answer is one error here, not a broken page.
 import { z } from '~/lib/zod.ts';
-import { CarrierRefused, CarrierUnavailable, SHIPPING_TIMEOUT_MS, type CarrierStatus } from './carrier.server.ts';
+import { CarrierRefused, CarrierUnavailable, SHIPPING_TIMEOUT_MS, type CarrierStatus, type HandOver } from './carrier.server.ts';
 import type { CarrierCity, CarrierQuote, DeliveryMode, Parcel, PickupPoint } from './delivery.ts';
 
 export interface CdekConfig {
@@ -36,6 +36,19 @@ const orderEntitySchema = z.object({
   number: z.string().optional(),
   cdek_number: z.union([z.string(), z.number()]).optional(),
   statuses: z.array(z.unknown()).default([]),
+  packages: z.array(z.object({ items: z.array(z.unknown()).default([]) })).default([]),
+  delivery_detail: z.unknown().optional(),
+});
+// After handing over (docs/research/cash-on-delivery.md §4): each item's delivery_amount, and what was taken.
+const handedItemSchema = z.object({
+  ware_key: z.string(),
+  marking: z.string().optional(),
+  amount: z.number().int(),
+  delivery_amount: z.number().int().min(0).optional(),
+});
+const deliveryDetailSchema = z.object({
+  payment_sum: z.number().nonnegative().optional(),
+  payment_info: z.array(z.object({ type: z.string(), sum: z.number().nonnegative() })).default([]),
 });
 const printEntitySchema = z.object({ uuid: z.string(), url: z.string().optional(), statuses: z.array(z.object({ code: z.string() })).default([]) });
 
@@ -88,6 +101,8 @@ export interface CarrierOrder {
   invalid: string[] | undefined;
   /** Oldest first. */
   statuses: CarrierStatus[];
+  /** Once handed over and paid on delivery: each position's units taken and the money (undefined before). */
+  handOver: HandOver | undefined;
 }
 
 export interface CdekClient {
@@ -138,6 +153,28 @@ function carrierOrder(body: unknown): CarrierOrder {
     carrierNumber: entity.cdek_number === undefined ? undefined : String(entity.cdek_number),
     invalid: invalid ? (invalid.errors ?? []).map((e) => e.code) : undefined,
     statuses,
+    handOver: handOverOf(entity.packages, entity.delivery_detail),
+  };
+}
+
+/**
+ * What was handed over, once CDEK says: the money taken (delivery_detail.payment_sum, "net of the items
+ * refused") and each item's delivery_amount. Before that (no payment_sum), undefined.
+ */
+function handOverOf(packages: { items: unknown[] }[], detail: unknown): HandOver | undefined {
+  const money = deliveryDetailSchema.safeParse(detail);
+  if (!money.success || money.data.payment_sum === undefined) return undefined;
+  const positions = packages.flatMap((p) =>
+    p.items.flatMap((row) => {
+      const item = handedItemSchema.safeParse(row);
+      if (!item.success) return [];
+      return [{ key: item.data.ware_key, marking: item.data.marking, delivered: item.data.delivery_amount ?? item.data.amount }];
+    }),
+  );
+  return {
+    positions,
+    collected: Math.round(money.data.payment_sum * 100),
+    payments: money.data.payment_info.map((p) => ({ type: p.type === 'CASH' ? ('cash' as const) : ('card' as const), sum: Math.round(p.sum * 100) })),
   };
 }
 

@@ -223,18 +223,26 @@ export async function carrierChoice(quoteToken: string, pointCode: string | unde
   if (!listed.ok) return { ...record, point: { code: pointCode, name: pointCode, address: '', hours: '' } };
   const point = listed.value.find((p) => p.code === pointCode && (p.kind === 'postamat') === (quote.mode === 'postamat'));
   if (!point) throw new HttpError(422, 'error.validation', { 'delivery.point': ['delivery.pointGone'] });
-  return { ...record, point: { code: point.code, name: point.name, address: point.address, hours: point.hours, cod: point.cod } };
+  return {
+    ...record,
+    point: { code: point.code, name: point.name, address: point.address, hours: point.hours, cod: point.cod, fittingRoom: point.fittingRoom },
+  };
 }
 
+/** The services a carrier can add to a delivery paid at the door (issue 55). */
+export const servicesFor = (id: CarrierId, way: Parameters<Carrier['services']>[0]) => carrierOf(id).services(way);
+
 /**
- * Whether the carrier's point takes payment on delivery (issue 55), for checkout's summary: undefined when
- * no point is chosen yet or the carrier cannot say now.
+ * What checkout's summary needs of the chosen point (issue 55): whether it takes payment on delivery and
+ * has a fitting room — undefined when no point is chosen yet or the carrier cannot say now. The door
+ * takes payment; a fitting room is the point's alone.
  */
-export async function pointTakesPayment(quote: SealedQuote, pointCode: string | undefined): Promise<boolean | undefined> {
-  if (quote.mode === 'courier') return true;
-  if (!pointCode) return undefined;
+export async function pointFacts(quote: SealedQuote, pointCode: string | undefined): Promise<{ cod: boolean | undefined; fittingRoom: boolean | undefined }> {
+  if (quote.mode === 'courier') return { cod: true, fittingRoom: undefined };
+  if (!pointCode) return { cod: undefined, fittingRoom: undefined };
   const listed = await pointsOf(quote.carrier, quote.city);
-  return listed.ok ? listed.value.find((p) => p.code === pointCode)?.cod : undefined;
+  const point = listed.ok ? listed.value.find((p) => p.code === pointCode) : undefined;
+  return { cod: point?.cod, fittingRoom: point?.fittingRoom };
 }
 
 /** A line being bought, as the no-JavaScript point list's address carries it (`lines=12x1,34x2`). */

@@ -18,11 +18,11 @@ import { audit, type Actor } from '~/features/ops/ops.audit.server.ts';
 import { orderCodes, unitsWithoutCode } from '~/features/marking/marking.server.ts';
 import { collectedFor, settleOrder } from '~/features/payments/payments.receipts.server.ts';
 import { noteCarrierError } from './delivery.errors.server.ts';
-import { delivered } from '~/features/orders/orders.actions.server.ts';
+import { delivered, handedOverAtDoor, refusedAtDoor, type DoorResult } from '~/features/orders/orders.actions.server.ts';
 import { lockOrder, orderByCode, recordStatus, resultPath, sendOrderMail } from '~/features/orders/orders.server.ts';
 import { canMove, mayShip, ON_DELIVERY, type OrderStatus } from '~/features/orders/orders.ts';
 import { handOverDate } from './arrival.ts';
-import { CarrierRefused, CarrierUnavailable, furthest, type Carrier, type CarrierTrack } from './carrier.server.ts';
+import { CarrierRefused, CarrierUnavailable, furthest, lineKey, lineKeyOf, type Carrier, type CarrierTrack, type HandOver } from './carrier.server.ts';
 import { carrierOf, configuredCarriers, intakeCarrier } from './carriers.server.ts';
 import { carrierNameKey, CARRIER_IDS, type CarrierId, type Parcel } from './delivery.ts';
 import { ITEM_PARCEL, packParcel } from './delivery.parcel.ts';
@@ -234,10 +234,11 @@ export async function applyCarrierOrder(orderId: number, held: CarrierTrack, car
     const target = furthest(held.statuses, carrier);
     if (target && mayShip(order.payment_status) && canMove(order.status, target)) {
       await recordStatus(tx, orderId, target, 'carrier');
-      // Paid on delivery: handed over means the carrier took the money (issue 55).
-      if (target === 'delivered' && order.payment_status === ON_DELIVERY)
-        await tx.execute(sql`UPDATE orders SET payment_status = 'paid', updated_at = now() WHERE id = ${orderId}`);
+      // Paid at the door (issue 55): handed over, the carrier took the money for what was kept; refused
+      // whole, nothing was charged and everything comes back.
+      if (target === 'delivered' && order.payment_status === ON_DELIVERY) await handedOverAtDoor(tx, orderId, await doorResult(tx, orderId, held.handOver));
       if (target === 'delivered') await delivered(tx, orderId);
+      if (target === 'returned' && order.payment_status === ON_DELIVERY) await refusedAtDoor(tx, orderId);
       moved = target;
     }
     await tx.execute(
@@ -250,6 +251,31 @@ export async function applyCarrierOrder(orderId: number, held: CarrierTrack, car
   if (moved === 'at_pickup_point') void sendAtPointMail(code);
   else if (moved === 'delivered') void sendOrderMail(code, 'status');
   return moved;
+}
+
+/**
+ * The carrier's hand-over as the order's lines (issue 55): each position it names is found by its key, its
+ * units taken added to its line's, a marked position not taken gives back its code. A carrier that names no
+ * positions handed everything over.
+ */
+async function doorResult(tx: Parameters<typeof delivered>[0], orderId: number, handOver: HandOver | undefined): Promise<DoorResult> {
+  const base = { collected: handOver?.collected, payments: handOver?.payments ?? [] };
+  if (!handOver || handOver.positions.length === 0) return { ...base, kept: new Map(), refusedCodes: [] };
+  const lines = await selectRows<{ id: number; quantity: number; variant_code: string }>(
+    tx,
+    sql`SELECT l.id, l.quantity, coalesce(v.code, '') AS variant_code FROM order_lines l LEFT JOIN product_variants v ON v.id = l.variant_id
+         WHERE l.order_id = ${orderId} ORDER BY l.id`,
+  );
+  const kept = new Map<number, number>(lines.map((l) => [l.id, 0]));
+  const refusedCodes: string[] = [];
+  for (const position of handOver.positions) {
+    const line = lines.find((l) => lineKey(l) === lineKeyOf(position.key));
+    // A position the shop did not send (the carrier's own packaging): not the order's.
+    if (!line) continue;
+    kept.set(line.id, Math.min(line.quantity, (kept.get(line.id) ?? 0) + position.delivered));
+    if (position.marking && position.delivered === 0) refusedCodes.push(position.marking);
+  }
+  return { ...base, kept, refusedCodes };
 }
 
 /** "Your parcel is waiting at the point": the point, its address and hours, and how long it is kept. */

@@ -132,7 +132,9 @@ export interface CarrierDeliveryRecord {
   price: number;
   arrival: { from: string; to: string };
   /** `cod`: the point takes payment on delivery (issue 55; absent on orders placed before, or while the carrier was down). */
-  point: { code: string; name: string; address: string; hours: string; cod?: boolean } | null;
+  point: { code: string; name: string; address: string; hours: string; cod?: boolean; fittingRoom?: boolean } | null;
+  /** Paid at the door (issue 55): trying on, and keeping only part of the order, as ordered. */
+  services?: { tryOn: boolean; partial: boolean };
   /** The parcel quoted and charged (issue 38's parcels; orders placed before them have none). */
   parcel?: Parcel;
 }

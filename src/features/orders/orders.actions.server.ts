@@ -173,10 +173,14 @@ async function applyOperatorChange(order: OrderView, change: OperatorChange): Pr
 /** The rules at delivery, in the delivering transaction: the customer's bonus points and the referring partner's commission. */
 export async function delivered(tx: Parameters<typeof recordStatus>[0], orderId: number): Promise<void> {
   await tx.execute(sql`UPDATE orders SET delivered_at = now() WHERE id = ${orderId}`);
+  // The goods kept (a partial buy-out at the door keeps some units: issue 55), less the points' share of them.
   const [row] = await selectRows<{ customer_id: number | null; goods: number; partner_id: number | null; commission_bp: number | null }>(
     tx,
-    sql`SELECT o.customer_id, o.items_total - o.bonus_used AS goods, p.id AS partner_id, p.commission_bp
-          FROM orders o LEFT JOIN customers c ON c.id = o.customer_id LEFT JOIN partners p ON p.id = c.referred_by_partner_id
+    sql`WITH kept AS (SELECT coalesce(sum(unit_price * coalesce(kept, quantity)), 0) AS value FROM order_lines WHERE order_id = ${orderId})
+        SELECT o.customer_id,
+               kept.value - CASE WHEN o.items_total > 0 THEN round(o.bonus_used::numeric * kept.value / o.items_total) ELSE 0 END AS goods,
+               p.id AS partner_id, p.commission_bp
+          FROM orders o CROSS JOIN kept LEFT JOIN customers c ON c.id = o.customer_id LEFT JOIN partners p ON p.id = c.referred_by_partner_id
          WHERE o.id = ${orderId}`,
   );
   if (!row || row.customer_id === null) return;
@@ -193,4 +197,58 @@ export async function delivered(tx: Parameters<typeof recordStatus>[0], orderId:
         sql`INSERT INTO partner_commissions (partner_id, order_id, amount, kind) VALUES (${row.partner_id}, ${orderId}, ${commission}, 'earned')`,
       );
   }
+}
+
+/** What the carrier reported taken at the door (issue 55), as the order keeps it. */
+export interface DoorResult {
+  /** Units kept, by order line id; a line not named was kept whole. */
+  kept: ReadonlyMap<number, number>;
+  /** Marked units' codes the buyer refused: free to be packed again. */
+  refusedCodes: readonly string[];
+  /** Kopecks taken; undefined when the carrier did not say. */
+  collected: number | undefined;
+  payments: readonly { type: 'cash' | 'card'; sum: number }[];
+}
+
+/**
+ * An order paid at the door is handed over (its status already moved to delivered by the caller, in the
+ * same transaction): the refused units back in stock with their codes free, what was kept on each line, the
+ * money taken, and paid. Points and the partner's commission follow (delivered) on what was kept.
+ */
+export async function handedOverAtDoor(tx: Parameters<typeof recordStatus>[0], orderId: number, result: DoorResult): Promise<void> {
+  for (const [lineId, kept] of result.kept) {
+    await tx.execute(
+      sql`UPDATE product_variants v SET stock = v.stock + (l.quantity - ${kept}) FROM order_lines l
+           WHERE l.id = ${lineId} AND l.order_id = ${orderId} AND l.variant_id = v.id AND l.quantity > ${kept}`,
+    );
+    await tx.execute(sql`UPDATE order_lines SET kept = ${kept} WHERE id = ${lineId} AND order_id = ${orderId}`);
+  }
+  if (result.refusedCodes.length > 0)
+    await tx.execute(
+      sql`DELETE FROM order_marks WHERE order_id = ${orderId} AND status = 'sold' AND code = ANY(${sql.param([...result.refusedCodes])}::text[])`,
+    );
+  const record = { collected: result.collected ?? null, payments: result.payments, at: new Date().toISOString() };
+  await tx.execute(
+    sql`UPDATE orders SET payment_status = 'paid', delivery_result = ${JSON.stringify(record)}::jsonb, updated_at = now() WHERE id = ${orderId}`,
+  );
+}
+
+/**
+ * An order paid at the door came back refused whole (issue 55): nothing was charged, its stock is back,
+ * its marking codes free, and the points and balance spent on it are the customer's again.
+ */
+export async function refusedAtDoor(tx: Parameters<typeof recordStatus>[0], orderId: number): Promise<void> {
+  await tx.execute(sql`UPDATE product_variants v SET stock = v.stock + l.quantity FROM order_lines l WHERE l.order_id = ${orderId} AND l.variant_id = v.id`);
+  await tx.execute(sql`UPDATE order_lines SET kept = 0 WHERE order_id = ${orderId}`);
+  await tx.execute(sql`DELETE FROM order_marks WHERE order_id = ${orderId} AND status = 'sold'`);
+  await tx.execute(
+    sql`INSERT INTO bonus_ledger (customer_id, amount, reason, order_id) SELECT customer_id, -amount, 'refund', order_id FROM bonus_ledger WHERE order_id = ${orderId} AND amount < 0`,
+  );
+  await tx.execute(
+    sql`INSERT INTO balance_ledger (customer_id, amount, reason, order_id) SELECT customer_id, -amount, 'refund', order_id FROM balance_ledger WHERE order_id = ${orderId} AND amount < 0`,
+  );
+  const record = { collected: 0, payments: [], at: new Date().toISOString() };
+  await tx.execute(
+    sql`UPDATE orders SET payment_status = 'refused', delivery_result = ${JSON.stringify(record)}::jsonb, updated_at = now() WHERE id = ${orderId}`,
+  );
 }

@@ -20,6 +20,8 @@ export const orderLineSchema = z.object({
   currency: z.string(),
   can_cancel: flag,
   can_return: flag,
+  /** Paid at the door with a partial buy-out (issue 55): how many the buyer kept; null when all were. */
+  kept: z.number().int().nullable(),
   delivery_status: z.string(),
   delivery_status_label: z.string(),
   delivery_status_history: z.array(historyEntry),
@@ -60,6 +62,9 @@ export const orderDetailSchema = z.object({
           })
           .nullable(),
         number: z.string().nullable().describe("the carrier's parcel number, once shipped"),
+        services: z
+          .object({ try_on: z.boolean(), partial: z.boolean() })
+          .describe('paid at the door (issue 55): trying on, and keeping only part of the order, as ordered'),
       })
       .nullable()
       .describe('delivery by a carrier (issue 38); null for the fixed methods'),
@@ -69,7 +74,13 @@ export const orderDetailSchema = z.object({
   delivery_price: z.number().int(),
   bonus_used: z.number().int(),
   balance_used: z.number().int(),
+  /** The carrier's fee for taking the money at the door, when passed on (issue 55). */
+  cod_fee: z.number().int(),
   total: z.number().int(),
+  /** Paid at the door (issue 55): what the carrier took, and how; null before (or when paid online). */
+  delivery_result: z
+    .object({ collected: z.number().int().nullable(), payments: z.array(z.object({ type: z.enum(['cash', 'card']), sum: z.number().int() })) })
+    .nullable(),
   can_cancel: flag,
   can_return: flag,
   tracking_id: z.string().nullable(),

@@ -136,6 +136,8 @@ export interface OrderLineView {
   unit_price: number;
   unit_price_old: number | null;
   quantity: number;
+  /** Kept at the door with a partial buy-out (issue 55); null: all. */
+  kept: number | null;
   delivery_status: string;
   tracking_id: string | null;
 }
@@ -159,6 +161,8 @@ export interface OrderView {
   balance_used: number;
   /** The carrier's fee for taking the money at the door, passed on (issue 55); 0 otherwise. */
   cod_fee: number;
+  /** Paid at the door: what the carrier took, and how (issue 55); null before. */
+  delivery_result: { collected: number | null; payments: { type: 'cash' | 'card'; sum: number }[]; at: string } | null;
   total: number;
   tracking_id: string | null;
   /** Delivery by a carrier as quoted at checkout (issue 38); null for the fixed methods. */
@@ -186,7 +190,7 @@ export async function orderByCode(code: string): Promise<OrderView | null> {
   >(
     db,
     sql`SELECT o.id, o.code, o.customer_id, o.status, o.payment_status, o.contact_name, o.contact_email, o.contact_phone, o.delivery_method,
-               o.payment_method, o.delivery_address, o.items_total, o.discount_total, o.delivery_price, o.bonus_used, o.balance_used, o.cod_fee, o.total,
+               o.payment_method, o.delivery_address, o.items_total, o.discount_total, o.delivery_price, o.bonus_used, o.balance_used, o.cod_fee, o.total, o.delivery_result,
                o.tracking_id, o.delivery_carrier, o.delivered_at, o.created_at,
                s.carrier AS shipment_carrier, s.state AS shipment_state, s.number AS shipment_number
           FROM orders o LEFT JOIN shipments s ON s.order_id = o.id WHERE o.code = ${code}`,
@@ -195,7 +199,7 @@ export async function orderByCode(code: string): Promise<OrderView | null> {
   const lines = await selectRows<OrderLineView & Record<string, unknown>>(
     db,
     sql`SELECT l.id, l.product_id, l.name, l.brand, l.variant_label AS variant, coalesce(v.code, '') AS variant_code, l.image, l.unit_price,
-               l.unit_price_old, l.quantity, l.delivery_status, l.tracking_id
+               l.unit_price_old, l.quantity, l.kept, l.delivery_status, l.tracking_id
           FROM order_lines l LEFT JOIN product_variants v ON v.id = l.variant_id WHERE l.order_id = ${order.id} ORDER BY l.id`,
   );
   const history = await selectRows<{ status: string; note: string; created_at: Date | string }>(
@@ -256,8 +260,15 @@ export function orderDetail(order: OrderView, locale: Locale): OrderDetail {
             arrival_from: order.delivery_carrier.arrival.from,
             arrival_to: order.delivery_carrier.arrival.to,
             arrival: formatArrival(order.delivery_carrier.arrival, locale),
-            point: order.delivery_carrier.point,
+            point: order.delivery_carrier.point && {
+              code: order.delivery_carrier.point.code,
+              name: order.delivery_carrier.point.name,
+              address: order.delivery_carrier.point.address,
+              hours: order.delivery_carrier.point.hours,
+              ...(order.delivery_carrier.point.cod === undefined ? {} : { cod: order.delivery_carrier.point.cod }),
+            },
             number: order.shipment?.number ?? null,
+            services: { try_on: order.delivery_carrier.services?.tryOn ?? false, partial: order.delivery_carrier.services?.partial ?? false },
           }
         : null,
     },
@@ -266,7 +277,9 @@ export function orderDetail(order: OrderView, locale: Locale): OrderDetail {
     delivery_price: order.delivery_price,
     bonus_used: order.bonus_used,
     balance_used: order.balance_used,
+    cod_fee: order.cod_fee,
     total: order.total,
+    delivery_result: order.delivery_result && { collected: order.delivery_result.collected, payments: order.delivery_result.payments },
     can_cancel: cancel,
     can_return: back,
     tracking_id: order.tracking_id,
@@ -280,6 +293,7 @@ export function orderDetail(order: OrderView, locale: Locale): OrderDetail {
       image: line.image,
       variant: line.variant,
       quantity: line.quantity,
+      kept: line.kept,
       unit_price: line.unit_price,
       price: line.unit_price * line.quantity,
       currency: CURRENCY_SYMBOL,

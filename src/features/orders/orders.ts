@@ -51,6 +51,24 @@ export function mayShip(paymentStatus: string): boolean {
   return paymentStatus === 'paid' || paymentStatus === ON_DELIVERY;
 }
 
+/**
+ * How an order is paid, as its pages say it (issue 55): online by card or SBP, or at the door — to be
+ * paid, taken (by cash or card, the sum the carrier reported), or refused with nothing taken.
+ */
+export function paymentNote(order: {
+  payment_method: string;
+  payment_status: string;
+  delivery_result: { collected: number | null; payments: { type: 'cash' | 'card'; sum: number }[] } | null;
+}): { key: MessageKey; sum: number | null } {
+  if (order.payment_method !== ON_DELIVERY) return { key: order.payment_method === 'sbp' ? 'orderPage.paidSbp' : 'orderPage.paidCard', sum: null };
+  if (order.payment_status === 'refused') return { key: 'orderPage.refusedAtDoor', sum: null };
+  const result = order.delivery_result;
+  if (!result) return { key: 'orderPage.onDelivery', sum: null };
+  const types = new Set(result.payments.map((p) => p.type));
+  const key = types.size === 1 ? (types.has('cash') ? 'orderPage.paidAtDoorCash' : 'orderPage.paidAtDoorCard') : 'orderPage.paidAtDoor';
+  return { key, sum: result.collected };
+}
+
 /** BS-12345678 (src/features/checkout/checkout.server.ts makes them). */
 export const ORDER_CODE = /^BS-\d{8}$/;
 export const orderCodeSchema = z.string().regex(ORDER_CODE);
@@ -91,7 +109,7 @@ export function canMove(from: string, to: OrderStatus): boolean {
  */
 export function resultTitleKey(status: string, paymentStatus: string): MessageKey {
   if (status === 'cancelled') return paymentStatus === 'unpaid' ? 'result.failedTitle' : 'result.cancelledTitle';
-  if (status === 'returned') return 'result.returnedTitle';
+  if (status === 'returned') return paymentStatus === 'refused' ? 'result.refusedTitle' : 'result.returnedTitle';
   if (status === 'delivered') return 'result.deliveredTitle';
   if (status === 'at_pickup_point') return 'result.atPointTitle';
   if (onTheWay(status)) return 'result.shippedTitle';

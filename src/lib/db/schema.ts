@@ -392,6 +392,8 @@ export const orders = pgTable(
     balanceUsed: integer('balance_used').notNull().default(0),
     // The carrier's fee for taking the money at the door, passed on to the buyer (issue 55, migration 0031).
     codFee: integer('cod_fee').notNull().default(0),
+    // Paid at the door: the carrier's delivery result — { collected, payments: [{ type, sum }], at } (migration 0032).
+    deliveryResult: jsonb('delivery_result'),
     total: integer('total').notNull(),
     paymentStatus: text('payment_status').notNull().default('unpaid'),
     // courier | pickup | post
@@ -449,6 +451,8 @@ export const orderLines = pgTable(
     unitPrice: integer('unit_price').notNull(),
     unitPriceOld: integer('unit_price_old'),
     quantity: integer('quantity').notNull(),
+    // How many the buyer kept when paying at the door with a partial buy-out (issue 55); null: all of them.
+    kept: integer('kept'),
     deliveryStatus: text('delivery_status').notNull().default('pending'),
     trackingId: text('tracking_id'),
     canCancel: boolean('can_cancel').notNull().default(true),
