@@ -188,6 +188,10 @@ describe('payment on delivery', () => {
     expect(order).toMatchObject({ status: 'processing', payment_status: 'on_delivery', payment_url: null });
     const code = order?.code ?? '';
 
+    // It never waits for a payment: its history begins at processing.
+    const hash = new URL(order?.result_url ?? '', shop.baseUrl).pathname.split('/').pop();
+    const detail = await call<{ history: { status: string }[] }>(`${API}/orders/${code}?hash=${hash}`);
+    expect(detail.body.data?.history.map((h) => h.status)).toEqual(['processing']);
     // The result page the shopper lands on says what to pay and how.
     const result = await (await fetch(`${shop.baseUrl}${order?.result_url}`)).text();
     expect(result).toContain('Спасибо! Заказ оформлен');

@@ -216,6 +216,11 @@ export default function CheckoutPage({ m, options, customer, addresses, delivery
     if (payment === 'on_delivery' && summary && !summary.on_delivery.available) setValue('payment', 'card');
   }, [payment, summary, setValue]);
   const onDelivery = payment === 'on_delivery' && codOpen;
+  // Trying on and a partial buy-out: only paid at the door, where the carrier offers them for this point.
+  const [tryOn, setTryOn] = useState(false);
+  const [partial, setPartial] = useState(false);
+  const canTryOn = onDelivery && Boolean(summary?.services.try_on);
+  const canPartial = onDelivery && Boolean(summary?.services.partial);
 
   const pickAddress = (a: CheckoutAddress | null) => {
     setAddressId(a?.id ?? null);
@@ -244,7 +249,14 @@ export default function CheckoutPage({ m, options, customer, addresses, delivery
       return;
     }
     const delivery = offer
-      ? { ...values.delivery, method, quote: offer.quote, ...(carrier.point ? { point: carrier.point.code } : {}) }
+      ? {
+          ...values.delivery,
+          method,
+          quote: offer.quote,
+          ...(carrier.point ? { point: carrier.point.code } : {}),
+          try_on: canTryOn && tryOn,
+          partial: canPartial && partial,
+        }
       : { ...values.delivery, quote: undefined, point: undefined };
     try {
       const placed = await placeOrderCall(
@@ -417,6 +429,28 @@ export default function CheckoutPage({ m, options, customer, addresses, delivery
               </Choice>
             )}
           </div>
+          {(canTryOn || canPartial) && (
+            <div className="grid gap-3 text-sm" data-testid="checkout-services">
+              {canTryOn && (
+                <label className="flex cursor-pointer items-start gap-3">
+                  <input type="checkbox" checked={tryOn} onChange={() => setTryOn((v) => !v)} className="mt-0.5 h-4 w-4 shrink-0 accent-ink" />
+                  <span>
+                    <span className="block font-600">{m['checkout.tryOn']}</span>
+                    <span className="block text-xs text-ink-soft">{m['checkout.tryOnHint']}</span>
+                  </span>
+                </label>
+              )}
+              {canPartial && (
+                <label className="flex cursor-pointer items-start gap-3">
+                  <input type="checkbox" checked={partial} onChange={() => setPartial((v) => !v)} className="mt-0.5 h-4 w-4 shrink-0 accent-ink" />
+                  <span>
+                    <span className="block font-600">{m['checkout.partial']}</span>
+                    <span className="block text-xs text-ink-soft">{m['checkout.partialHint']}</span>
+                  </span>
+                </label>
+              )}
+            </div>
+          )}
         </Section>
       </div>
 

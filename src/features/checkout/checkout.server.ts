@@ -323,7 +323,8 @@ export async function placeOrder(input: PlaceOrderInput, owner: Owner, idempoten
               VALUES (${order.id}, ${v.product_id}, ${v.id}, ${v.name}, ${v.brand}, ${v.label}, ${v.image ?? ''}, ${v.price}, ${v.price_old}, ${quantity})`,
         );
       }
-      await tx.execute(sql`INSERT INTO order_status_history (order_id, status) VALUES (${order.id}, 'pending')`);
+      // Paid at the door, the order never waits for a payment: its history begins at processing (acceptOnDelivery).
+      if (!onDelivery) await tx.execute(sql`INSERT INTO order_status_history (order_id, status) VALUES (${order.id}, 'pending')`);
       if (p.bonus_used > 0)
         await tx.execute(
           sql`INSERT INTO bonus_ledger (customer_id, amount, reason, order_id) VALUES (${owner.customerId}, ${-p.bonus_used}, 'order_payment', ${order.id})`,
