@@ -139,6 +139,18 @@ const schema = z.object({
   COD_REFUSALS_LIMIT: z.coerce.number().int().min(1).max(100).default(2),
   COD_REFUSALS_SHARE: z.coerce.number().min(1).max(100).default(50),
   COD_FEE_PERCENT: z.coerce.number().min(0).max(10).default(0),
+  // The seller the carrier's register names on the receipt for money it takes at the door (CDEK's `seller`:
+  // the shop's legal name, its ИНН, phone and CDEK's code of its ownership form; docs/payments.md).
+  SELLER_NAME: z.string().min(1).max(255).optional(),
+  SELLER_INN: z
+    .string()
+    .regex(/^(\d{10}|\d{12})$/)
+    .optional(),
+  SELLER_PHONE: z
+    .string()
+    .regex(/^\+?\d{10,15}$/)
+    .optional(),
+  SELLER_OWNERSHIP_FORM: z.coerce.number().int().min(0).max(999).optional(),
   // A secret the carrier's webhook address carries (…/delivery/cdek/webhook?token=…): CDEK signs nothing.
   CDEK_WEBHOOK_TOKEN: z.string().min(16).max(200).optional(),
   // The largest catalogue file `npm run import` reads (bytes); a larger one is refused before anything is read.

@@ -43,6 +43,10 @@ beforeAll(async () => {
       // Between the catalogue's cheap (5,000 ₽) and dear (80,000 ₽) products, set below: both are bought.
       COD_MAX_TOTAL: '30000',
       COD_REFUSALS_LIMIT: '1',
+      SELLER_NAME: 'ООО «Брендшоп»',
+      SELLER_INN: '7700000000',
+      SELLER_PHONE: '+74951234567',
+      SELLER_OWNERSHIP_FORM: '63',
     },
     prepare: async (db) => {
       await db.query('UPDATE products SET price = CASE WHEN id <= 30 THEN 500000 ELSE 8000000 END, price_old = NULL, free_delivery = false');
@@ -198,6 +202,7 @@ describe('payment on delivery', () => {
     expect(result).toContain('Оплатите его при получении');
     expect(result).toContain('Комиссия за оплату при получении');
     expect(result).toContain('К оплате при получении');
+    expect(result).toContain('выдаст служба доставки при получении — на то, что вы оставите');
     // The confirmation mail (no payment mail will come).
     const dataDir = shop.database.env['DATA_DIR'] as string;
     for (let i = 0; i < 50 && !readOutbox(dataDir).some((m) => m.raw.includes(code)); i++) await new Promise((r) => setTimeout(r, 100));
@@ -210,8 +215,12 @@ describe('payment on delivery', () => {
     expect((await ship(code)).status).toBe(303);
     const body = carrierOrder(code)?.body as {
       delivery_recipient_cost: { value: number };
-      packages: { items: { amount: number; payment: { value: number } }[] }[];
+      packages: { items: { amount: number; payment: { value: number; vat_rate: number | null } }[] }[];
+      seller: Record<string, unknown>;
     };
+    // CDEK's register names the seller on the receipt it issues as the shop's agent; the shop is without VAT here.
+    expect(body.seller).toEqual({ name: 'ООО «Брендшоп»', inn: '7700000000', phone: '+74951234567', ownership_form: 63 });
+    expect(body.packages[0]?.items.every((i) => i.payment.vat_rate === null)).toBe(true);
     const goods = body.packages[0]?.items.reduce((s, i) => s + Math.round(i.payment.value * 100) * i.amount, 0) ?? 0;
     expect(goods).toBeGreaterThan(0);
     expect(goods + Math.round(body.delivery_recipient_cost.value * 100)).toBe(order?.total);
@@ -359,6 +368,11 @@ describe('payment on delivery', () => {
     const page = await (await fetch(`${shop.baseUrl}${placed.body.data?.result_url}`)).text();
     expect(page).toContain('Не выкуплено — вернётся в магазин');
     expect(page).toContain(`Оплачено при получении картой: ${formatPrice(collected)}`);
+    // The carrier's register's receipt, read back at once: its fiscal numbers, for the money taken.
+    const receipt = /data-receipt="door"[\s\S]*?<\/li>/.exec(page)?.[0] ?? '';
+    expect(receipt).toContain('Чек службы доставки');
+    expect(receipt).toContain(formatPrice(collected));
+    expect(receipt).toMatch(/ФН 9960440300000001, ФД \d+, ФП 3512345678/);
   });
 
   it('refused whole at the door: nothing charged, the stock back, the order ends as not collected', async () => {

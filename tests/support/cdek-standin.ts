@@ -450,6 +450,28 @@ export async function startCdekStandin(clientId: string, clientSecret: string): 
         });
       return json(res, 200, orderView(found));
     }
+    // The receipts CDEK's register issued for money it took at the door (docs/research/cash-on-delivery.md §5).
+    if (path === '/check' && req.method === 'GET') {
+      const uuid = url.searchParams.get('order_uuid') ?? '';
+      const found = orders.get(uuid);
+      if (!found) return notFound(res, uuid);
+      const detail = handedView(found).delivery_detail as { payment_sum?: number; payment_info: { type: string; sum: number }[] };
+      if (!detail.payment_sum) return json(res, 200, { check_info: [] });
+      return json(res, 200, {
+        check_info: [
+          {
+            order_uuid: uuid,
+            cdek_number: Number(found.cdekNumber),
+            date: now(),
+            fiscal_storage_number: '9960440300000001',
+            document_number: String(10_000 + [...orders.keys()].indexOf(uuid)),
+            fiscal_sign: 3_512_345_678,
+            type: 'CASH_RECEIPT_IN',
+            payment_info: detail.payment_info,
+          },
+        ],
+      });
+    }
     const orderPath = /^\/orders\/([\w-]+)$/.exec(path);
     if (orderPath && req.method === 'GET') {
       const found = orders.get(orderPath[1] ?? '');

@@ -14,7 +14,7 @@ import { getDeliveryOptions } from '~/features/content/content.server.ts';
 import type { DeliveryOption } from '~/features/content/content.ts';
 import { acceptOnDelivery, cancelOrder, lockOrder, markPaid, orderHash, sendOrderMail } from '~/features/orders/orders.server.ts';
 import { cartLinesOf } from '~/features/cart/cart.server.ts';
-import { carrierChoice, pointFacts, quoted, servicesFor } from '~/features/delivery/delivery.server.ts';
+import { carrierChoice, pointFacts, quoted, servicesFor, takesPaymentAtDoor } from '~/features/delivery/delivery.server.ts';
 import { codRefused, onDeliveryAnswer, type CodAnswer } from '~/features/payments/payments.on-delivery.server.ts';
 import { ON_DELIVERY } from '~/features/orders/orders.ts';
 import { parcelOf } from '~/features/delivery/delivery.parcel.server.ts';
@@ -286,7 +286,9 @@ export async function placeOrder(input: PlaceOrderInput, owner: Owner, idempoten
         // Checked with the stock and the customer locked: a refusal counted now is the last one.
         const cod = await onDeliveryAnswer(
           {
-            carrier: carrier ? { mode: carrier.mode, pointTakes: carrier.mode === 'courier' ? true : carrier.point?.cod } : null,
+            carrier: carrier
+              ? { mode: carrier.mode, pointTakes: carrier.mode === 'courier' ? takesPaymentAtDoor(carrier.carrier) : carrier.point?.cod }
+              : null,
             amount: p.total,
             who: { customerId: owner.customerId, email: input.contact.email },
             strict: true,

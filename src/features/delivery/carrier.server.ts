@@ -77,6 +77,20 @@ export interface CarrierTrack {
   handOver?: HandOver | undefined;
 }
 
+/**
+ * A receipt the carrier's register issued for money it took at the door as the shop's agent (54-ФЗ;
+ * docs/payments.md "Receipts for money taken at the door"), as read back: its fiscal numbers and sums.
+ */
+export interface DoorReceipt {
+  kind: 'sale' | 'refund';
+  at: string;
+  /** ФН, ФД, ФП. */
+  fiscal: { storage: string; document: string; sign: string };
+  /** Kopecks. */
+  sum: number;
+  payments: { type: 'cash' | 'card'; sum: number }[];
+}
+
 /** The extra services of a delivery paid at the door (issue 55): trying on, and keeping only part of the order. */
 export interface Services {
   tryOn: boolean;
@@ -183,6 +197,12 @@ export interface Carrier {
    * fitting room, and how many units there are (a partial buy-out of one unit is a refusal).
    */
   services(way: { mode: 'pickup' | 'postamat' | 'courier'; fittingRoom: boolean | undefined; units: number }): Services;
+
+  /**
+   * The receipts its register issued for money taken at the door, read back. A carrier without this takes
+   * no payment at the door for the shop: the shop could not show the buyer's receipt (docs/payments.md).
+   */
+  doorReceipts?(shipment: Shipment): Promise<DoorReceipt[]>;
 
   /** Proves the credentials, asking nothing else (CarrierRefused when they do not work). */
   authorize(): Promise<void>;

@@ -85,6 +85,23 @@ function configured(): CdekClient {
 /** Kopecks as CDEK's money fields take them: roubles, to the kopeck. */
 const roubles = (kopecks: number) => Math.round(kopecks) / 100;
 
+/** The receipts' VAT (YOOKASSA_VAT_CODE, YooKassa's table) as CDEK's vat_rate: null without VAT. */
+const VAT_RATES: Record<number, number> = { 2: 0, 3: 10, 4: 20, 7: 5, 8: 7, 11: 22 };
+
+/** A money field collected at the door, with its VAT as the receipt's lines have it. */
+function collected(kopecks: number): { value: number; vat_rate: number | null; vat_sum?: number } {
+  const rate = VAT_RATES[env().YOOKASSA_VAT_CODE];
+  if (rate === undefined) return { value: roubles(kopecks), vat_rate: null };
+  return { value: roubles(kopecks), vat_rate: rate, vat_sum: roubles(Math.round((kopecks * rate) / (100 + rate))) };
+}
+
+/** The seller CDEK's register names on the receipt at the door, when the owner has set it. */
+function seller(): Record<string, unknown> {
+  const e = env();
+  if (!e.SELLER_INN || !e.SELLER_NAME || !e.SELLER_PHONE || e.SELLER_OWNERSHIP_FORM === undefined) return {};
+  return { seller: { name: e.SELLER_NAME, inn: e.SELLER_INN, phone: e.SELLER_PHONE, ownership_form: e.SELLER_OWNERSHIP_FORM } };
+}
+
 /** The order as CDEK's POST /orders takes it (docs/research/cdek-api-v2.md §5). */
 export function cdekOrderBody({ order, record, items, codes, senderPoint, collect }: ShipmentOrder): Record<string, unknown> {
   const parcel = orderParcel(order, items);
@@ -112,7 +129,9 @@ export function cdekOrderBody({ order, record, items, codes, senderPoint, collec
       : {}),
     // Paid in advance, the recipient pays nothing at the point or to the courier; paid on delivery, the
     // delivery (with the fee for taking the money) on top of the goods' amounts (issue 55).
-    delivery_recipient_cost: { value: roubles(collect?.delivery ?? 0) },
+    delivery_recipient_cost: collect ? collected(collect.delivery) : { value: 0 },
+    // Paid at the door, CDEK's register issues the receipt as the shop's agent, naming the seller.
+    ...(collect ? seller() : {}),
     packages: [
       {
         number: '1',
@@ -138,11 +157,11 @@ export function cdekOrderBody({ order, record, items, codes, senderPoint, collec
           const key = (n: number) => positionKey(l, n);
           // Marked goods (issue 39): a position per unit, with its code in `marking` and an amount of 1.
           const marks = codes.get(l.id);
-          if (marks?.length)
-            return marks.map((marking, u) => ({ ...item, ware_key: key(u + 1), marking, amount: 1, payment: { value: roubles(perUnit[u] ?? 0) } }));
+          const pay = (kopecks: number) => (collect ? collected(kopecks) : { value: 0 });
+          if (marks?.length) return marks.map((marking, u) => ({ ...item, ware_key: key(u + 1), marking, amount: 1, payment: pay(perUnit[u] ?? 0) }));
           // Units at two amounts (the kopecks did not divide): two positions.
-          if (groups.length === 1) return [{ ...item, payment: { value: roubles(groups[0]?.unit ?? 0) } }];
-          return groups.map((g, n) => ({ ...item, ware_key: key(n + 1), amount: g.quantity, payment: { value: roubles(g.unit) } }));
+          if (groups.length === 1) return [{ ...item, payment: pay(groups[0]?.unit ?? 0) }];
+          return groups.map((g, n) => ({ ...item, ware_key: key(n + 1), amount: g.quantity, payment: pay(g.unit) }));
         }),
       },
     ],
@@ -222,6 +241,8 @@ export const cdek: Carrier = {
   },
 
   statusOf: (code) => STATUSES[code],
+
+  doorReceipts: (shipment) => configured().checks(shipment.uuid),
 
   // Not for postamats (docs/research/cash-on-delivery.md §2); trying on at a point needs its fitting room,
   // and a partial buy-out more than one unit.

@@ -4,7 +4,7 @@
 // checkout never waits longer for a carrier. What the carrier sends back is checked field by field and
 // anything it does not promise is left out, so a changed answer is one error here, not a broken page.
 import { z } from '~/lib/zod.ts';
-import { CarrierRefused, CarrierUnavailable, SHIPPING_TIMEOUT_MS, type CarrierStatus, type HandOver } from './carrier.server.ts';
+import { CarrierRefused, CarrierUnavailable, SHIPPING_TIMEOUT_MS, type CarrierStatus, type DoorReceipt, type HandOver } from './carrier.server.ts';
 import type { CarrierCity, CarrierQuote, DeliveryMode, Parcel, PickupPoint } from './delivery.ts';
 
 export interface CdekConfig {
@@ -131,7 +131,19 @@ export interface CdekClient {
   webhooks(): Promise<{ uuid: string; type: string; url: string }[]>;
   /** Subscribes the address to a webhook type (POST /webhooks; a second of one type replaces its address): its uuid. */
   subscribe(type: string, url: string): Promise<string>;
+  /** The receipts CDEK's register issued for an order's money taken at the door (GET /check?order_uuid=). */
+  checks(orderUuid: string): Promise<DoorReceipt[]>;
 }
+
+// GET /check (docs/research/cash-on-delivery.md §5): fiscal numbers and sums, no item lines.
+const checkSchema = z.object({
+  date: z.string(),
+  fiscal_storage_number: z.union([z.string(), z.number()]),
+  document_number: z.union([z.string(), z.number()]),
+  fiscal_sign: z.union([z.string(), z.number()]),
+  type: z.enum(['CASH_RECEIPT_IN', 'CASH_RECEIPT_REFUND']),
+  payment_info: z.array(z.object({ type: z.string(), sum: z.number().nonnegative() })).default([]),
+});
 
 function carrierOrder(body: unknown): CarrierOrder {
   const parsed = z
@@ -397,6 +409,30 @@ export function cdekClient(config: CdekConfig, fetchImpl: typeof fetch = fetch):
 
     async createIntake(body) {
       return entityUuid(await call('/intakes', post(body)), 'courier pickup');
+    },
+
+    async checks(orderUuid) {
+      const answer = z
+        .object({ check_info: z.array(z.unknown()).default([]) })
+        .safeParse(await call('/check', { query: { order_uuid: orderUuid }, timeoutMs: SHIPPING_TIMEOUT_MS }));
+      if (!answer.success) throw new CarrierUnavailable('CDEK answered the receipts with something else');
+      return answer.data.check_info.flatMap((row) => {
+        const check = checkSchema.safeParse(row);
+        if (!check.success) return [];
+        const payments = check.data.payment_info.map((p) => ({
+          type: p.type === 'CASH' ? ('cash' as const) : ('card' as const),
+          sum: Math.round(p.sum * 100),
+        }));
+        return [
+          {
+            kind: check.data.type === 'CASH_RECEIPT_IN' ? ('sale' as const) : ('refund' as const),
+            at: new Date(check.data.date.replace(/([+-]\d{2})(\d{2})$/, '$1:$2')).toISOString(),
+            fiscal: { storage: String(check.data.fiscal_storage_number), document: String(check.data.document_number), sign: String(check.data.fiscal_sign) },
+            sum: payments.reduce((s, p) => s + p.sum, 0),
+            payments,
+          },
+        ];
+      });
     },
   };
 }

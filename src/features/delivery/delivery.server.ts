@@ -146,10 +146,9 @@ export async function pickupPoints(city: CarrierCity, filter: PointFilter = {}):
   });
   if (!all.ok) return all;
   const words = (filter.q ?? '').toLowerCase().split(/\s+/).filter(Boolean);
-  // A point takes payment on delivery for this shop only when the shop offers it (PAY_ON_DELIVERY).
-  const cod = env().PAY_ON_DELIVERY;
+  // A point takes payment on delivery for this shop only when the shop offers it through that carrier.
   const value = all.value
-    .map((p) => (cod || !p.cod ? p : { ...p, cod: false }))
+    .map((p) => (!p.cod || takesPaymentAtDoor(p.carrier) ? p : { ...p, cod: false }))
     .filter(
       (p) =>
         (!filter.fittingRoom || p.fittingRoom) &&
@@ -225,8 +224,23 @@ export async function carrierChoice(quoteToken: string, pointCode: string | unde
   if (!point) throw new HttpError(422, 'error.validation', { 'delivery.point': ['delivery.pointGone'] });
   return {
     ...record,
-    point: { code: point.code, name: point.name, address: point.address, hours: point.hours, cod: point.cod, fittingRoom: point.fittingRoom },
+    point: {
+      code: point.code,
+      name: point.name,
+      address: point.address,
+      hours: point.hours,
+      cod: point.cod && takesPaymentAtDoor(quote.carrier),
+      fittingRoom: point.fittingRoom,
+    },
   };
+}
+
+/**
+ * Whether a carrier takes payment at the door for this shop (issue 55): the shop offers it
+ * (PAY_ON_DELIVERY), and the carrier's register's receipts can be read back to show the buyer.
+ */
+export function takesPaymentAtDoor(id: CarrierId): boolean {
+  return env().PAY_ON_DELIVERY && carrierOf(id).doorReceipts !== undefined;
 }
 
 /** The services a carrier can add to a delivery paid at the door (issue 55). */
@@ -238,11 +252,12 @@ export const servicesFor = (id: CarrierId, way: Parameters<Carrier['services']>[
  * takes payment; a fitting room is the point's alone.
  */
 export async function pointFacts(quote: SealedQuote, pointCode: string | undefined): Promise<{ cod: boolean | undefined; fittingRoom: boolean | undefined }> {
-  if (quote.mode === 'courier') return { cod: true, fittingRoom: undefined };
-  if (!pointCode) return { cod: undefined, fittingRoom: undefined };
+  const takes = takesPaymentAtDoor(quote.carrier);
+  if (quote.mode === 'courier') return { cod: takes, fittingRoom: undefined };
+  if (!pointCode) return { cod: takes ? undefined : false, fittingRoom: undefined };
   const listed = await pointsOf(quote.carrier, quote.city);
   const point = listed.ok ? listed.value.find((p) => p.code === pointCode) : undefined;
-  return { cod: point?.cod, fittingRoom: point?.fittingRoom };
+  return { cod: point ? point.cod && takes : undefined, fittingRoom: point?.fittingRoom };
 }
 
 /** A line being bought, as the no-JavaScript point list's address carries it (`lines=12x1,34x2`). */

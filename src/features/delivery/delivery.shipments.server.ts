@@ -16,7 +16,7 @@ import { formatPrice } from '~/lib/format.ts';
 import { metrics } from '~/lib/metrics.ts';
 import { audit, type Actor } from '~/features/ops/ops.audit.server.ts';
 import { orderCodes, unitsWithoutCode } from '~/features/marking/marking.server.ts';
-import { collectedFor, settleOrder } from '~/features/payments/payments.receipts.server.ts';
+import { collectedFor, recordDoorReceipts, settleOrder } from '~/features/payments/payments.receipts.server.ts';
 import { noteCarrierError } from './delivery.errors.server.ts';
 import { delivered, handedOverAtDoor, refusedAtDoor, type DoorResult } from '~/features/orders/orders.actions.server.ts';
 import { lockOrder, orderByCode, recordStatus, resultPath, sendOrderMail } from '~/features/orders/orders.server.ts';
@@ -219,10 +219,12 @@ export async function applyCarrierOrder(orderId: number, held: CarrierTrack, car
   const db = await getDb();
   let moved: OrderStatus | null = null;
   let code = '';
+  let atDoor = false;
   await db.transaction(async (tx) => {
     const order = await lockOrder(tx, orderId);
     if (!order) return;
     code = order.code;
+    atDoor = order.payment_status === ON_DELIVERY;
     const [row] = await selectRows<{ seen: string[] }>(tx, sql`SELECT seen FROM shipments WHERE order_id = ${orderId} FOR UPDATE`);
     if (!row) return;
     const seen = new Set(row.seen);
@@ -248,6 +250,8 @@ export async function applyCarrierOrder(orderId: number, held: CarrierTrack, car
   });
   if (held.carrierNumber) await recordNumber(orderId, held.carrierNumber);
   if (moved) await settleOrder(code);
+  // Paid at the door: the carrier's register's receipt, read back now if it is there (else the job's next round).
+  if (moved === 'delivered' && atDoor) await readDoorReceipt(code, carrier).catch((error: unknown) => noteCarrierError(carrier.id, 'receipt', error));
   if (moved === 'at_pickup_point') void sendAtPointMail(code);
   else if (moved === 'delivered') void sendOrderMail(code, 'status');
   return moved;
@@ -395,4 +399,47 @@ export async function registerPaidOrders(limit = 50): Promise<number> {
     }
   }
   return done;
+}
+
+/** One order's receipts from the carrier's register, kept; how many were new (0 while the carrier has none yet). */
+async function readDoorReceipt(code: string, carrier: Carrier): Promise<number> {
+  if (!carrier.doorReceipts) return 0;
+  const [row] = await selectRows<{ carrier_uuid: string | null; number: string | null }>(
+    await getDb(),
+    sql`SELECT s.carrier_uuid, s.number FROM shipments s JOIN orders o ON o.id = s.order_id WHERE o.code = ${code} AND s.state = 'registered'`,
+  );
+  if (!row?.carrier_uuid) return 0;
+  const receipts = await carrier.doorReceipts({ uuid: row.carrier_uuid, number: row.number });
+  if (receipts.length === 0) return 0;
+  const order = await orderByCode(code);
+  return order ? recordDoorReceipts(order, carrier.id, receipts) : 0;
+}
+
+/**
+ * The receipts carriers' registers issued for money taken at the door (issue 55), for orders delivered in
+ * the last 30 days that have none yet: how many were kept. A carrier that is down is asked next round.
+ */
+export async function readDoorReceipts(limit = 50): Promise<number> {
+  const rows = await selectRows<{ code: string; carrier: CarrierId }>(
+    await getDb(),
+    sql`SELECT o.code, s.carrier FROM orders o JOIN shipments s ON s.order_id = o.id
+         WHERE o.payment_method = ${ON_DELIVERY} AND o.payment_status = 'paid' AND s.state = 'registered'
+           AND o.delivered_at > now() - interval '30 days'
+           AND NOT EXISTS (SELECT 1 FROM receipts r WHERE r.order_id = o.id AND r.kind = 'door')
+         ORDER BY o.id LIMIT ${limit}`,
+  );
+  let kept = 0;
+  const down = new Set<CarrierId>();
+  for (const row of rows) {
+    const carrier = usable(row.carrier);
+    if (!carrier || down.has(row.carrier)) continue;
+    try {
+      kept += await readDoorReceipt(row.code, carrier);
+    } catch (error) {
+      if (!(error instanceof CarrierUnavailable) && !(error instanceof CarrierRefused)) throw error;
+      noteCarrierError(carrier.id, 'receipt', error);
+      if (error instanceof CarrierUnavailable) down.add(row.carrier);
+    }
+  }
+  return kept;
 }

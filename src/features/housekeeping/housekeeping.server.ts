@@ -2,7 +2,7 @@
 // anyone visits, run by the one scheduler (src/lib/jobs.ts) in every server process — on PostgreSQL one
 // process at a time per job. Loaded with the middleware; the jobs start when the process is ready and
 // stop first when it stops (src/lib/runtime.ts).
-import { pollShipments, registerPaidOrders } from '~/features/delivery/delivery.shipments.server.ts';
+import { pollShipments, readDoorReceipts, registerPaidOrders } from '~/features/delivery/delivery.shipments.server.ts';
 import { settleReceipts } from '~/features/payments/payments.receipts.server.ts';
 import { finishStaleReturns } from '~/features/payments/payments.returns.server.ts';
 import { getDatabase } from '~/lib/db/index.ts';
@@ -37,6 +37,7 @@ export function housekeepingJobs(everySeconds = env().JOBS_EVERY_SECONDS): Job[]
     // and the orders on their way asked about once an hour each (the carrier's webhook has no retries).
     { name: 'register-shipments', everyMs: every(MINUTE), run: () => registerPaidOrders() },
     { name: 'poll-shipments', everyMs: every(10 * MINUTE), run: () => pollShipments() },
+    { name: 'door-receipts', everyMs: every(10 * MINUTE), run: () => readDoorReceipts() },
     // The carriers' setup checked at start and every 6 hours (not at the tests' pace: it asks the carrier);
     // a check with the same settings in the last 6 hours by any process is not made again (issue 54).
     { name: 'check-carriers', everyMs: 6 * 60 * MINUTE, run: () => checkCarriers() },

@@ -14,9 +14,9 @@ import { t } from '~/lib/i18n/index.ts';
 import { logger } from '~/lib/log.ts';
 import { orderCodes, packView } from '~/features/marking/marking.server.ts';
 import { orderByCode, type OrderView } from '~/features/orders/orders.server.ts';
-import { HANDED_OVER } from '~/features/orders/orders.ts';
+import { HANDED_OVER, ON_DELIVERY } from '~/features/orders/orders.ts';
 import { ProviderUnavailable, type PaymentProvider, type ReceiptMode, type ReceiptStatus } from './provider.server.ts';
-import { collectedAmounts, receiptLines, receiptTotal, settlementLines, type ReceiptLine, type ReceiptSource } from './receipt.ts';
+import { collectedAmounts, describe, receiptLines, receiptTotal, settlementLines, type ReceiptLine, type ReceiptSource } from './receipt.ts';
 import { testProvider } from './test-provider.server.ts';
 import { yookassaProvider } from './yookassa.server.ts';
 
@@ -199,18 +199,100 @@ export async function settleReceipts(limit = 50): Promise<number> {
 
 /** One of an order's receipts as its pages show it. */
 export interface ReceiptEntry {
-  kind: 'payment' | 'prepayment' | 'settlement' | 'refund';
+  /** door, door_refund: the carrier's register's, for money taken at the door (issue 55). */
+  kind: 'payment' | 'prepayment' | 'settlement' | 'refund' | 'door' | 'door_refund';
   amount: number;
   /** sent: went with the payment or refund; waiting: due when the goods are handed over. */
-  status: 'sent' | 'waiting' | 'queued' | ReceiptStatus;
+  status: 'sent' | 'waiting' | 'queued' | 'door' | ReceiptStatus;
   /** Marked units whose codes it carries. */
   codes: number;
   at: string | null;
+  /** A carrier's receipt's fiscal numbers (ФН, ФД, ФП), as read back. */
+  fiscal?: string | undefined;
+}
+
+/** A receipt the carrier's register issued at the door, as read back (delivery's DoorReceipt). */
+export interface CarrierReceipt {
+  kind: 'sale' | 'refund';
+  at: string;
+  fiscal: { storage: string; document: string; sign: string };
+  sum: number;
+}
+
+/**
+ * The lines a receipt of money taken at the door covers (issue 55): what the buyer kept, at the amounts
+ * the carrier collected for each unit (the receipts' allocation), a marked unit with its code, and the
+ * delivery with the fee when anything was kept — the carrier's receipt is made of the same positions.
+ */
+export function doorReceiptLines(order: OrderView, codes: ReadonlyMap<number, readonly string[]>): ReceiptLine[] {
+  const collected = collectedFor(order);
+  const lines: ReceiptLine[] = [];
+  order.lines.forEach((line, i) => {
+    const units = (collected.lines[i] ?? []).flatMap((g) => Array.from({ length: g.quantity }, () => g.unit)).slice(0, line.kept ?? line.quantity);
+    const marks = codes.get(line.id) ?? [];
+    const description = describe(line.brand, line.name, line.variant);
+    units.forEach((unit, u) => {
+      const mark = marks[u];
+      const last = lines.at(-1);
+      if (mark) lines.push({ description, quantity: 1, unit, subject: 'marked', mark });
+      else if (last && last.description === description && last.unit === unit && !last.mark) last.quantity++;
+      else lines.push({ description, quantity: 1, unit, subject: 'commodity' });
+    });
+  });
+  if (lines.length > 0 && collected.delivery > 0)
+    lines.push({ description: t('ru', 'payment.deliveryLine'), quantity: 1, unit: collected.delivery, subject: 'service' });
+  return lines;
+}
+
+/** Keeps the carrier's receipts for an order paid at the door (once each, by its fiscal document number). */
+export async function recordDoorReceipts(order: OrderView, carrier: string, receipts: readonly CarrierReceipt[]): Promise<number> {
+  const db = await getDb();
+  const lines = doorReceiptLines(order, await orderCodes(order.id));
+  let added = 0;
+  for (const r of receipts) {
+    const fiscal = `ФН ${r.fiscal.storage}, ФД ${r.fiscal.document}, ФП ${r.fiscal.sign}`;
+    const made = await selectRows(
+      db,
+      sql`INSERT INTO receipts (order_id, kind, provider, provider_ref, idempotence_key, amount, lines, status, created_at)
+          VALUES (${order.id}, ${r.kind === 'sale' ? 'door' : 'door_refund'}, ${carrier}, ${fiscal}, ${`door-${order.code}-${r.fiscal.document}`}, ${r.sum},
+                  ${JSON.stringify(r.kind === 'sale' ? lines : [])}::jsonb, 'succeeded', ${r.at})
+          ON CONFLICT (idempotence_key) DO NOTHING RETURNING id`,
+    );
+    added += made.length;
+  }
+  return added;
 }
 
 /** The order's receipts, oldest first: the payment's, then the settlement (sent or still due) and the returns'. */
 export async function orderReceipts(orderId: number): Promise<ReceiptEntry[]> {
   const db = await getDb();
+  const [door] = await selectRows<{ payment_method: string; payment_status: string; status: string }>(
+    db,
+    sql`SELECT payment_method, payment_status, status FROM orders WHERE id = ${orderId}`,
+  );
+  // Paid at the door (issue 55): the carrier's register's receipts, read back — or the one it will issue.
+  if (door?.payment_method === ON_DELIVERY) {
+    const rows = await selectRows<{
+      kind: 'door' | 'door_refund';
+      amount: number;
+      lines: ReceiptLine[];
+      provider_ref: string | null;
+      created_at: Date | string;
+    }>(
+      db,
+      sql`SELECT kind, amount, lines, provider_ref, created_at FROM receipts WHERE order_id = ${orderId} AND kind IN ('door', 'door_refund') ORDER BY created_at, id`,
+    );
+    const entries: ReceiptEntry[] = rows.map((r) => ({
+      kind: r.kind,
+      amount: Number(r.amount),
+      status: 'door',
+      codes: r.lines.filter((l) => l.mark !== undefined).length,
+      at: new Date(r.created_at).toISOString(),
+      fiscal: r.provider_ref ?? undefined,
+    }));
+    if (entries.length === 0 && door.payment_status === ON_DELIVERY) entries.push({ kind: 'door', amount: 0, status: 'waiting', codes: 0, at: null });
+    return entries;
+  }
   const [payment] = await selectRows<{ amount: number; receipt_mode: ReceiptMode; status: string; updated_at: Date | string }>(
     db,
     sql`SELECT amount, receipt_mode, status, updated_at FROM payments WHERE order_id = ${orderId} AND status IN ('succeeded', 'refunded') ORDER BY id DESC LIMIT 1`,
