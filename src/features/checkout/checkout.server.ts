@@ -286,9 +286,7 @@ export async function placeOrder(input: PlaceOrderInput, owner: Owner, idempoten
         // Checked with the stock and the customer locked: a refusal counted now is the last one.
         const cod = await onDeliveryAnswer(
           {
-            carrier: carrier
-              ? { mode: carrier.mode, pointTakes: carrier.mode === 'courier' ? takesPaymentAtDoor(carrier.carrier) : carrier.point?.cod }
-              : null,
+            carrier: carrier ? { mode: carrier.mode, pointTakes: carrier.mode === 'courier' ? takesPaymentAtDoor(carrier.carrier) : carrier.point?.cod } : null,
             amount: p.total,
             who: { customerId: owner.customerId, email: input.contact.email },
             strict: true,

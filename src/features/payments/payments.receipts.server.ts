@@ -208,8 +208,13 @@ export interface ReceiptEntry {
   codes: number;
   at: string | null;
   /** A carrier's receipt's fiscal numbers (ФН, ФД, ФП), as read back. */
-  fiscal?: string | undefined;
+  fiscal?: { storage: string; document: string; sign: string } | undefined;
 }
+
+const fiscalOf = (ref: string | null) => {
+  const [storage, document, sign] = (ref ?? '').split('/');
+  return storage && document && sign ? { storage, document, sign } : undefined;
+};
 
 /** A receipt the carrier's register issued at the door, as read back (delivery's DoorReceipt). */
 export interface CarrierReceipt {
@@ -250,7 +255,8 @@ export async function recordDoorReceipts(order: OrderView, carrier: string, rece
   const lines = doorReceiptLines(order, await orderCodes(order.id));
   let added = 0;
   for (const r of receipts) {
-    const fiscal = `ФН ${r.fiscal.storage}, ФД ${r.fiscal.document}, ФП ${r.fiscal.sign}`;
+    // ФН/ФД/ФП as provider_ref: the receipt's own address at the tax service.
+    const fiscal = `${r.fiscal.storage}/${r.fiscal.document}/${r.fiscal.sign}`;
     const made = await selectRows(
       db,
       sql`INSERT INTO receipts (order_id, kind, provider, provider_ref, idempotence_key, amount, lines, status, created_at)
@@ -288,7 +294,7 @@ export async function orderReceipts(orderId: number): Promise<ReceiptEntry[]> {
       status: 'door',
       codes: r.lines.filter((l) => l.mark !== undefined).length,
       at: new Date(r.created_at).toISOString(),
-      fiscal: r.provider_ref ?? undefined,
+      fiscal: fiscalOf(r.provider_ref),
     }));
     if (entries.length === 0 && door.payment_status === ON_DELIVERY) entries.push({ kind: 'door', amount: 0, status: 'waiting', codes: 0, at: null });
     return entries;

@@ -1019,6 +1019,7 @@ export const en: Partial<Messages> = {
   'receipts.kind.door_refund': 'Carrier’s refund receipt',
   'receipts.status.door': 'issued by the carrier on delivery',
   'receipts.status.waitingDoor': 'the carrier issues it on delivery, for what you keep',
+  'receipts.fiscal': 'FN {storage}, FD {document}, FP {sign}',
   'receipts.status.sent': 'sent to the register',
   'receipts.status.waiting.shipment': 'sent when the order is handed to delivery',
   'receipts.status.waiting.delivery': 'sent when the order is handed to you',

@@ -1042,6 +1042,7 @@ export const ru = {
   'receipts.kind.door_refund': 'Чек возврата службы доставки',
   'receipts.status.door': 'выдан службой доставки при получении',
   'receipts.status.waitingDoor': 'выдаст служба доставки при получении — на то, что вы оставите',
+  'receipts.fiscal': 'ФН {storage}, ФД {document}, ФП {sign}',
   'receipts.status.sent': 'передан в кассу',
   'receipts.status.waiting.shipment': 'будет отправлен, когда заказ передадут в доставку',
   'receipts.status.waiting.delivery': 'будет отправлен, когда заказ вручат',
