@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { expect, test, e2ePort } from './fixtures.ts';
-import { addFirstSize, hydrated, isMobile, open, payWith, signIn } from './helpers.ts';
+import { acceptCookies, addFirstSize, hydrated, isMobile, open, payWith, signIn } from './helpers.ts';
 import { e2eInfoFile } from '../support/server.ts';
 
 const dataDir = () => (JSON.parse(readFileSync(e2eInfoFile(e2ePort()), 'utf8')) as { dataDir: string }).dataDir;
@@ -25,6 +25,29 @@ async function fillGuest(page: Page) {
   await page.getByRole('textbox', { name: 'Город' }).fill('Москва');
   await page.getByRole('textbox', { name: 'Улица, дом, квартира' }).fill('Тверская, 7, кв. 12');
 }
+
+test('a guest pays with SberPay: the test gateway’s SberPay step confirms it, and the order is paid', async ({ page }, info) => {
+  await addFirstSize(page, 8);
+  await toCheckout(page);
+  await acceptCookies(page);
+  await fillGuest(page);
+  // Chosen from the keyboard: on a phone the page's smooth scroll and the bottom bar keep a pointer's tap
+  // on the third way to pay from settling in time for the test (a finger scrolls first).
+  const sberPay = page.getByRole('radio', { name: /SberPay/ });
+  await sberPay.focus();
+  await page.keyboard.press('Space');
+  await expect(sberPay).toBeChecked();
+  const total = (await page.getByTestId('checkout-total').textContent())!;
+  await page.getByRole('button', { name: /Перейти к оплате/ }).click();
+  await expect(page.getByTestId('test-pay-amount')).toHaveText(total);
+  await page.getByRole('tab', { name: 'SberPay' }).click();
+  await expect(page.getByText('Подтвердите оплату в приложении СберБанк Онлайн')).toBeVisible();
+  await page.screenshot({ path: info.outputPath(`sberpay-${info.project.name}.png`), fullPage: true });
+  await page.getByRole('button', { name: 'Подтвердить в СберБанк Онлайн' }).click();
+  await page.waitForURL(/\/order-success\/BS-\d{8}\/[\w-]{32}$/);
+  await expect(page.getByRole('heading', { name: 'Спасибо! Заказ оплачен' })).toBeVisible();
+  await expect(page.getByTestId('order-total')).toHaveText(total);
+});
 
 test('a guest checks out two sizes by Russian Post, passes 3-D Secure and lands on order-success; the cart is then empty', async ({ page }) => {
   await addFirstSize(page, 6);

@@ -110,6 +110,20 @@ describe('the test provider', () => {
     expect(mail?.body).toContain(placed.result_url);
   });
 
+  it('SberPay in the test provider: confirmed in the app it pays; refused in the app or not confirmed in its hour it cancels the order with the reason', async () => {
+    const sber = () => place({ items: [{ id: fx().coat.id, quantity: 1, variant_code: fx().coat.variants[0]!.code }], contact, delivery, payment: 'sber_pay' });
+    const paid = (await sber()).body.data!;
+    expect((await pay(paid, { action: 'sber_pay' })).body.data).toEqual({ status: 'succeeded', redirect: paid.result_url });
+    expect(await order(paid)).toMatchObject({ status: 'processing', payment_status: 'paid', payment_method: 'sber_pay' });
+    const declined = (await sber()).body.data!;
+    expect((await pay(declined, { action: 'sber_pay_decline' })).body.data?.status).toBe('canceled');
+    expect(await order(declined)).toMatchObject({ status: 'cancelled', payment_status: 'unpaid' });
+    const expired = (await sber()).body.data!;
+    expect((await pay(expired, { action: 'expire' })).body.data?.status).toBe('canceled');
+    const failedPage = await page(expired.result_url.replace('order-success', 'order-failed'));
+    expect(failedPage.html).toContain('Время на оплату истекло');
+  });
+
   it('the declined card cancels the order and gives its stock back; the result page says why', async () => {
     const before = await client(() => server).stock(fx().coat);
     const placed = (await guestOrder()).body.data!;
@@ -367,6 +381,20 @@ describe('the YooKassa adapter against a stand-in', () => {
   it('SBP orders ask YooKassa for SBP; the notification endpoint refuses bodies that are not notifications', async () => {
     await place({ ...twoLines(), payment: 'sbp' });
     expect(standin.creates.at(-1)!.body.payment_method_data).toEqual({ type: 'sbp' });
+    // SberPay is YooKassa's `sberbank`: the bank's app on a phone, YooKassa's page (a QR or the phone's number) on a desktop.
+    const phone = await call<PlacedAnswer>(
+      `${API}/checkout/place-order`,
+      json(
+        { ...twoLines(), payment: 'sber_pay' },
+        { 'idempotency-key': randomUUID(), 'user-agent': 'Mozilla/5.0 (iPhone; CPU iPhone OS 18_0 like Mac OS X) Mobile/15E148' },
+      ),
+    );
+    expect(standin.creates.at(-1)!.body).toMatchObject({ payment_method_data: { type: 'sberbank' }, confirmation: { type: 'mobile_application' } });
+    expect(phone.body.data?.payment_url).toMatch(/^sberpay:\/\/invoicing\/v2\?bankInvoiceId=/);
+    await place({ ...twoLines(), payment: 'sber_pay' });
+    expect(standin.creates.at(-1)!.body).toMatchObject({ payment_method_data: { type: 'sberbank' }, confirmation: { type: 'redirect' } });
+    // Its receipt is a card payment's: the same lines, adding up to the payment.
+    expect(standin.creates.at(-1)!.body.receipt.items.map((i) => i.payment_subject)).toEqual(['commodity', 'commodity', 'service']);
     expect((await call(`${API}/payments/yookassa/notification`, json({ event: 'payment.succeeded', object: { id: '../../x' } }))).status).toBe(422);
     expect((await call(`${API}/payments/yookassa/notification`, json({ object: {} }))).status).toBe(422);
   });

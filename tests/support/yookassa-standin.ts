@@ -17,7 +17,8 @@ export interface StandinPayment {
   amount: { value: string; currency: string };
   description?: string;
   metadata?: Record<string, string>;
-  confirmation?: { type: 'redirect'; confirmation_url: string };
+  confirmation?: { type: 'redirect' | 'mobile_application'; confirmation_url: string };
+  payment_method?: { type: string; id: string; saved: boolean };
   cancellation_details?: { party: string; reason: string };
   created_at: string;
   test: boolean;
@@ -160,8 +161,17 @@ export async function startYookassaStandin(shopId: string, secretKey: string): P
         creates.push({ key, body });
         if (!/^\d+\.\d{2}$/.test(body.amount?.value ?? '') || body.amount.currency !== 'RUB')
           return error(res, 400, 'invalid_request', 'Invalid amount', 'amount');
-        if (body.confirmation?.type !== 'redirect' || !body.confirmation.return_url)
+        // The methods the shop uses, by YooKassa's type names (SberPay is `sberbank`), and their confirmations:
+        // redirect for any, mobile_application (the bank's app on a phone) for SberPay and SBP.
+        const method = body.payment_method_data?.type ?? 'bank_card';
+        if (!['bank_card', 'sbp', 'sberbank'].includes(method)) return error(res, 400, 'invalid_request', 'Unknown payment method', 'payment_method_data.type');
+        const confirmation = body.confirmation?.type;
+        if ((confirmation !== 'redirect' && confirmation !== 'mobile_application') || !body.confirmation.return_url)
           return error(res, 400, 'invalid_request', 'Redirect needs return_url', 'confirmation');
+        if (confirmation === 'mobile_application' && method === 'bank_card')
+          return error(res, 400, 'invalid_request', 'mobile_application is not available for bank_card', 'confirmation.type');
+        if (method === 'sberbank' && body.confirmation.return_url.length > 255)
+          return error(res, 400, 'invalid_request', 'return_url is longer than 255 characters', 'confirmation.return_url');
         const items = body.receipt?.items ?? [];
         if (items.length === 0 || !(body.receipt.customer.email || body.receipt.customer.phone))
           return error(res, 400, 'invalid_request', 'Receipt is required', 'receipt');
@@ -176,7 +186,11 @@ export async function startYookassaStandin(shopId: string, secretKey: string): P
           paid: false,
           amount: body.amount,
           ...(body.metadata ? { metadata: body.metadata } : {}),
-          confirmation: { type: 'redirect', confirmation_url: `${url}/checkout/payments/v2/contract?orderId=${id}` },
+          confirmation:
+            confirmation === 'mobile_application'
+              ? { type: 'mobile_application', confirmation_url: `sberpay://invoicing/v2?bankInvoiceId=${id}&operationType=Web2App` }
+              : { type: 'redirect', confirmation_url: `${url}/checkout/payments/v2/contract?orderId=${id}` },
+          payment_method: { type: method, id, saved: false },
           created_at: new Date().toISOString(),
           test: true,
         };

@@ -420,6 +420,10 @@ export default function CheckoutPage({ m, options, customer, addresses, delivery
               <span className="block font-600">{m['checkout.sbp']}</span>
               <span className="mt-1 block text-xs text-ink-soft">{m['checkout.sbpHint']}</span>
             </Choice>
+            <Choice value="sber_pay" checked={payment === 'sber_pay'} {...register('payment')}>
+              <span className="block font-600">{m['checkout.sberPay']}</span>
+              <span className="mt-1 block text-xs text-ink-soft">{m['checkout.sberPayHint']}</span>
+            </Choice>
             {codOffered && (
               <Choice value="on_delivery" checked={payment === 'on_delivery'} disabled={!codOpen} {...register('payment')}>
                 <span className="block font-600">{m['checkout.onDelivery']}</span>

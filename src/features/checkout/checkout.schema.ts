@@ -7,7 +7,8 @@ import { QUOTE_MAX_CHARS } from '~/features/delivery/delivery.ts';
 
 export const DELIVERY_METHODS = ['courier', 'pickup', 'post'] as const;
 // on_delivery: paid at the door or the pickup point (issue 55), where the shop, the carrier and the point allow it.
-export const PAYMENT_METHODS = ['card', 'sbp', 'on_delivery'] as const;
+// sber_pay: SberPay through YooKassa (issue 55; its API type is `sberbank`).
+export const PAYMENT_METHODS = ['card', 'sbp', 'sber_pay', 'on_delivery'] as const;
 
 export const placeOrderSchema = z.object({
   items: z.array(cartItemSchema).min(1).max(100).optional(),

@@ -60,7 +60,11 @@ export function paymentNote(order: {
   payment_status: string;
   delivery_result: { collected: number | null; payments: { type: 'cash' | 'card'; sum: number }[] } | null;
 }): { key: MessageKey; sum: number | null } {
-  if (order.payment_method !== ON_DELIVERY) return { key: order.payment_method === 'sbp' ? 'orderPage.paidSbp' : 'orderPage.paidCard', sum: null };
+  if (order.payment_method !== ON_DELIVERY)
+    return {
+      key: order.payment_method === 'sbp' ? 'orderPage.paidSbp' : order.payment_method === 'sber_pay' ? 'orderPage.paidSberPay' : 'orderPage.paidCard',
+      sum: null,
+    };
   if (order.payment_status === 'refused') return { key: 'orderPage.refusedAtDoor', sum: null };
   const result = order.delivery_result;
   if (!result) return { key: 'orderPage.onDelivery', sum: null };

@@ -32,7 +32,7 @@ function expiry(value: string): string {
 
 export default function TestPayment({ id, status, returnUrl, cards, code, m }: Props) {
   const [step, setStep] = useState(status === 'challenge' ? 'challenge' : status === 'pending' ? 'card' : 'done');
-  const [tab, setTab] = useState<'card' | 'sbp'>('card');
+  const [tab, setTab] = useState<'card' | 'sbp' | 'sber_pay'>('card');
   const [number, setNumber] = useState('');
   const [exp, setExp] = useState('');
   const [cvc, setCvc] = useState('');
@@ -98,8 +98,8 @@ export default function TestPayment({ id, status, returnUrl, cards, code, m }: P
 
   return (
     <div className="grid gap-5">
-      <div className="grid grid-cols-2 border border-line text-sm" role="tablist">
-        {(['card', 'sbp'] as const).map((name) => (
+      <div className="grid grid-cols-3 border border-line text-sm" role="tablist">
+        {(['card', 'sbp', 'sber_pay'] as const).map((name) => (
           <button
             key={name}
             type="button"
@@ -177,12 +177,27 @@ export default function TestPayment({ id, status, returnUrl, cards, code, m }: P
             </ul>
           </details>
         </form>
-      ) : (
+      ) : tab === 'sbp' ? (
         <div className="grid gap-4 text-sm">
           <p>{m['testPay.sbpText']}</p>
           <button type="button" disabled={busy} onClick={() => void send({ action: 'sbp' })} className="btn-primary w-full disabled:opacity-60">
             {m['testPay.sbpPay']}
           </button>
+        </div>
+      ) : (
+        <div className="grid gap-4 text-sm">
+          <p>{m['testPay.sberPayText']}</p>
+          <button type="button" disabled={busy} onClick={() => void send({ action: 'sber_pay' })} className="btn-primary w-full disabled:opacity-60">
+            {m['testPay.sberPayPay']}
+          </button>
+          <div className="flex flex-wrap gap-3">
+            <button type="button" disabled={busy} onClick={() => void send({ action: 'sber_pay_decline' })} className="btn-outline disabled:opacity-60">
+              {m['testPay.sberPayDecline']}
+            </button>
+            <button type="button" disabled={busy} onClick={() => void send({ action: 'expire' })} className="btn-outline disabled:opacity-60">
+              {m['testPay.sberPayExpire']}
+            </button>
+          </div>
         </div>
       )}
       <button

@@ -38,7 +38,7 @@ const COLUMNS = sql`id, order_id, provider, provider_ref, amount, status, confir
  * The provider's page for an unpaid order, creating the payment on first call. Null when the order has
  * nothing to pay (paid with points and balance, cancelled, unknown).
  */
-export async function startPayment(code: string): Promise<string | null> {
+export async function startPayment(code: string, device: 'mobile' | 'desktop' = 'desktop'): Promise<string | null> {
   const order = await orderByCode(code);
   if (!order || order.status !== 'pending' || order.payment_status !== 'unpaid' || order.total <= 0) return null;
   const db = await getDb();
@@ -61,7 +61,8 @@ export async function startPayment(code: string): Promise<string | null> {
     amount: Number(row.amount),
     description: t('ru', 'payment.description', { code: order.code }),
     returnPath: await resultPath(order.code),
-    method: order.payment_method === 'sbp' ? 'sbp' : 'card',
+    method: order.payment_method === 'sbp' || order.payment_method === 'sber_pay' ? order.payment_method : 'card',
+    device,
     orderCode: order.code,
     customer: { email: order.contact_email, phone: order.contact_phone },
     receipt: paymentReceiptLines(order),

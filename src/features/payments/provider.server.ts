@@ -48,6 +48,9 @@ export interface RefundRequest {
   customer: { email: string; phone: string };
 }
 
+/** How a shopper pays online (orders.payment_method). */
+export type OnlineMethod = 'card' | 'sbp' | 'sber_pay';
+
 export interface CreatePayment {
   /** The same key for a retried creation: the provider answers with the payment it already made. */
   idempotenceKey: string;
@@ -55,7 +58,9 @@ export interface CreatePayment {
   description: string;
   /** The shop's path the shopper comes back to (/order-success/{code}/{hash}). */
   returnPath: string;
-  method: 'card' | 'sbp';
+  method: OnlineMethod;
+  /** The shopper's device: SberPay confirms in the bank's app on a phone, by a QR or a phone number on a desktop. */
+  device: 'mobile' | 'desktop';
   orderCode: string;
   customer: { email: string; phone: string };
   receipt: ReceiptLine[];

@@ -134,7 +134,10 @@ export async function testPaymentPage(id: string): Promise<TestPaymentPage | nul
   };
 }
 
-export type PayAction = { action: 'card'; card_number: string; expiry: string; cvc: string } | { action: 'code'; code: string } | { action: 'sbp' | 'decline' };
+export type PayAction =
+  | { action: 'card'; card_number: string; expiry: string; cvc: string }
+  | { action: 'code'; code: string }
+  | { action: 'sbp' | 'sber_pay' | 'sber_pay_decline' | 'expire' | 'decline' };
 
 /**
  * Settles a test payment as a bank would: a listed success card pays, the declined card and unknown
@@ -164,7 +167,10 @@ export async function payTestPayment(id: string, input: PayAction): Promise<{ st
     } else if (input.action === 'code') {
       if (found.status !== 'challenge') throw new HttpError(409, 'payment.noChallenge');
       next = input.code === TEST_3DS_CODE ? { status: 'succeeded' } : { status: 'canceled', reason: '3d_secure_failed' };
-    } else if (input.action === 'sbp') next = { status: 'succeeded' };
+    } else if (input.action === 'sbp' || input.action === 'sber_pay') next = { status: 'succeeded' };
+    // SberPay's outcomes as YooKassa reports them: refused in the bank's app, or not confirmed in its hour.
+    else if (input.action === 'sber_pay_decline') next = { status: 'canceled', reason: 'canceled_by_payer' };
+    else if (input.action === 'expire') next = { status: 'canceled', reason: 'expired_on_confirmation' };
     else next = { status: 'canceled', reason: 'canceled_by_payer' };
     await tx.execute(
       sql`UPDATE test_payments SET status = ${next.status}, reason = ${next.reason ?? null}, card_last4 = coalesce(${next.last4 ?? null}, card_last4),

@@ -6,7 +6,7 @@ import { z } from '~/lib/zod.ts';
 import { env } from '~/lib/env.ts';
 import { logger } from '~/lib/log.ts';
 import { metrics } from '~/lib/metrics.ts';
-import type { CreatePayment, PaymentProvider, ProviderPayment, ReceiptMode } from './provider.server.ts';
+import type { CreatePayment, OnlineMethod, PaymentProvider, ProviderPayment, ReceiptMode } from './provider.server.ts';
 import type { ReceiptLine } from './receipt.ts';
 import { ProviderUnavailable } from './provider.server.ts';
 
@@ -109,6 +109,9 @@ async function call(path: string, init: { method: 'GET' | 'POST'; body?: unknown
   throw new ProviderUnavailable(last);
 }
 
+/** YooKassa's payment_method_data.type of each way to pay online (SberPay's is `sberbank`). */
+const METHOD_TYPES: Record<OnlineMethod, string> = { card: 'bank_card', sbp: 'sbp', sber_pay: 'sberbank' };
+
 export const yookassaProvider: PaymentProvider = {
   name: 'yookassa',
   async create(request: CreatePayment) {
@@ -117,10 +120,14 @@ export const yookassaProvider: PaymentProvider = {
       receipt: receipt(request.customer, request.receipt, request.receiptMode),
       amount: { value: toValue(request.amount), currency: 'RUB' },
       capture: true,
-      confirmation: { type: 'redirect', return_url: new URL(request.returnPath, config.SITE_URL).href },
+      // SberPay on a phone opens the bank's app (its return_url at most 255 characters); everywhere else YooKassa's page.
+      confirmation: {
+        type: request.method === 'sber_pay' && request.device === 'mobile' ? 'mobile_application' : 'redirect',
+        return_url: new URL(request.returnPath, config.SITE_URL).href,
+      },
       description: request.description.slice(0, 128),
       metadata: { order_code: request.orderCode },
-      payment_method_data: { type: request.method === 'sbp' ? 'sbp' : 'bank_card' },
+      payment_method_data: { type: METHOD_TYPES[request.method] },
     };
     const answer = paymentSchema.safeParse(await call('/payments', { method: 'POST', body, idempotenceKey: request.idempotenceKey }));
     if (!answer.success) throw new ProviderUnavailable('unexpected answer');

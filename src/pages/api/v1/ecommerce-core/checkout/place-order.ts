@@ -39,7 +39,9 @@ export const POST = endpoint({
       });
     let paymentUrl: string | null;
     try {
-      paymentUrl = await startPayment(order.code);
+      // SberPay confirms in the bank's app on a phone (issue 55): the device as its browser names itself.
+      const mobile = /Mobi|Android|iPhone|iPad/i.test(request.headers.get('user-agent') ?? '');
+      paymentUrl = await startPayment(order.code, mobile ? 'mobile' : 'desktop');
     } catch (error) {
       if (error instanceof ProviderUnavailable) throw new HttpError(502, 'payment.unavailable');
       throw error;

@@ -21,6 +21,9 @@ export const POST = endpoint({
     z.object({ action: z.literal('card'), card_number: text(23), expiry: text(7), cvc: text(4) }),
     z.object({ action: z.literal('code'), code: text(12) }),
     z.object({ action: z.literal('sbp') }),
+    z.object({ action: z.literal('sber_pay') }),
+    z.object({ action: z.literal('sber_pay_decline') }),
+    z.object({ action: z.literal('expire') }),
     z.object({ action: z.literal('decline') }),
   ]),
   async handler({ params, body, context }) {
