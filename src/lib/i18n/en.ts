@@ -614,7 +614,8 @@ export const en: Partial<Messages> = {
   'testPay.expiry': 'Expiry',
   'testPay.pay': 'Pay',
   'testPay.tab.sber_pay': 'SberPay',
-  'testPay.sberPayText': 'Confirm the payment in the SberBank Online app: on a phone it opens by itself, on a computer by a QR code. In the test gateway, by a button.',
+  'testPay.sberPayText':
+    'Confirm the payment in the SberBank Online app: on a phone it opens by itself, on a computer by a QR code. In the test gateway, by a button.',
   'testPay.sberPayPay': 'Confirm in SberBank Online',
   'testPay.sberPayDecline': 'Decline in the app',
   'testPay.sberPayExpire': 'Not confirmed within the hour',
