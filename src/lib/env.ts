@@ -139,6 +139,8 @@ const schema = z.object({
   COD_REFUSALS_LIMIT: z.coerce.number().int().min(1).max(100).default(2),
   COD_REFUSALS_SHARE: z.coerce.number().min(1).max(100).default(50),
   COD_FEE_PERCENT: z.coerce.number().min(0).max(10).default(0),
+  // Money taken at the door not in a carrier's register this many days after the delivery is overdue (the console says so).
+  COD_TRANSFER_DAYS: z.coerce.number().int().min(1).max(90).default(10),
   // The seller the carrier's register names on the receipt for money it takes at the door (CDEK's `seller`:
   // the shop's legal name, its ИНН, phone and CDEK's code of its ownership form; docs/payments.md).
   SELLER_NAME: z.string().min(1).max(255).optional(),

@@ -126,5 +126,9 @@ test('a guest orders two sizes with try-on, pays at the point for the one kept; 
   await console_.reload();
   await expect(console_.getByTestId('ops-order-payment')).toHaveText('Оплачен');
   await expect.poll(inStock, { timeout: 10_000 }).toEqual([false, true]);
+  // What CDEK owes the shop for it, until its register says it was transferred.
+  await console_.goto(`${shop.baseUrl}/ops/cod`);
+  await expect(console_.getByTestId(`ops-cod-${code}`)).toContainText('Ждём перевода');
+  await console_.screenshot({ path: info.outputPath(`ops-cod-${info.project.name}.png`), fullPage: true });
   await console_.close();
 });

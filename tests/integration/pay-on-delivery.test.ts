@@ -22,6 +22,8 @@ const HOOK_TOKEN = 'cod-hook-token-0123456789';
 let standin: CdekStandin;
 let shop: TestServer & { prepared: { id: number; sizes: [string, string]; single: { id: number; variant_code: string } } | undefined };
 let manager: Visitor;
+/** Orders paid at the door and delivered by the tests, in order: the registers reconcile them. */
+const deliveredAtDoor: { code: string; collected: number }[] = [];
 /** A model in two sizes, one of each in stock: ordered both, kept one. */
 let model: { id: number; sizes: [string, string] };
 
@@ -227,6 +229,7 @@ describe('payment on delivery', () => {
 
     // Delivered: the carrier took the money.
     expect((await hook(standin.advance(code, 'DELIVERED'))).status).toBe(200);
+    deliveredAtDoor.push({ code, collected: order?.total ?? 0 });
     const delivered = await manager.go(`/ops/orders/${code}`);
     expect(/data-testid="ops-order-payment">\s*([^<]+?)\s*</.exec(delivered.html)?.[1]).toBe('Оплачен');
   });
@@ -365,6 +368,7 @@ describe('payment on delivery', () => {
       Math.round((keptItem?.payment.value ?? 0) * 100) +
       Math.round(((body as unknown as { delivery_recipient_cost: { value: number } }).delivery_recipient_cost.value ?? 0) * 100);
     expect(detail.body.data?.delivery_result?.collected).toBe(collected);
+    deliveredAtDoor.push({ code, collected });
     const page = await (await fetch(`${shop.baseUrl}${placed.body.data?.result_url}`)).text();
     expect(page).toContain('Не выкуплено — вернётся в магазин');
     expect(page).toContain(`Оплачено при получении картой: ${formatPrice(collected)}`);
@@ -399,5 +403,36 @@ describe('payment on delivery', () => {
     expect(page).toContain('ничего не списано');
     const ops = await manager.go(`/ops/orders/${code}`);
     expect(/data-testid="ops-order-payment">\s*([^<]+?)\s*</.exec(ops.html)?.[1]).toBe('Не выкуплен');
+  });
+
+  it('reconciles the carrier’s registers: each order’s money marked received once, the console listing what is still owed', async () => {
+    const [first, second] = deliveredAtDoor;
+    expect(second).toBeDefined();
+    const row = (html: string, code: string) => new RegExp(`data-testid="ops-cod-${code}" data-state="(\\w+)"[\\s\\S]*?</tr>`).exec(html);
+    const before = await manager.go('/ops/cod');
+    expect(row(before.html, first!.code)?.[1]).toBe('owed');
+    expect(row(before.html, second!.code)?.[1]).toBe('owed');
+    expect(before.html).toContain(`Должны магазину: ${formatPrice(first!.collected + second!.collected)}`);
+
+    // CDEK pays the first order's money today, keeping 3 %; the shop reads the register at once.
+    const today = new Date(Date.now() + 3 * 3_600_000).toISOString().slice(0, 10);
+    standin.transfer(first!.code, today, 501);
+    const reconcile = async () => {
+      const page = await manager.go('/ops/cod');
+      return manager.go('/ops/cod', { _csrf: Visitor.formToken(page.html), action: 'reconcile' });
+    };
+    expect((await reconcile()).status).toBe(303);
+    const after = await manager.go('/ops/cod');
+    const fee = Math.round(first!.collected * 0.03);
+    expect(row(after.html, first!.code)?.[0]).toContain(`Переведено ${formatPrice(first!.collected - fee)} по реестру 501, комиссия ${formatPrice(fee)}`);
+    expect(row(after.html, second!.code)?.[1]).toBe('owed');
+    expect(after.html).toContain(`Должны магазину: ${formatPrice(second!.collected)}`);
+
+    // Listed again in another register, and the registers read again: nothing is marked twice.
+    standin.transfer(first!.code, today, 502);
+    expect((await reconcile()).status).toBe(303);
+    const again = await manager.go('/ops/cod');
+    expect(row(again.html, first!.code)?.[0]).toContain('по реестру 501');
+    expect(standin.calls.filter((c) => c.path === '/registries').at(-1)?.query).toEqual({ date: today });
   });
 });

@@ -165,6 +165,11 @@ export interface CdekStandin {
    * body it would send. DELIVERED may say what the buyer kept and how they paid (a partial buy-out).
    */
   advance(number: string, code: StandinStatusCode, handOver?: StandinHandOver): Record<string, unknown>;
+  /**
+   * CDEK pays the shop an order's money taken at the door in a register on a day (YYYY-MM-DD), keeping its
+   * agency fee (the share given): the register GET /registries?date= lists from then on.
+   */
+  transfer(number: string, date: string, registry: number, feeShare?: number): void;
   close(): Promise<void>;
 }
 
@@ -176,6 +181,7 @@ export async function startCdekStandin(clientId: string, clientSecret: string): 
   const webhooks = new Map<string, { uuid: string; type: string; url: string }>();
   const prints = new Map<string, { orders: string[]; asked: number }>();
   const intakes: Record<string, unknown>[] = [];
+  const registries = new Map<string, Map<number, { cdek_number: string; payment_sum: number; agent_commission_sum: number; transfer_sum: number }[]>>();
   let base = '';
   const now = () => new Date().toISOString().replace(/\.\d+Z$/, '+0000');
   const accepted = (res: ServerResponse, uuid: string, type = 'CREATE') =>
@@ -450,6 +456,21 @@ export async function startCdekStandin(clientId: string, clientSecret: string): 
         });
       return json(res, 200, orderView(found));
     }
+    // The registers of money taken at the door paid to the shop on a day (docs/research/cash-on-delivery.md §6).
+    if (path === '/registries' && req.method === 'GET') {
+      const date = url.searchParams.get('date') ?? '';
+      if (!/^\d{4}-\d{2}-\d{2}$/.test(date)) return refuse(res, 400, 'v2_field_is_empty', 'date');
+      const day = registries.get(date) ?? new Map<number, { cdek_number: string; payment_sum: number; agent_commission_sum: number; transfer_sum: number }[]>();
+      return json(res, 200, {
+        registries: [...day.entries()].map(([number, orders]) => ({
+          registry_number: number,
+          payment_date: date,
+          sum: Math.round(orders.reduce((s, o) => s + o.transfer_sum * 100, 0)) / 100,
+          payment_order_number: String(number * 10),
+          orders,
+        })),
+      });
+    }
     // The receipts CDEK's register issued for money it took at the door (docs/research/cash-on-delivery.md §5).
     if (path === '/check' && req.method === 'GET') {
       const uuid = url.searchParams.get('order_uuid') ?? '';
@@ -540,6 +561,18 @@ export async function startCdekStandin(clientId: string, clientSecret: string): 
     intakes,
     loseNextAnswer: (n) => (state.lose = n),
     depotAcceptsAtOnce: (on) => (state.acceptAtOnce = on),
+    transfer(number, date, registry, feeShare = 0.03) {
+      const order = [...orders.values()].filter((o) => o.number === number && !o.invalid).at(-1);
+      if (!order) throw new Error(`the stand-in holds no order ${number}`);
+      const taken = (handedView(order).delivery_detail as { payment_sum?: number }).payment_sum ?? 0;
+      const fee = Math.round(taken * feeShare * 100) / 100;
+      const day = registries.get(date) ?? new Map();
+      registries.set(date, day);
+      day.set(registry, [
+        ...(day.get(registry) ?? []),
+        { cdek_number: order.cdekNumber, payment_sum: taken, agent_commission_sum: fee, transfer_sum: Math.round((taken - fee) * 100) / 100 },
+      ]);
+    },
     advance(number, code, handOver) {
       const order = [...orders.values()].filter((o) => o.number === number && !o.invalid).at(-1);
       if (!order) throw new Error(`the stand-in holds no order ${number}`);

@@ -91,6 +91,18 @@ export interface DoorReceipt {
   payments: { type: 'cash' | 'card'; sum: number }[];
 }
 
+/** An order's money taken at the door, as a carrier's register of transfers to the shop lists it (kopecks). */
+export interface CodTransfer {
+  registry: string;
+  paidOn: string | null;
+  paymentOrder: string | null;
+  /** The carrier's own number of the order (the shipment's number). */
+  carrierNumber: string;
+  collected: number;
+  commission: number;
+  transferred: number;
+}
+
 /** The extra services of a delivery paid at the door (issue 55): trying on, and keeping only part of the order. */
 export interface Services {
   tryOn: boolean;
@@ -203,6 +215,8 @@ export interface Carrier {
    * no payment at the door for the shop: the shop could not show the buyer's receipt (docs/payments.md).
    */
   doorReceipts?(shipment: Shipment): Promise<DoorReceipt[]>;
+  /** The money taken at the door it transferred to the shop on a day (YYYY-MM-DD), by its registers. */
+  transfers?(date: string): Promise<CodTransfer[]>;
 
   /** Proves the credentials, asking nothing else (CarrierRefused when they do not work). */
   authorize(): Promise<void>;

@@ -244,6 +244,8 @@ export const cdek: Carrier = {
 
   doorReceipts: (shipment) => configured().checks(shipment.uuid),
 
+  transfers: (date) => configured().registries(date),
+
   // Not for postamats (docs/research/cash-on-delivery.md §2); trying on at a point needs its fitting room,
   // and a partial buy-out more than one unit.
   services: ({ mode, fittingRoom, units }) => ({

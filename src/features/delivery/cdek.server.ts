@@ -4,7 +4,15 @@
 // checkout never waits longer for a carrier. What the carrier sends back is checked field by field and
 // anything it does not promise is left out, so a changed answer is one error here, not a broken page.
 import { z } from '~/lib/zod.ts';
-import { CarrierRefused, CarrierUnavailable, SHIPPING_TIMEOUT_MS, type CarrierStatus, type DoorReceipt, type HandOver } from './carrier.server.ts';
+import {
+  CarrierRefused,
+  CarrierUnavailable,
+  SHIPPING_TIMEOUT_MS,
+  type CarrierStatus,
+  type CodTransfer,
+  type DoorReceipt,
+  type HandOver,
+} from './carrier.server.ts';
 import type { CarrierCity, CarrierQuote, DeliveryMode, Parcel, PickupPoint } from './delivery.ts';
 
 export interface CdekConfig {
@@ -133,7 +141,27 @@ export interface CdekClient {
   subscribe(type: string, url: string): Promise<string>;
   /** The receipts CDEK's register issued for an order's money taken at the door (GET /check?order_uuid=). */
   checks(orderUuid: string): Promise<DoorReceipt[]>;
+  /** The registers of money taken at the door that CDEK paid the shop on a day (GET /registries?date=). */
+  registries(date: string): Promise<CodTransfer[]>;
 }
+
+// GET /registries (docs/research/cash-on-delivery.md §6): registry_number an integer by the docs, a string in
+// some clients — either is read.
+const registrySchema = z.object({
+  registry_number: z.union([z.number(), z.string()]),
+  payment_date: z.string().optional(),
+  payment_order_number: z.string().optional(),
+  orders: z
+    .array(
+      z.object({
+        cdek_number: z.union([z.string(), z.number()]),
+        transfer_sum: z.number(),
+        payment_sum: z.number(),
+        agent_commission_sum: z.number().default(0),
+      }),
+    )
+    .default([]),
+});
 
 // GET /check (docs/research/cash-on-delivery.md §5): fiscal numbers and sums, no item lines.
 const checkSchema = z.object({
@@ -409,6 +437,27 @@ export function cdekClient(config: CdekConfig, fetchImpl: typeof fetch = fetch):
 
     async createIntake(body) {
       return entityUuid(await call('/intakes', post(body)), 'courier pickup');
+    },
+
+    async registries(date) {
+      const answer = z
+        .object({ registries: z.array(z.unknown()).default([]) })
+        .safeParse(await call('/registries', { query: { date }, timeoutMs: SHIPPING_TIMEOUT_MS }));
+      if (!answer.success) throw new CarrierUnavailable('CDEK answered the registries with something else');
+      const kopecks = (roubles: number) => Math.round(roubles * 100);
+      return answer.data.registries.flatMap((row) => {
+        const registry = registrySchema.safeParse(row);
+        if (!registry.success) return [];
+        return registry.data.orders.map((o) => ({
+          registry: String(registry.data.registry_number),
+          paidOn: registry.data.payment_date ?? null,
+          paymentOrder: registry.data.payment_order_number ?? null,
+          carrierNumber: String(o.cdek_number),
+          collected: kopecks(o.payment_sum),
+          commission: kopecks(o.agent_commission_sum),
+          transferred: kopecks(o.transfer_sum),
+        }));
+      });
     },
 
     async checks(orderUuid) {

@@ -3,6 +3,7 @@
 // process at a time per job. Loaded with the middleware; the jobs start when the process is ready and
 // stop first when it stops (src/lib/runtime.ts).
 import { pollShipments, readDoorReceipts, registerPaidOrders } from '~/features/delivery/delivery.shipments.server.ts';
+import { reconcileTransfers } from '~/features/delivery/delivery.transfers.server.ts';
 import { settleReceipts } from '~/features/payments/payments.receipts.server.ts';
 import { finishStaleReturns } from '~/features/payments/payments.returns.server.ts';
 import { getDatabase } from '~/lib/db/index.ts';
@@ -38,6 +39,7 @@ export function housekeepingJobs(everySeconds = env().JOBS_EVERY_SECONDS): Job[]
     { name: 'register-shipments', everyMs: every(MINUTE), run: () => registerPaidOrders() },
     { name: 'poll-shipments', everyMs: every(10 * MINUTE), run: () => pollShipments() },
     { name: 'door-receipts', everyMs: every(10 * MINUTE), run: () => readDoorReceipts() },
+    { name: 'reconcile-cod', everyMs: every(60 * MINUTE), run: () => reconcileTransfers() },
     // The carriers' setup checked at start and every 6 hours (not at the tests' pace: it asks the carrier);
     // a check with the same settings in the last 6 hours by any process is not made again (issue 54).
     { name: 'check-carriers', everyMs: 6 * 60 * MINUTE, run: () => checkCarriers() },

@@ -1002,3 +1002,20 @@ export const consents = pgTable(
   },
   (t) => [index('consents_customer_idx').on(t.customerId, t.at), index('consents_email_idx').on(sql`lower(${t.email})`, t.at)],
 );
+
+// Money taken at the door, as the carriers' registers say they transferred it (issue 55, migration 0033).
+export const codTransfers = pgTable('cod_transfers', {
+  id: serial('id').primaryKey(),
+  orderId: integer('order_id')
+    .notNull()
+    .unique('cod_transfers_order_uq')
+    .references(() => orders.id, { onDelete: 'cascade' }),
+  carrier: text('carrier').notNull(),
+  registry: text('registry').notNull(),
+  paidOn: date('paid_on', { mode: 'string' }),
+  paymentOrder: text('payment_order'),
+  collected: integer('collected').notNull(),
+  commission: integer('commission').notNull(),
+  transferred: integer('transferred').notNull(),
+  createdAt: createdAt(),
+});
