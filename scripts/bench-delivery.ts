@@ -34,6 +34,9 @@ const shop = await startTestServer({
     BOXBERRY_API_URL: boxberry.url,
     // Parcels from the categories' defaults: each options call reads its products' category chain.
     DELIVERY_PARCELS: '*-obuv=1500:34x22x13,*-sumki=900:40x30x15,*=700:35x25x8',
+    // Payment at the door (issue 55): the summary says for which point, with the fee and the services.
+    PAY_ON_DELIVERY: '1',
+    COD_FEE_PERCENT: '2',
     LOG_LEVEL: 'warn',
   },
 });
@@ -45,6 +48,28 @@ const CITIES = [
   { code: 270, name: 'Новосибирск' },
 ];
 const WORDS = ['', 'мира', 'садовая 19', 'пушкина', 'невский'];
+
+const API = `${shop.baseUrl}/api/v1/ecommerce-core`;
+/** Each city's pickup offer's sealed quote and a point there, for one unit of product 1's first size. */
+const product = ((await (await fetch(`${API}/product/1`)).json()) as { data: { variants: { code: string }[] } }).data;
+const item = { id: 1, quantity: 1, variant_code: product.variants[0]?.code ?? '' };
+const atDoor: { quote: string; point: string }[] = [];
+for (const city of CITIES) {
+  const options = (await (
+    await fetch(`${API}/delivery/options`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ city: city.code, city_name: city.name, lines: [{ id: 1, quantity: 1 }] }),
+    })
+  ).json()) as { data: { offers: { carrier: string; mode: string; quote: string }[] } };
+  const points = (await (
+    await fetch(`${API}/delivery/points?city=${city.code}&city_name=${encodeURIComponent(city.name)}&carrier=cdek&kind=office`)
+  ).json()) as {
+    data: { points: { code: string }[] };
+  };
+  const offer = options.data.offers.find((o) => o.carrier === 'cdek' && o.mode === 'pickup');
+  if (offer && points.data.points[0]) atDoor.push({ quote: offer.quote, point: points.data.points[0].code });
+}
 
 type Ask = (i: number) => Promise<Response>;
 const asks: Record<string, Ask> = {
@@ -64,6 +89,18 @@ const asks: Record<string, Ask> = {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ city: city.code, city_name: city.name, lines: [{ id: 1 + (i % 10), quantity: 1 + (i % 3) }] }),
+    });
+  },
+  'summary with payment at the door (the point, the fee, the services)': (i) => {
+    const chosen = atDoor[i % atDoor.length]!;
+    return fetch(`${API}/checkout/summary`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        items: [item],
+        delivery: { method: 'pickup', quote: chosen.quote, point: chosen.point },
+        payment: i % 2 ? 'on_delivery' : 'card',
+      }),
     });
   },
 };

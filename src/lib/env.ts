@@ -153,6 +153,8 @@ const schema = z.object({
     .regex(/^\+?\d{10,15}$/)
     .optional(),
   SELLER_OWNERSHIP_FORM: z.coerce.number().int().min(0).max(999).optional(),
+  // The tariff of CDEK's client returns (a tariff of the shop's contract; 136, «Посылка склад-склад», by default).
+  CDEK_RETURN_TARIFF: z.coerce.number().int().min(1).max(10_000).default(136),
   // A secret the carrier's webhook address carries (…/delivery/cdek/webhook?token=…): CDEK signs nothing.
   CDEK_WEBHOOK_TOKEN: z.string().min(16).max(200).optional(),
   // The largest catalogue file `npm run import` reads (bytes); a larger one is refused before anything is read.

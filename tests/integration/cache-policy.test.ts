@@ -65,6 +65,7 @@ const PAGES: Record<string, [url: string, kind: Kind][]> = {
   'ops/audit.astro': [['/ops/audit', 'private']],
   'ops/search.astro': [['/ops/search', 'private']],
   'ops/delivery.astro': [['/ops/delivery', 'private']],
+  'ops/cod.astro': [['/ops/cod', 'private']],
   'ops/privacy/index.astro': [['/ops/privacy', 'private']],
   'ops/privacy/export.ts': [['/ops/privacy/export', 'private']],
   'ops/buyout/index.astro': [['/ops/buyout', 'private']],

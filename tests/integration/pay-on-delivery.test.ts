@@ -436,3 +436,80 @@ describe('payment on delivery', () => {
     expect(standin.calls.filter((c) => c.path === '/registries').at(-1)?.query).toEqual({ date: today });
   });
 });
+
+describe('returns through the carrier', () => {
+  /** A customer's order by card to SPB1, paid, shipped: its code and the customer's token. */
+  async function shippedOrder(): Promise<{ code: string; auth: Record<string, string> }> {
+    const signed = await call<{ access_token: string }>(`${API}/auth/customer-registration`, {
+      method: 'POST',
+      body: JSON.stringify({
+        email: `return.${crypto.randomUUID().slice(0, 8)}@example.ru`,
+        phone: '+7 (921) 555-44-33',
+        password: 'вернуть через пункт выдачи',
+      }),
+    });
+    const auth = { authorization: `Bearer ${signed.body.data?.access_token}` };
+    const item = await inStockItem();
+    await call(`${API}/customer/cart/store-cart-item`, {
+      method: 'POST',
+      headers: auth,
+      body: JSON.stringify({ item: { ...item, quantity: 1, uid: crypto.randomUUID() } }),
+    });
+    const placed = await call<Placed>(`${API}/checkout/place-order`, {
+      method: 'POST',
+      headers: { ...auth, 'idempotency-key': crypto.randomUUID() },
+      body: JSON.stringify({ contact: contact('return.buyer@example.ru'), delivery: delivery(await quote(item.id, 'pickup'), 'SPB1'), payment: 'card' }),
+    });
+    expect(placed.status).toBe(201);
+    const paid = await call(`${API}/payments/test/${placed.body.data?.payment_url?.split('/').pop()}`, {
+      method: 'POST',
+      body: JSON.stringify({ action: 'sbp' }),
+    });
+    expect(paid.status).toBe(200);
+    const code = placed.body.data?.code ?? '';
+    expect((await ship(code)).status).toBe(303);
+    return { code, auth };
+  }
+
+  it('a customer returns a delivered order through CDEK: the client return is made once, the order says where to hand it in, the console sees it', async () => {
+    const { code, auth } = await shippedOrder();
+    expect((await hook(standin.advance(code, 'DELIVERED'))).status).toBe(200);
+    const asked = await call<{ delivery: { carrier: { return: string | null } } }>(`${API}/customer/orders/${code}/return`, { method: 'POST', headers: auth });
+    expect(asked.status).toBe(200);
+    const number = carrierOrder(code)?.cdekNumber ?? '';
+    expect(asked.body.data?.delivery.carrier.return).toBe(
+      `Возврат оформлен в СДЭК: отнесите посылку в любой пункт выдачи СДЭК и назовите номер отправления ${number}. Деньги вернём, когда посылка придёт в магазин.`,
+    );
+    expect(standin.clientReturns).toEqual([{ uuid: carrierOrder(code)?.uuid, body: { tariff_code: 136 } }]);
+    // Asked again: the window's answer, and the carrier is not asked twice.
+    expect((await call(`${API}/customer/orders/${code}/return`, { method: 'POST', headers: auth })).status).toBe(409);
+    expect(standin.clientReturns).toHaveLength(1);
+    expect((await manager.go(`/ops/orders/${code}`)).html).toContain('Покупатель оформил возврат через службу доставки');
+  });
+
+  it('the shop refuses a parcel before handing it over: CDEK is told once, the parcel comes back; a delivered one cannot be refused', async () => {
+    const { code } = await shippedOrder();
+    const refuse = async () => {
+      const page = await manager.go(`/ops/orders/${code}`);
+      return manager.go(`/ops/orders/${code}`, { _csrf: Visitor.formToken(page.html), action: 'refuse' });
+    };
+    expect((await hook(standin.advance(code, 'ACCEPTED_AT_PICK_UP_POINT'))).status).toBe(200);
+    expect((await refuse()).status).toBe(303);
+    expect(standin.refusals).toEqual([carrierOrder(code)?.uuid]);
+    const page = await manager.go(`/ops/orders/${code}`);
+    expect(page.html).toContain('Отказ от отправки передан в службу доставки');
+    expect(page.html).not.toContain('Отказаться от отправки');
+    // CDEK's NOT_DELIVERED comes back by the webhook: the order is returned.
+    const order = carrierOrder(code);
+    expect((await hook({ type: 'ORDER_STATUS', uuid: order?.uuid, attributes: { number: code, code: 'NOT_DELIVERED' } })).status).toBe(200);
+    expect(/data-testid="ops-order-status">\s*([^<]+?)\s*</.exec((await manager.go(`/ops/orders/${code}`)).html)?.[1]).toBe('Возвращён отправителю');
+
+    const delivered = await shippedOrder();
+    expect((await hook(standin.advance(delivered.code, 'DELIVERED'))).status).toBe(200);
+    const late = await manager.go(`/ops/orders/${delivered.code}`);
+    expect(late.html).not.toContain('Отказаться от отправки');
+    const forced = await manager.go(`/ops/orders/${delivered.code}`, { _csrf: Visitor.formToken(late.html), action: 'refuse' });
+    expect(forced.status).toBe(409);
+    expect(forced.html).toContain('Заказ уже вручён или вернулся: отказаться от отправки нельзя');
+  });
+});

@@ -160,6 +160,10 @@ export interface CdekStandin {
   webhooks: Map<string, { uuid: string; type: string; url: string }>;
   /** The courier pickups asked of it. */
   intakes: Record<string, unknown>[];
+  /** The client returns (POST /orders/{uuid}/clientReturn) made, with their bodies. */
+  clientReturns: { uuid: string; body: unknown }[];
+  /** The orders the shop refused (POST /orders/{uuid}/refusal). */
+  refusals: string[];
   /**
    * The carrier moves an order (by the shop's number) to a status, as its depots do; the ORDER_STATUS webhook
    * body it would send. DELIVERED may say what the buyer kept and how they paid (a partial buy-out).
@@ -181,6 +185,8 @@ export async function startCdekStandin(clientId: string, clientSecret: string): 
   const webhooks = new Map<string, { uuid: string; type: string; url: string }>();
   const prints = new Map<string, { orders: string[]; asked: number }>();
   const intakes: Record<string, unknown>[] = [];
+  const clientReturns: { uuid: string; body: unknown }[] = [];
+  const refusals: string[] = [];
   const registries = new Map<string, Map<number, { cdek_number: string; payment_sum: number; agent_commission_sum: number; transfer_sum: number }[]>>();
   let base = '';
   const now = () => new Date().toISOString().replace(/\.\d+Z$/, '+0000');
@@ -493,6 +499,26 @@ export async function startCdekStandin(clientId: string, clientSecret: string): 
         ],
       });
     }
+    // A delivered order's client return, and the shop's refusal before handing over (research §7). The
+    // codes refusing them in the wrong state are not published: these name what is wrong.
+    const actionPath = /^\/orders\/([\w-]+)\/(clientReturn|refusal)$/.exec(path);
+    if (actionPath && req.method === 'POST') {
+      const [, uuid = '', action] = actionPath;
+      const found = orders.get(uuid);
+      if (!found) return notFound(res, uuid);
+      const last = found.statuses.at(-1)?.code;
+      if (action === 'clientReturn') {
+        if (last !== 'DELIVERED') return refuse(res, 400, 'v2_order_not_delivered', 'a client return needs a delivered order');
+        if (typeof (body as { tariff_code?: unknown } | undefined)?.tariff_code !== 'number') return refuse(res, 400, 'v2_field_is_empty', 'tariff_code');
+        clientReturns.push({ uuid, body });
+        return accepted(res, uuid, 'CREATE_CLIENT_RETURN');
+      }
+      if (last === 'DELIVERED' || last === 'NOT_DELIVERED') return refuse(res, 400, 'v2_order_status_final', 'the order is already handed over or returned');
+      refusals.push(uuid);
+      // It becomes NOT_DELIVERED (reason 11: refused without a reason).
+      found.statuses.push({ code: 'NOT_DELIVERED', date_time: now(), city: 'Санкт-Петербург' });
+      return accepted(res, uuid, 'CREATE_REFUSAL');
+    }
     const orderPath = /^\/orders\/([\w-]+)$/.exec(path);
     if (orderPath && req.method === 'GET') {
       const found = orders.get(orderPath[1] ?? '');
@@ -559,6 +585,8 @@ export async function startCdekStandin(clientId: string, clientSecret: string): 
     orders,
     webhooks,
     intakes,
+    clientReturns,
+    refusals,
     loseNextAnswer: (n) => (state.lose = n),
     depotAcceptsAtOnce: (on) => (state.acceptAtOnce = on),
     transfer(number, date, registry, feeShare = 0.03) {

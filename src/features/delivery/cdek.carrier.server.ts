@@ -246,6 +246,11 @@ export const cdek: Carrier = {
 
   transfers: (date) => configured().registries(date),
 
+  // The buyer hands the return in at any CDEK point; it goes by the shop's return tariff (CDEK_RETURN_TARIFF).
+  clientReturn: (shipment) => configured().clientReturn(shipment.uuid, env().CDEK_RETURN_TARIFF),
+
+  refuse: (shipment) => configured().refusal(shipment.uuid),
+
   // Not for postamats (docs/research/cash-on-delivery.md §2); trying on at a point needs its fitting room,
   // and a partial buy-out more than one unit.
   services: ({ mode, fittingRoom, units }) => ({

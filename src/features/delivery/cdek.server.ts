@@ -143,6 +143,10 @@ export interface CdekClient {
   checks(orderUuid: string): Promise<DoorReceipt[]>;
   /** The registers of money taken at the door that CDEK paid the shop on a day (GET /registries?date=). */
   registries(date: string): Promise<CodTransfer[]>;
+  /** A delivered order's client return (POST /orders/{uuid}/clientReturn), by a tariff of the shop's contract. */
+  clientReturn(orderUuid: string, tariffCode: number): Promise<void>;
+  /** The shop's refusal of an order not yet handed over (POST /orders/{uuid}/refusal): CDEK brings it back. */
+  refusal(orderUuid: string): Promise<void>;
 }
 
 // GET /registries (docs/research/cash-on-delivery.md §6): registry_number an integer by the docs, a string in
@@ -437,6 +441,14 @@ export function cdekClient(config: CdekConfig, fetchImpl: typeof fetch = fetch):
 
     async createIntake(body) {
       return entityUuid(await call('/intakes', post(body)), 'courier pickup');
+    },
+
+    async clientReturn(orderUuid, tariffCode) {
+      entityUuid(await call(`/orders/${encodeURIComponent(orderUuid)}/clientReturn`, post({ tariff_code: tariffCode })), 'client return');
+    },
+
+    async refusal(orderUuid) {
+      entityUuid(await call(`/orders/${encodeURIComponent(orderUuid)}/refusal`, post({})), 'refusal');
     },
 
     async registries(date) {

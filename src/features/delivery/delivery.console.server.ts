@@ -2,7 +2,8 @@
 // the check asked again at once ("Проверить сейчас"), audited.
 import { z } from '~/lib/zod.ts';
 import { audit, type Actor } from '~/features/ops/ops.audit.server.ts';
-import { allCarriers } from './carriers.server.ts';
+import { allCarriers, carrierOf } from './carriers.server.ts';
+import { CARRIER_IDS } from './delivery.ts';
 import { carrierSetups, checkCarriers, type CarrierSetup } from './delivery.setup.server.ts';
 
 export const deliveryActionSchema = z.object({ action: z.literal('check') });
@@ -25,4 +26,10 @@ export async function checkCarriersNow(actor: Actor): Promise<string> {
   const asked = await checkCarriers(true);
   await audit(actor, 'delivery.check', 'delivery', 'carriers', null, { carriers: asked });
   return 'checked';
+}
+
+/** Whether the shop can refuse a parcel of this carrier before it is handed over (issue 55: CDEK's refusal). */
+export function canRefuse(carrierId: string): boolean {
+  const id = CARRIER_IDS.find((c) => c === carrierId);
+  return id !== undefined && carrierOf(id).configured() && carrierOf(id).refuse !== undefined;
 }

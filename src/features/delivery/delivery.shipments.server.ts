@@ -24,7 +24,7 @@ import { canMove, mayShip, ON_DELIVERY, type OrderStatus } from '~/features/orde
 import { handOverDate } from './arrival.ts';
 import { CarrierRefused, CarrierUnavailable, furthest, lineKey, lineKeyOf, type Carrier, type CarrierTrack, type HandOver } from './carrier.server.ts';
 import { carrierOf, configuredCarriers, intakeCarrier } from './carriers.server.ts';
-import { carrierNameKey, CARRIER_IDS, type CarrierId, type Parcel } from './delivery.ts';
+import { carrierNameKey, CARRIER_IDS, type CarrierDeliveryRecord, type CarrierId, type Parcel } from './delivery.ts';
 import { ITEM_PARCEL, packParcel } from './delivery.parcel.ts';
 import { itemParcels } from './delivery.parcel.server.ts';
 
@@ -132,7 +132,10 @@ export async function registerShipment(code: string, actor: Actor): Promise<void
     carrierFailure(error);
   }
   // Handed to the carrier: a prepaid order's settlement receipt goes now (SETTLEMENT_RECEIPT_AT=shipment).
-  await settleOrder(code, { ...order, shipment: { carrier: carrier.id, state: 'registered', number: made.number ?? null } });
+  await settleOrder(code, {
+    ...order,
+    shipment: { carrier: carrier.id, state: 'registered', number: made.number ?? null, return_requested: false, refused: false },
+  });
 }
 
 /** The registered order's waybill or label as a PDF, made by the carrier (a few seconds at most). */
@@ -442,4 +445,77 @@ export async function readDoorReceipts(limit = 50): Promise<number> {
     }
   }
   return kept;
+}
+
+interface RegisteredRow extends Record<string, unknown> {
+  order_id: number;
+  status: string;
+  carrier: string;
+  carrier_uuid: string | null;
+  number: string | null;
+  delivery_carrier: CarrierDeliveryRecord | null;
+  return_requested_at: Date | string | null;
+  refused_at: Date | string | null;
+}
+
+async function registeredShipment(code: string): Promise<RegisteredRow | undefined> {
+  const [row] = await selectRows<RegisteredRow>(
+    await getDb(),
+    sql`SELECT s.order_id, o.status, s.carrier, s.carrier_uuid, s.number, o.delivery_carrier, s.return_requested_at, s.refused_at
+          FROM shipments s JOIN orders o ON o.id = s.order_id WHERE o.code = ${code} AND s.state = 'registered'`,
+  );
+  return row;
+}
+
+/**
+ * A customer's return of a delivered order (issue 55), made with its carrier where it can (CDEK's client
+ * return): the buyer then hands the parcel in at the carrier's point. Once per order. A carrier that
+ * refuses or is down leaves the request as it stands (the managers were told, and arrange it): answers
+ * whether the carrier took it.
+ */
+export async function returnThroughCarrier(code: string): Promise<boolean> {
+  const row = await registeredShipment(code);
+  if (!row?.carrier_uuid || !row.delivery_carrier) return false;
+  if (row.return_requested_at) return true;
+  const carrier = usable(row.carrier);
+  if (!carrier?.clientReturn) return false;
+  try {
+    await carrier.clientReturn({ uuid: row.carrier_uuid, number: row.number }, row.delivery_carrier);
+  } catch (error) {
+    if (!(error instanceof CarrierRefused) && !(error instanceof CarrierUnavailable)) throw error;
+    noteCarrierError(carrier.id, 'return', error);
+    logger.warn({ carrier: carrier.id, operation: 'return' }, 'the carrier did not take a client return: the managers arrange it');
+    return false;
+  }
+  const db = await getDb();
+  await db.execute(sql`UPDATE shipments SET return_requested_at = now(), updated_at = now() WHERE order_id = ${row.order_id}`);
+  await db.execute(sql`INSERT INTO order_status_history (order_id, status, note) VALUES (${row.order_id}, ${row.status}, 'carrier_return')`);
+  metrics().carrierCalls.inc({ carrier: carrier.id, operation: 'return', outcome: 'ok' });
+  return true;
+}
+
+/** The statuses in which the shop may still refuse a parcel: registered and not yet handed to the buyer. */
+const REFUSABLE: readonly string[] = ['processing', 'purchased', 'ready_to_ship', 'shipped', 'in_transit', 'at_pickup_point'];
+
+/**
+ * The console's «Отказаться от отправки» (issue 55): the shop refuses a registered parcel before it is
+ * handed over (CDEK's refusal); the carrier brings it back, and its return comes in by tracking. Once.
+ */
+export async function refuseShipment(code: string, actor: Actor): Promise<void> {
+  const row = await registeredShipment(code);
+  if (!row?.carrier_uuid) throw refusal('delivery.ship.notRegistered');
+  if (row.refused_at) return;
+  if (!REFUSABLE.includes(row.status)) throw refusal('delivery.refuse.late');
+  const carrier = usable(row.carrier);
+  if (!carrier?.refuse) throw refusal('delivery.ship.notConfigured');
+  try {
+    await carrier.refuse({ uuid: row.carrier_uuid, number: row.number });
+  } catch (error) {
+    if (error instanceof CarrierRefused || error instanceof CarrierUnavailable) noteCarrierError(carrier.id, 'refusal', error);
+    return carrierFailure(error);
+  }
+  const db = await getDb();
+  await db.execute(sql`UPDATE shipments SET refused_at = now(), updated_at = now() WHERE order_id = ${row.order_id}`);
+  await db.execute(sql`INSERT INTO order_status_history (order_id, status, note) VALUES (${row.order_id}, ${row.status}, 'refused_by_shop')`);
+  await audit(actor, 'order.refusal', 'order', code, null, { carrier: carrier.id });
 }

@@ -63,8 +63,17 @@ async function known(id: CarrierId, number: string): Promise<boolean> {
   return Boolean(row);
 }
 
-/** Reads every carrier's registers since its last read: how many orders' money was newly marked received. */
+/**
+ * Reads every carrier's registers since its last read: how many orders' money was newly marked received.
+ * With no money taken at the door still awaited, no carrier is asked.
+ */
 export async function reconcileTransfers(now = new Date()): Promise<number> {
+  const [awaited] = await selectRows(
+    await getDb(),
+    sql`SELECT 1 FROM orders o WHERE o.payment_method = ${ON_DELIVERY} AND o.payment_status = 'paid'
+          AND NOT EXISTS (SELECT 1 FROM cod_transfers t WHERE t.order_id = o.id) LIMIT 1`,
+  );
+  if (!awaited) return 0;
   let marked = 0;
   for (const carrier of configuredCarriers()) {
     if (!carrier.transfers) continue;

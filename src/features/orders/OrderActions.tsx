@@ -115,7 +115,9 @@ export default function OrderActions(props: Props) {
     initSession();
     setBusy(true);
     try {
-      await api(`/api/v1/ecommerce-core/customer/orders/${code}/${action}`, { method: 'POST' });
+      const answer = await api<{ delivery: { carrier: { return: string | null } | null } }>(`/api/v1/ecommerce-core/customer/orders/${code}/${action}`, {
+        method: 'POST',
+      });
       if (action === 'cancel') {
         // The page shows the cancelled order with its history.
         location.reload();
@@ -125,6 +127,8 @@ export default function OrderActions(props: Props) {
       setCanReturn(false);
       setReturnAsked(true);
       showToast(m['orders.returnRequested'] ?? '', 'success');
+      // A return made with the carrier: the page says where to hand the parcel in (issue 55).
+      if (answer.delivery.carrier?.return) location.reload();
     } catch (error) {
       showToast(error instanceof ApiError ? error.message : (m['error.network'] ?? ''), 'error');
     } finally {

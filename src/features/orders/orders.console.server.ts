@@ -1,7 +1,7 @@
 // The managers' console's view of orders (issue 24): the list with its filters, search, counts per status
 // and pages that stay fast at 100,000 orders (keyset pagination on (created_at, id), indexes of migration
 // 0014). Changes to an order still go through orders.actions.server.ts: one rule wherever a move comes from.
-import { registerShipment } from '~/features/delivery/delivery.shipments.server.ts';
+import { refuseShipment, registerShipment } from '~/features/delivery/delivery.shipments.server.ts';
 import { sql, type SQL } from 'drizzle-orm';
 import { z } from '~/lib/zod.ts';
 import { likePattern, listSearchField } from '~/features/ops/ops.ts';
@@ -166,11 +166,16 @@ export const consoleOrderActionSchema = z.discriminatedUnion('action', [
   z.object({ action: z.literal('note'), note: textLine(2000) }),
   z.object({ action: z.literal('refunded') }),
   z.object({ action: z.literal('ship') }),
+  z.object({ action: z.literal('refuse') }),
 ]);
 export type ConsoleOrderAction = z.infer<typeof consoleOrderActionSchema>;
 
 /** Carries out one of the page's actions; what the page confirms ('update', 'note', 'refunded'). */
-export async function consoleOrderAction(code: string, action: ConsoleOrderAction, actor: Actor): Promise<'update' | 'note' | 'refunded' | 'shipped'> {
+export async function consoleOrderAction(
+  code: string,
+  action: ConsoleOrderAction,
+  actor: Actor,
+): Promise<'update' | 'note' | 'refunded' | 'shipped' | 'refused'> {
   switch (action.action) {
     case 'move':
       await operatorUpdate(code, { status: action.status, ...(action.note ? { note: action.note } : {}) }, actor);
@@ -190,6 +195,9 @@ export async function consoleOrderAction(code: string, action: ConsoleOrderActio
     case 'ship':
       await registerShipment(code, actor);
       return 'shipped';
+    case 'refuse':
+      await refuseShipment(code, actor);
+      return 'refused';
   }
 }
 

@@ -65,6 +65,7 @@ export const orderDetailSchema = z.object({
         services: z
           .object({ try_on: z.boolean(), partial: z.boolean() })
           .describe('paid at the door (issue 55): trying on, and keeping only part of the order, as ordered'),
+        return: z.string().nullable().describe('a return made with the carrier (issue 55): where and how to hand the parcel in'),
       })
       .nullable()
       .describe('delivery by a carrier (issue 38); null for the fixed methods'),

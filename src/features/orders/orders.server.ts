@@ -15,7 +15,7 @@ import { loggableError, logger } from '~/lib/log.ts';
 import { mailLayout, sendMail } from '~/lib/mail.server.ts';
 import { canCancel, canReturn, ON_DELIVERY, statusLabelKey } from './orders.ts';
 import type { CarrierDeliveryRecord } from '~/features/delivery/delivery.ts';
-import { formatArrival } from '~/features/delivery/delivery.ts';
+import { carrierNameKey, formatArrival } from '~/features/delivery/delivery.ts';
 import type { OrderDetail, orderSummarySchema } from './orders.schema.ts';
 import type { z } from '~/lib/zod.ts';
 
@@ -168,7 +168,7 @@ export interface OrderView {
   /** Delivery by a carrier as quoted at checkout (issue 38); null for the fixed methods. */
   delivery_carrier: CarrierDeliveryRecord | null;
   /** The order registered with its carrier; null until a manager (or the job) sends it. */
-  shipment: { carrier: string; state: string; number: string | null } | null;
+  shipment: { carrier: string; state: string; number: string | null; return_requested: boolean; refused: boolean } | null;
   delivered_at: string | null;
   created_at: string;
   lines: OrderLineView[];
@@ -186,13 +186,16 @@ export async function orderByCode(code: string): Promise<OrderView | null> {
       shipment_carrier: string | null;
       shipment_state: string | null;
       shipment_number: string | null;
+      shipment_return: boolean | null;
+      shipment_refused: boolean | null;
     }
   >(
     db,
     sql`SELECT o.id, o.code, o.customer_id, o.status, o.payment_status, o.contact_name, o.contact_email, o.contact_phone, o.delivery_method,
                o.payment_method, o.delivery_address, o.items_total, o.discount_total, o.delivery_price, o.bonus_used, o.balance_used, o.cod_fee, o.total, o.delivery_result,
                o.tracking_id, o.delivery_carrier, o.delivered_at, o.created_at,
-               s.carrier AS shipment_carrier, s.state AS shipment_state, s.number AS shipment_number
+               s.carrier AS shipment_carrier, s.state AS shipment_state, s.number AS shipment_number,
+               s.return_requested_at IS NOT NULL AS shipment_return, s.refused_at IS NOT NULL AS shipment_refused
           FROM orders o LEFT JOIN shipments s ON s.order_id = o.id WHERE o.code = ${code}`,
   );
   if (!order) return null;
@@ -210,10 +213,19 @@ export async function orderByCode(code: string): Promise<OrderView | null> {
     db,
     sql`SELECT status, place, created_at FROM tracking_events WHERE order_id = ${order.id} ORDER BY created_at, id`,
   );
-  const { shipment_carrier, shipment_state, shipment_number, ...fields } = order;
+  const { shipment_carrier, shipment_state, shipment_number, shipment_return, shipment_refused, ...fields } = order;
   return {
     ...fields,
-    shipment: shipment_carrier && shipment_state ? { carrier: shipment_carrier, state: shipment_state, number: shipment_number } : null,
+    shipment:
+      shipment_carrier && shipment_state
+        ? {
+            carrier: shipment_carrier,
+            state: shipment_state,
+            number: shipment_number,
+            return_requested: Boolean(shipment_return),
+            refused: Boolean(shipment_refused),
+          }
+        : null,
     created_at: new Date(order.created_at).toISOString(),
     delivered_at: order.delivered_at ? new Date(order.delivered_at).toISOString() : null,
     tracking: tracking.map((e) => ({ ...e, created_at: new Date(e.created_at).toISOString() })),
@@ -269,6 +281,12 @@ export function orderDetail(order: OrderView, locale: Locale): OrderDetail {
             },
             number: order.shipment?.number ?? null,
             services: { try_on: order.delivery_carrier.services?.tryOn ?? false, partial: order.delivery_carrier.services?.partial ?? false },
+            return: order.shipment?.return_requested
+              ? t(locale, 'orders.carrierReturn', {
+                  carrier: t(locale, carrierNameKey(order.delivery_carrier.carrier)),
+                  number: order.shipment.number ?? order.code,
+                })
+              : null,
           }
         : null,
     },

@@ -863,6 +863,9 @@ export const shipments = pgTable(
       .default(sql`'[]'::jsonb`),
     intakeDate: date('intake_date', { mode: 'string' }),
     polledAt: timestamp('polled_at', { withTimezone: true }),
+    // A client return made with the carrier, and the shop's refusal before handing over (issue 55, migration 0034).
+    returnRequestedAt: timestamp('return_requested_at', { withTimezone: true }),
+    refusedAt: timestamp('refused_at', { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },

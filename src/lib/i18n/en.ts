@@ -1107,6 +1107,14 @@ export const en: Partial<Messages> = {
   'ops.privacy.done.erased': 'The data was erased',
   'ops.audit.objects.delivery': 'Delivery',
   'ops.nav.cod': 'Paid on delivery',
+  'orders.carrierReturn':
+    'Return arranged with {carrier}: take the parcel to any {carrier} pickup point and give the shipment number {number}. We refund once it reaches the shop.',
+  'delivery.refuse.late': 'The order was already handed over or came back: it cannot be refused',
+  'ops.order.refuse': 'Refuse the shipment',
+  'ops.order.refuseHint': 'The carrier brings the parcel back to the shop; the buyer does not get it.',
+  'ops.order.refused': 'The refusal was passed to the carrier',
+  'ops.order.carrierReturn': 'The buyer arranged a return through the carrier',
+  'ops.order.done.refused': 'The refusal was passed to the carrier',
   'ops.cod.title': 'Paid on delivery: money held by carriers',
   'ops.cod.intro':
     'Orders paid on delivery in the last 90 days: what the carrier took from the buyer, what it transferred to the shop by its registers and what it still owes. Registers are read hourly; owed over {days} days after delivery is overdue.',
