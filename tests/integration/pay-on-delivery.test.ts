@@ -13,6 +13,7 @@ import { readOutbox } from '../support/mail.ts';
 import { signedInOperator, Visitor } from '../support/ops.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { formatPrice } from '../../src/lib/format.ts';
+import { ean13 } from '../support/marking-codes.ts';
 
 const API = '/api/v1/ecommerce-core';
 const ID = 'cod-shop-account';
@@ -20,7 +21,15 @@ const SECRET = 'cod-shop-secret-42';
 const METRICS_TOKEN = 'metrics-token-for-the-cod-tests-0123456';
 const HOOK_TOKEN = 'cod-hook-token-0123456789';
 let standin: CdekStandin;
-let shop: TestServer & { prepared: { id: number; sizes: [string, string]; single: { id: number; variant_code: string } } | undefined };
+let shop: TestServer & {
+  prepared: { id: number; sizes: [string, string]; single: { id: number; variant_code: string }; marked: { id: number; variant_code: string } } | undefined;
+};
+const GS = '\u001d';
+/** Product 27's first size is marked goods with this barcode: its units are packed with codes. */
+const MARKED_BARCODE = ean13('460765432102');
+let serials = 0;
+const codeOf = () =>
+  `01${MARKED_BARCODE.padStart(14, '0')}21${`Cd${String(++serials).padStart(4, '0')}-r/Tk%w`.slice(0, 13)}${GS}91FF01${GS}92${'Qm8Z6jpWb2Sy0aXsO9vKr7cMe1Gi5FtPd3JxVhNzAlL='}`;
 let manager: Visitor;
 /** Orders paid at the door and delivered by the tests, in order: the registers reconcile them. */
 const deliveredAtDoor: { code: string; collected: number }[] = [];
@@ -62,12 +71,23 @@ beforeAll(async () => {
       const single = (await codes(other))[0] ?? '';
       // One of each: bought, a size is sold out; refused, it is on sale again.
       await db.query('UPDATE product_variants SET stock = 1, min_item = 1 WHERE code = ANY($1)', [[...sizes, single]]);
-      return { id: id ?? 0, sizes: [sizes[0] ?? '', sizes[1] ?? ''] as [string, string], single: { id: other ?? 0, variant_code: single } };
+      // Marked goods: product 27's first size, with its barcode (docs/marking.md).
+      await db.query('UPDATE products SET marked = true WHERE id = 27');
+      const marked =
+        (await db.query('SELECT code FROM product_variants WHERE product_id = 27 ORDER BY id LIMIT 1')).rows.map((r) => String(r['code']))[0] ?? '';
+      await db.query('UPDATE product_variants SET stock = 10, min_item = 1, max_item = 5, barcode = $1 WHERE code = $2', [MARKED_BARCODE, marked]);
+      return {
+        id: id ?? 0,
+        sizes: [sizes[0] ?? '', sizes[1] ?? ''] as [string, string],
+        single: { id: other ?? 0, variant_code: single },
+        marked: { id: 27, variant_code: marked },
+      };
     },
   });
   model = shop.prepared ?? { id: 0, sizes: ['', ''] };
   taken.add(model.id);
   taken.add(shop.prepared?.single.id ?? 0);
+  taken.add(27);
   manager = (await signedInOperator(shop, 'cod.manager@example.ru', 'admin')).visitor;
   // The shop's own poll of the carrier (a few seconds after the start) is over before the tests follow the webhook.
   await untilJobRuns(shop.baseUrl, METRICS_TOKEN, 'poll-shipments', 1);
@@ -354,7 +374,17 @@ describe('payment on delivery', () => {
     const [kept, refusedSize] = model.sizes;
     const keptItem = body.packages[0]?.items.find((i) => i.ware_key === kept);
     expect((await hook(standin.advance(code, 'ACCEPTED_AT_PICK_UP_POINT'))).status).toBe(200);
-    expect((await hook(standin.advance(code, 'DELIVERED', { kept: { [refusedSize]: 0 }, paidBy: 'CARD' }))).status).toBe(200);
+    const handedOver = standin.advance(code, 'DELIVERED', { kept: { [refusedSize]: 0 }, paidBy: 'CARD' });
+    expect((await hook(handedOver)).status).toBe(200);
+    // The sizes' stock as the console shows it: the kept one sold, the refused one back (1 again).
+    const stocks = async () => {
+      const html = (await manager.go(`/ops/products/${model.id}`)).html;
+      return [...html.matchAll(/name="stock_\d+"[^>]*value="(\d+)"/g)].slice(0, 2).map((m) => Number(m[1]));
+    };
+    expect(await stocks()).toEqual([0, 1]);
+    // The same hand-over again (CDEK repeats, or someone replays it): nothing moves, nothing comes back twice.
+    expect(await (await hook(handedOver)).json()).toMatchObject({ data: { status: 'delivered', moved: false } });
+    expect(await stocks()).toEqual([0, 1]);
     expect(await until(sizesInStock, (v) => v[1] === true, 'the refused size on sale again')).toEqual([false, true]);
 
     // The order's pages say what was kept and what was paid.
@@ -377,6 +407,56 @@ describe('payment on delivery', () => {
     expect(receipt).toContain('Чек службы доставки');
     expect(receipt).toContain(formatPrice(collected));
     expect(receipt).toMatch(/ФН 9960440300000001, ФД \d+, ФП 3512345678/);
+    expect(page.match(/data-receipt="door"/g)).toHaveLength(1);
+  });
+
+  it('marked goods at the door: each unit goes with its code and amount; the refused unit’s code is free to be packed again, the receipt carries the kept one’s', async () => {
+    const marked = shop.prepared?.marked ?? { id: 0, variant_code: '' };
+    const orderOf = async (email: string) => {
+      const placed = await place({
+        items: [{ ...marked, quantity: 2 }],
+        contact: contact(email),
+        delivery: { ...delivery(await quote(marked.id, 'pickup', 2), 'SPB1'), partial: true },
+        payment: 'on_delivery',
+      });
+      expect(placed.status).toBe(201);
+      return placed.body.data!;
+    };
+    const packWith = async (code: string, codes: string[]) => {
+      const page = await manager.go(`/ops/orders/${code}/pack`);
+      const fields = [...page.html.matchAll(/name="(\d+:\d+)"/g)].map((m) => m[1] as string);
+      return manager.go(`/ops/orders/${code}/pack`, { _csrf: Visitor.formToken(page.html), ...Object.fromEntries(fields.map((f, i) => [f, codes[i] ?? ''])) });
+    };
+    const first = await orderOf('marked.door@example.ru');
+    const codes = [codeOf(), codeOf()];
+    expect((await packWith(first.code, codes)).status).toBe(303);
+    expect((await ship(first.code)).status).toBe(303);
+    const body = carrierOrder(first.code)?.body as {
+      packages: { items: { ware_key: string; marking?: string; amount: number; payment: { value: number } }[] }[];
+    };
+    const positions = body.packages[0]?.items ?? [];
+    expect(positions.map((i) => [i.marking, i.amount])).toEqual([
+      [codes[0], 1],
+      [codes[1], 1],
+    ]);
+    // The buyer keeps the first unit; the second, with its code, goes back.
+    expect((await hook(standin.advance(first.code, 'ACCEPTED_AT_PICK_UP_POINT'))).status).toBe(200);
+    expect((await hook(standin.advance(first.code, 'DELIVERED', { kept: { [positions[1]!.ware_key]: 0 }, paidBy: 'CASH' }))).status).toBe(200);
+    const page = await (await fetch(`${shop.baseUrl}${first.result_url}`)).text();
+    expect(page).toContain('Выкуплено 1 из 2');
+    const receipt = /data-receipt="door"[\s\S]*?<\/li>/.exec(page)?.[0] ?? '';
+    expect(receipt).toContain('коды маркировки: 1');
+    expect(receipt).toContain(
+      formatPrice(
+        Math.round(positions[0]!.payment.value * 100) +
+          Math.round((body as unknown as { delivery_recipient_cost: { value: number } }).delivery_recipient_cost.value * 100),
+      ),
+    );
+    // The refused unit's code is sold no more: the same pair packs into the next order; the kept one's cannot.
+    const second = await orderOf('marked.next@example.ru');
+    const taken = await packWith(second.code, [codes[0]!, codeOf()]);
+    expect(taken.status).toBe(422);
+    expect((await packWith(second.code, [codes[1]!, codeOf()])).status).toBe(303);
   });
 
   it('refused whole at the door: nothing charged, the stock back, the order ends as not collected', async () => {
@@ -412,7 +492,10 @@ describe('payment on delivery', () => {
     const before = await manager.go('/ops/cod');
     expect(row(before.html, first!.code)?.[1]).toBe('owed');
     expect(row(before.html, second!.code)?.[1]).toBe('owed');
-    expect(before.html).toContain(`Должны магазину: ${formatPrice(first!.collected + second!.collected)}`);
+    // What is owed: every order paid at the door and delivered so far (these two among them).
+    const owed = (html: string) =>
+      Math.round(Number((/Должны магазину: ([\d\s\u00a0\u202f,]+)/.exec(html)?.[1] ?? '').replace(/[\s\u00a0\u202f]/g, '').replace(',', '.')) * 100);
+    expect(owed(before.html)).toBeGreaterThanOrEqual(first!.collected + second!.collected);
 
     // CDEK pays the first order's money today, keeping 3 %; the shop reads the register at once.
     const today = new Date(Date.now() + 3 * 3_600_000).toISOString().slice(0, 10);
@@ -426,7 +509,7 @@ describe('payment on delivery', () => {
     const fee = Math.round(first!.collected * 0.03);
     expect(row(after.html, first!.code)?.[0]).toContain(`Переведено ${formatPrice(first!.collected - fee)} по реестру 501, комиссия ${formatPrice(fee)}`);
     expect(row(after.html, second!.code)?.[1]).toBe('owed');
-    expect(after.html).toContain(`Должны магазину: ${formatPrice(second!.collected)}`);
+    expect(owed(after.html)).toBe(owed(before.html) - first!.collected);
 
     // Listed again in another register, and the registers read again: nothing is marked twice.
     standin.transfer(first!.code, today, 502);

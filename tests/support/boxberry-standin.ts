@@ -22,6 +22,8 @@ export const BOXBERRY_STATUSES = [
   'Поступило в пункт выдачи',
   'Выдано',
   'Возвращено в ИМ',
+  // After the shop recalls a parcel (CancelOrder, cancelType 2).
+  'Готовится к возврату',
 ] as const;
 export type BoxberryStatus = (typeof BOXBERRY_STATUSES)[number];
 
@@ -202,6 +204,16 @@ export async function startBoxberryStandin(token: string): Promise<BoxberryStand
           const parcel = parcels.get(String(params['ImId'] ?? ''));
           if (!parcel) return err(res, 'Посылка не найдена');
           return json(res, { label: `${base}/parcel-files/barcodes?parcel_id=${parcel.track}&token=${token}` });
+        }
+        case 'CancelOrder': {
+          // docs/research/cash-on-delivery.md §11: 1 deletes, 2 recalls («Готовится к возврату»).
+          const type = String(params['cancelType'] ?? '');
+          if (!['', '1', '2'].includes(type)) return err(res, 'Вариант отмены заказа должен быть пустым или равен 1 или 2.');
+          const parcel = [...parcels.values()].find((p) => p.orderId === String(params['orderid'] ?? ''));
+          if (!parcel) return err(res, 'Посылка не найдена');
+          if (type === '2') parcel.statuses.push({ Date: moscow(Date.now() + 1000), Name: 'Готовится к возврату' });
+          else parcels.delete(parcel.track);
+          return json(res, { err: false });
         }
         case 'ListStatuses': {
           const id = String(params['ImId'] ?? '');

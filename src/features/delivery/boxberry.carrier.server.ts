@@ -185,4 +185,7 @@ export const boxberry: Carrier = {
   },
 
   pointNamed: (code) => configured().pointNamed(code),
+
+  // Recalled (CancelOrder, cancelType 2) by the shop's order number, which Boxberry keeps as its order_id.
+  refuse: (_shipment, orderCode) => configured().recall(orderCode),
 };

@@ -55,6 +55,15 @@ describe('Boxberry, when it answers', () => {
     expect(statuses.map((s) => s.name)).toEqual(['Загружен реестр ИМ', 'Поступило в пункт выдачи']);
     expect((statuses[0]?.at ?? '') < (statuses[1]?.at ?? '')).toBe(true);
   });
+
+  it('recalls a parcel by the shop’s order number (CancelOrder, cancelType 2): it is to come back; an unknown one is refused', async () => {
+    await bb.createParcel({ order_id: 'BS-20000009', vid: '1', shop: { name: '67001', name1: '68001' }, customer: { fio: 'Вера', phone: '+79215554433' } });
+    await bb.recall('BS-20000009');
+    expect(standin.calls.at(-1)).toMatchObject({ method: 'CancelOrder', params: { orderid: 'BS-20000009', cancelType: '2' } });
+    const statuses = await bb.statuses('BS-20000009');
+    expect(statuses.at(-1)?.name).toBe('Готовится к возврату');
+    await expect(bb.recall('BS-99999999')).rejects.toBeInstanceOf(CarrierRefused);
+  });
 });
 
 describe('Boxberry, when it refuses or fails', () => {

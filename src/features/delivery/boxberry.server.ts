@@ -58,6 +58,8 @@ export interface BoxberryClient {
   statuses(id: string): Promise<CarrierStatus[]>;
   /** A point by its code (PointsDescription): its name and address, or undefined when Boxberry has none. */
   pointNamed(code: string): Promise<{ name: string; address: string } | undefined>;
+  /** Recalls a parcel by the shop's order number (CancelOrder, cancelType 2: «отозвать», it comes back). */
+  recall(orderId: string): Promise<void>;
 }
 
 export function boxberryClient(config: BoxberryConfig, fetchImpl: typeof fetch = fetch): BoxberryClient {
@@ -107,6 +109,10 @@ export function boxberryClient(config: BoxberryConfig, fetchImpl: typeof fetch =
         if (error instanceof CarrierRefused) return undefined;
         throw error;
       }
+    },
+
+    async recall(orderId) {
+      await call('CancelOrder', { orderid: orderId, cancelType: 2 }, { timeoutMs: SHIPPING_TIMEOUT_MS });
     },
 
     async cities() {

@@ -217,8 +217,8 @@ export interface Carrier {
   doorReceipts?(shipment: Shipment): Promise<DoorReceipt[]>;
   /** A delivered order's return by the buyer, made with the carrier (the buyer hands the parcel in at its point). */
   clientReturn?(shipment: Shipment, record: CarrierDeliveryRecord): Promise<void>;
-  /** The shop refuses the parcel before it is handed over: the carrier brings it back. */
-  refuse?(shipment: Shipment): Promise<void>;
+  /** The shop refuses the parcel before it is handed over (it is known by the shop's order code too): the carrier brings it back. */
+  refuse?(shipment: Shipment, orderCode: string): Promise<void>;
   /** The money taken at the door it transferred to the shop on a day (YYYY-MM-DD), by its registers. */
   transfers?(date: string): Promise<CodTransfer[]>;
 

@@ -509,7 +509,7 @@ export async function refuseShipment(code: string, actor: Actor): Promise<void> 
   const carrier = usable(row.carrier);
   if (!carrier?.refuse) throw refusal('delivery.ship.notConfigured');
   try {
-    await carrier.refuse({ uuid: row.carrier_uuid, number: row.number });
+    await carrier.refuse({ uuid: row.carrier_uuid, number: row.number }, code);
   } catch (error) {
     if (error instanceof CarrierRefused || error instanceof CarrierUnavailable) noteCarrierError(carrier.id, 'refusal', error);
     return carrierFailure(error);
