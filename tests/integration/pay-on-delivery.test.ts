@@ -71,6 +71,10 @@ beforeAll(async () => {
       const single = (await codes(other))[0] ?? '';
       // One of each: bought, a size is sold out; refused, it is on sale again.
       await db.query('UPDATE product_variants SET stock = 1, min_item = 1 WHERE code = ANY($1)', [[...sizes, single]]);
+      // Product 26's first size, ten in stock: a customer orders two and keeps one.
+      await db.query(
+        'UPDATE product_variants SET stock = 10, min_item = 1, max_item = 5 WHERE id = (SELECT min(id) FROM product_variants WHERE product_id = 26)',
+      );
       // Marked goods: product 27's first size, with its barcode (docs/marking.md).
       await db.query('UPDATE products SET marked = true WHERE id = 27');
       const marked =
@@ -88,6 +92,7 @@ beforeAll(async () => {
   taken.add(model.id);
   taken.add(shop.prepared?.single.id ?? 0);
   taken.add(27);
+  taken.add(26);
   manager = (await signedInOperator(shop, 'cod.manager@example.ru', 'admin')).visitor;
   // The shop's own poll of the carrier (a few seconds after the start) is over before the tests follow the webhook.
   await untilJobRuns(shop.baseUrl, METRICS_TOKEN, 'poll-shipments', 1);
@@ -457,6 +462,39 @@ describe('payment on delivery', () => {
     const taken = await packWith(second.code, [codes[0]!, codeOf()]);
     expect(taken.status).toBe(422);
     expect((await packWith(second.code, [codes[1]!, codeOf()])).status).toBe(303);
+  });
+
+  it('a customer keeps one of two at the door: bonus points on the kept one only', async () => {
+    const signed = await call<{ access_token: string }>(`${API}/auth/customer-registration`, {
+      method: 'POST',
+      body: JSON.stringify({ email: `kept.one.${crypto.randomUUID().slice(0, 8)}@example.ru`, phone: '+7 (921) 555-44-33', password: 'одну оставлю себе' }),
+    });
+    const auth = { authorization: `Bearer ${signed.body.data?.access_token}` };
+    const product = (await call<{ variants: { code: string }[] }>(`${API}/product/26`)).body.data;
+    const size = product?.variants[0]?.code ?? '';
+    await call(`${API}/customer/cart/store-cart-item`, {
+      method: 'POST',
+      headers: auth,
+      body: JSON.stringify({ item: { id: 26, variant_code: size, quantity: 2, uid: crypto.randomUUID() } }),
+    });
+    const placed = await call<Placed>(`${API}/checkout/place-order`, {
+      method: 'POST',
+      headers: { ...auth, 'idempotency-key': crypto.randomUUID() },
+      body: JSON.stringify({
+        contact: contact('kept.one@example.ru'),
+        delivery: { ...delivery(await quote(26, 'pickup', 2), 'SPB1'), partial: true },
+        payment: 'on_delivery',
+      }),
+    });
+    expect(placed.status).toBe(201);
+    const code = placed.body.data?.code ?? '';
+    expect((await ship(code)).status).toBe(303);
+    const bonus = async () => (await call<{ bonus_amount: number }>(`${API}/customer/dashboard`, { headers: auth })).body.data?.bonus_amount;
+    expect(await bonus()).toBe(0);
+    // One position of two units: the buyer takes one.
+    expect((await hook(standin.advance(code, 'DELIVERED', { kept: { [size]: 1 }, paidBy: 'CASH' }))).status).toBe(200);
+    // 5 % of the kept unit's 5,000 ₽, not of both.
+    expect(await bonus()).toBe(25_000);
   });
 
   it('refused whole at the door: nothing charged, the stock back, the order ends as not collected', async () => {
