@@ -92,6 +92,19 @@ function Section({ n, title, children }: { n: number; title: string; children: R
   );
 }
 
+/** A service added to a delivery paid at the door, with its one line of explanation. */
+function Service({ checked, onToggle, title, hint }: { checked: boolean; onToggle: () => void; title: string | undefined; hint: string | undefined }) {
+  return (
+    <label className="flex cursor-pointer items-start gap-3">
+      <input type="checkbox" checked={checked} onChange={onToggle} className="mt-0.5 h-4 w-4 shrink-0 accent-ink" />
+      <span>
+        <span className="block font-600">{title}</span>
+        <span className="block text-xs text-ink-soft">{hint}</span>
+      </span>
+    </label>
+  );
+}
+
 function Choice({
   checked,
   children,
@@ -435,23 +448,9 @@ export default function CheckoutPage({ m, options, customer, addresses, delivery
           </div>
           {(canTryOn || canPartial) && (
             <div className="grid gap-3 text-sm" data-testid="checkout-services">
-              {canTryOn && (
-                <label className="flex cursor-pointer items-start gap-3">
-                  <input type="checkbox" checked={tryOn} onChange={() => setTryOn((v) => !v)} className="mt-0.5 h-4 w-4 shrink-0 accent-ink" />
-                  <span>
-                    <span className="block font-600">{m['checkout.tryOn']}</span>
-                    <span className="block text-xs text-ink-soft">{m['checkout.tryOnHint']}</span>
-                  </span>
-                </label>
-              )}
+              {canTryOn && <Service checked={tryOn} onToggle={() => setTryOn((v) => !v)} title={m['checkout.tryOn']} hint={m['checkout.tryOnHint']} />}
               {canPartial && (
-                <label className="flex cursor-pointer items-start gap-3">
-                  <input type="checkbox" checked={partial} onChange={() => setPartial((v) => !v)} className="mt-0.5 h-4 w-4 shrink-0 accent-ink" />
-                  <span>
-                    <span className="block font-600">{m['checkout.partial']}</span>
-                    <span className="block text-xs text-ink-soft">{m['checkout.partialHint']}</span>
-                  </span>
-                </label>
+                <Service checked={partial} onToggle={() => setPartial((v) => !v)} title={m['checkout.partial']} hint={m['checkout.partialHint']} />
               )}
             </div>
           )}
