@@ -227,11 +227,14 @@ export async function deleteAccount(customerId: number, password: string): Promi
   );
   if (!customer) throw new HttpError(401, 'error.unauthorized');
   if (!(await verifyPassword(password, customer.password_hash))) throw new HttpError(422, 'error.validation', { password: ['account.delete.wrongPassword'] });
-  const open = await selectRows(db, sql`SELECT 1 FROM orders WHERE customer_id = ${customerId} AND ${OPEN} LIMIT 1`);
-  if (open.length > 0) throw new HttpError(409, 'account.delete.ordersOpen');
   await db.transaction(async (tx) => {
     const [locked] = await selectRows<{ email: string }>(tx, sql`SELECT email FROM customers WHERE id = ${customerId} AND deleted_at IS NULL FOR UPDATE`);
     if (!locked) return;
+    // Asked under the customer's lock: an order being placed holds the customer's row (its foreign key's
+    // share lock) until it commits, so it is either counted here or placed after the erasure — never lost
+    // between a check and the erasure (issue 54's note).
+    const open = await selectRows(tx, sql`SELECT 1 FROM orders WHERE customer_id = ${customerId} AND ${OPEN} LIMIT 1`);
+    if (open.length > 0) throw new HttpError(409, 'account.delete.ordersOpen');
     await erasePerson(tx, { customerId, email: locked.email });
     await tx.execute(
       sql`UPDATE customers SET email = ${`deleted-${customerId}@deleted.invalid`}, phone = '', name = '', surname = '', patronymic = '',
