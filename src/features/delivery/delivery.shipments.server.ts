@@ -407,10 +407,7 @@ export async function registerPaidOrders(limit = 50): Promise<number> {
 /** One order's receipts from the carrier's register, kept; how many were new (0 while the carrier has none yet). */
 async function readDoorReceipt(code: string, carrier: Carrier): Promise<number> {
   if (!carrier.doorReceipts) return 0;
-  const [row] = await selectRows<{ carrier_uuid: string | null; number: string | null }>(
-    await getDb(),
-    sql`SELECT s.carrier_uuid, s.number FROM shipments s JOIN orders o ON o.id = s.order_id WHERE o.code = ${code} AND s.state = 'registered'`,
-  );
+  const row = await registeredShipment(code);
   if (!row?.carrier_uuid) return 0;
   const receipts = await carrier.doorReceipts({ uuid: row.carrier_uuid, number: row.number });
   if (receipts.length === 0) return 0;

@@ -13,7 +13,18 @@ import { audit, type Actor } from '~/features/ops/ops.audit.server.ts';
 import { unitsWithoutCode } from '~/features/marking/marking.server.ts';
 import { settleOrder } from '~/features/payments/payments.receipts.server.ts';
 import { ProviderUnavailable, refundOrderPayment } from '~/features/payments/payments.server.ts';
-import { cancelOrder, lockOrder, orderByCode, recordNote, recordStatus, RETURN_NOTE, returnAllowed, sendOrderMail, type OrderView } from './orders.server.ts';
+import {
+  cancelOrder,
+  giveBackHeld,
+  lockOrder,
+  orderByCode,
+  type OrderView,
+  recordNote,
+  recordStatus,
+  RETURN_NOTE,
+  returnAllowed,
+  sendOrderMail,
+} from './orders.server.ts';
 import { BONUS_PERCENT, BONUS_VALID_DAYS, canCancel, canMove, HANDED_OVER, mayShip, type OrderStatus } from './orders.ts';
 
 /** Returns the money of a paid order, then cancels it with everything it held; 502 when the provider refuses. */
@@ -238,15 +249,8 @@ export async function handedOverAtDoor(tx: Parameters<typeof recordStatus>[0], o
  * its marking codes free, and the points and balance spent on it are the customer's again.
  */
 export async function refusedAtDoor(tx: Parameters<typeof recordStatus>[0], orderId: number): Promise<void> {
-  await tx.execute(sql`UPDATE product_variants v SET stock = v.stock + l.quantity FROM order_lines l WHERE l.order_id = ${orderId} AND l.variant_id = v.id`);
+  await giveBackHeld(tx, orderId);
   await tx.execute(sql`UPDATE order_lines SET kept = 0 WHERE order_id = ${orderId}`);
-  await tx.execute(sql`DELETE FROM order_marks WHERE order_id = ${orderId} AND status = 'sold'`);
-  await tx.execute(
-    sql`INSERT INTO bonus_ledger (customer_id, amount, reason, order_id) SELECT customer_id, -amount, 'refund', order_id FROM bonus_ledger WHERE order_id = ${orderId} AND amount < 0`,
-  );
-  await tx.execute(
-    sql`INSERT INTO balance_ledger (customer_id, amount, reason, order_id) SELECT customer_id, -amount, 'refund', order_id FROM balance_ledger WHERE order_id = ${orderId} AND amount < 0`,
-  );
   const record = { collected: 0, payments: [], at: new Date().toISOString() };
   await tx.execute(
     sql`UPDATE orders SET payment_status = 'refused', delivery_result = ${JSON.stringify(record)}::jsonb, updated_at = now() WHERE id = ${orderId}`,

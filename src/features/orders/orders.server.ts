@@ -81,16 +81,23 @@ export async function recordStatus(tx: Tx, orderId: number, status: string, note
 export async function cancelOrder(tx: Tx, order: OrderRow, note: string): Promise<void> {
   // Counted as the cancellation is made: a transaction that then fails (rare) is counted all the same.
   metrics().orders.inc({ event: note === 'payment_declined' ? 'failed' : 'cancelled' });
-  await tx.execute(sql`UPDATE product_variants v SET stock = v.stock + l.quantity FROM order_lines l WHERE l.order_id = ${order.id} AND l.variant_id = v.id`);
   await recordStatus(tx, order.id, 'cancelled', note);
-  // Marking codes scanned at packing were never sold: the same pair back on the shelf is packed again
-  // (issue 54). Only an order not handed over can be cancelled, so no receipt carries them yet.
-  await tx.execute(sql`DELETE FROM order_marks WHERE order_id = ${order.id} AND status = 'sold'`);
+  await giveBackHeld(tx, order.id);
+}
+
+/**
+ * What an order that ends unsold held goes back: its sizes' stock, its marking codes (never sold: the same
+ * pair back on the shelf is packed again, issue 54) and the points and balance spent on it, as ledger
+ * entries. A cancelled order and one refused whole at the door (issue 55) end so.
+ */
+export async function giveBackHeld(tx: Tx, orderId: number): Promise<void> {
+  await tx.execute(sql`UPDATE product_variants v SET stock = v.stock + l.quantity FROM order_lines l WHERE l.order_id = ${orderId} AND l.variant_id = v.id`);
+  await tx.execute(sql`DELETE FROM order_marks WHERE order_id = ${orderId} AND status = 'sold'`);
   await tx.execute(
-    sql`INSERT INTO bonus_ledger (customer_id, amount, reason, order_id) SELECT customer_id, -amount, 'refund', order_id FROM bonus_ledger WHERE order_id = ${order.id} AND amount < 0`,
+    sql`INSERT INTO bonus_ledger (customer_id, amount, reason, order_id) SELECT customer_id, -amount, 'refund', order_id FROM bonus_ledger WHERE order_id = ${orderId} AND amount < 0`,
   );
   await tx.execute(
-    sql`INSERT INTO balance_ledger (customer_id, amount, reason, order_id) SELECT customer_id, -amount, 'refund', order_id FROM balance_ledger WHERE order_id = ${order.id} AND amount < 0`,
+    sql`INSERT INTO balance_ledger (customer_id, amount, reason, order_id) SELECT customer_id, -amount, 'refund', order_id FROM balance_ledger WHERE order_id = ${orderId} AND amount < 0`,
   );
 }
 
