@@ -18,6 +18,7 @@
 // 8. --memory (issue 10): resident memory after start and after a warm-up (use --products 2000, the budget's size).
 //    --spikes (issue 37): resident memory every 0.5 s from /api/ready through the first pages and a hostile burst.
 // 9. --import (issue 23): the catalogue import at scale, scripts/bench-import.ts (--offers, --photos).
+// 13. --against DIR (issue 59): uncached product and category pages per second beside another built checkout, alternating.
 // 10. --cdn (issue 41): what a purge of every page costs the origin behind Varnish, scripts/bench-cdn.ts.
 // 10. --photo-pages (issue 23): Lighthouse on category and product pages with real-sized photos, scripts/photo-pages.ts.
 // 11. --ops-orders (issue 24): the console's order list at 100,000 orders (tests/bench/ops-orders.bench.ts).
@@ -68,6 +69,10 @@ if (process.argv.includes('--ops-orders')) {
 if (process.argv.includes('--delivery')) {
   const args = process.argv.slice(2);
   process.exit(spawnSync(process.execPath, ['scripts/bench-delivery.ts', ...args], { stdio: 'inherit' }).status ?? 1);
+}
+// --against DIR (issue 59): uncached pages per second beside another built checkout, scripts/bench-against.mjs.
+if (process.argv.includes('--against')) {
+  process.exit(spawnSync(process.execPath, ['scripts/bench-against.mjs', ...process.argv.slice(2)], { stdio: 'inherit' }).status ?? 1);
 }
 if (process.argv.includes('--cdn')) {
   const args = process.argv.slice(2).filter((a) => a !== '--cdn');

@@ -112,13 +112,16 @@ async function encoded(response: Response, acceptEncoding: string | null): Promi
   return new Response(packed as Uint8Array<ArrayBuffer>, { status: response.status, headers });
 }
 
-/** A page as sent (prepare-page.ts); other answers pass untouched. */
+/**
+ * A page as sent (prepare-page.ts); other answers pass untouched. The page is read as its bytes, one per
+ * character (`latin1`), and written back the same way: no UTF-8 decoding and encoding of every page.
+ */
 function preparePage(headers: Headers, body: Uint8Array<ArrayBuffer>): Uint8Array<ArrayBuffer> {
   if (!headers.get('content-type')?.startsWith('text/html')) return body;
-  const html = new TextDecoder().decode(body);
-  const page = prepareHtml(html, registeredAssets());
+  const html = Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('latin1');
+  const page = prepareHtml(html, registeredAssets(), 'latin1');
   if (page.html !== html) {
-    body = new TextEncoder().encode(page.html);
+    body = Buffer.from(page.html, 'latin1') as Uint8Array<ArrayBuffer>;
     if (headers.has('content-length')) headers.set('content-length', String(body.byteLength));
   }
   const policy = headers.get('content-security-policy');

@@ -32,6 +32,19 @@ export function routeItem(path: string): BottomNavItem | null {
   return null;
 }
 
+const SECTION_ROOT: Record<BottomNavItem, string> = { home: '/', catalog: '/catalog', wishlist: '/dashboard/wishlist', cart: '/cart', account: '' };
+
+/**
+ * The address as far as the bottom navigation shows it: its item's section, and the account pages' own
+ * (the account menu marks the current one). The frame is rendered once per this and reused (issue 59), so
+ * every product page shares one.
+ */
+export function navPath(path: string): string {
+  const item = routeItem(path);
+  if (item === null) return '';
+  return item === 'account' ? path : SECTION_ROOT[item];
+}
+
 export default function BottomNav({ path, labels: givenLabels, accountMenu: givenMenu }: BottomNavProps) {
   const labels = frameProp('BottomNav', 'labels', givenLabels);
   const accountMenu = frameProp('BottomNav', 'accountMenu', givenMenu);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cspHash, policyForPage } from './csp.ts';
+import { cspHash, cspHashOnce, policyForPage } from './csp.ts';
 
 describe('a page policy names only the inline code the page has', () => {
   const boot = "try{document.documentElement.dataset.x='1'}catch(e){}";
@@ -32,4 +32,13 @@ describe('a page policy names only the inline code the page has', () => {
   it('a script loaded from a file allows no inline text that happens to sit in its element', () => {
     expect(policyForPage(policy, `<script src="/a.js">${boot}</script>`)).not.toContain(cspHash(boot));
   });
+
+  it('allows nothing for a JSON block, which the browser never runs, though its text is a listed script', () => {
+    expect(policyForPage(policy, `<script type="application/ld+json">${boot}</script>`)).not.toContain(cspHash(boot));
+    expect(policyForPage(policy, `<script type="application/json" id="m">${boot}</script>`)).not.toContain(cspHash(boot));
+  });
+});
+
+it('remembers a hash without changing it', () => {
+  for (const text of ['a()', 'a()', 'b()', 'é()']) expect(cspHashOnce(text)).toBe(cspHash(text));
 });

@@ -6,9 +6,33 @@
 import { createHash } from 'node:crypto';
 
 /** The CSP source for an inline script or style with exactly this text. */
-export function cspHash(text: string): `sha256-${string}` {
-  return `sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}`;
+export function cspHash(text: string, encoding: 'utf8' | 'latin1' = 'utf8'): `sha256-${string}` {
+  return `sha256-${createHash('sha256').update(text, encoding).digest('base64')}`;
 }
+
+// The inline code of pages is a few texts the build wrote (the boot script, the eager directive's listener)
+// and the first-paint style of each page type: hashed once each, not once per page sent (issue 59). Bounded:
+// a first-paint style follows the page's classes and can differ page by page.
+const HASHED_LIMIT = 512;
+const hashed = new Map<string, `sha256-${string}`>();
+
+/**
+ * cspHash, remembered for the texts pages repeat. `latin1`: the text is UTF-8 bytes one per character
+ * (prepare-page.ts); an ASCII text, which most are, is the same text and the same hash either way.
+ */
+export function cspHashOnce(text: string, encoding: 'utf8' | 'latin1' = 'utf8'): `sha256-${string}` {
+  const key = encoding === 'latin1' && !ASCII.test(text) ? `\u0000${text}` : text;
+  let hash = hashed.get(key);
+  if (hash === undefined) {
+    hash = cspHash(text, encoding);
+    if (hashed.size >= HASHED_LIMIT) hashed.delete(hashed.keys().next().value as string);
+    hashed.set(key, hash);
+  }
+  return hash;
+}
+
+// eslint-disable-next-line no-control-regex -- the whole ASCII range, control characters included.
+const ASCII = /^[\u0000-\u007f]*$/;
 
 /** Every page's directives besides script-src and style-src. */
 export const PAGE_DIRECTIVES = [
@@ -33,6 +57,10 @@ export const METRIKA = {
   directives: ['img-src https://mc.yandex.ru', "connect-src 'self' https://mc.yandex.ru", 'frame-src blob: https://mc.yandex.ru https://mc.yandex.com'],
 } as const;
 
+// A script element of a JSON type is data the browser never runs: no policy names it (and the product's
+// JSON-LD differs on every page, so hashing it was work for nothing).
+const DATA_BLOCK = /\stype="application\/(?:ld\+)?json"/;
+
 /**
  * A page's policy naming only the inline scripts and styles the page has. Astro lists the hashes of every
  * inline script and style its pages may carry — 18 on a category page that has 9 — which is half a
@@ -40,10 +68,10 @@ export const METRIKA = {
  * trip carries: docs/performance.md, "First paint"), and each hash listed for code the page lacks is an
  * allowance nobody needs.
  */
-export function policyForPage(policy: string, html: string): string {
+export function policyForPage(policy: string, html: string, encoding: 'utf8' | 'latin1' = 'utf8'): string {
   const present = new Set<string>();
   for (const [, tag, attributes = '', text = ''] of html.matchAll(/<(script|style)\b([^>]*)>([\s\S]*?)<\/\1>/g))
-    if (!(tag === 'script' && /\ssrc=/.test(attributes))) present.add(cspHash(text));
+    if (tag === 'style' || !(/\ssrc=/.test(attributes) || DATA_BLOCK.test(attributes))) present.add(cspHashOnce(text, encoding));
   return policy
     .split(';')
     .map((directive) =>

@@ -124,11 +124,6 @@ describe('a page prepared for its first paint', () => {
     expect(html.slice(html.indexOf(close) + close.length)).not.toContain('alert');
   });
 
-  it('fetches module scripts at low priority', () => {
-    const prepared = prepareFirstPaint(page('<script type="module" src="/_astro/x.js"></script>', ''), new Map());
-    expect(prepared?.html).toContain('<script type="module" fetchpriority="low" src="/_astro/x.js"></script>');
-  });
-
   it('adds the inline styles to the policy', () => {
     expect(withStyleSources("default-src 'self'; style-src 'self' 'sha256-a='; img-src 'self'", ['sha256-b='])).toBe(
       "default-src 'self'; style-src 'self' 'sha256-a=' 'sha256-b='; img-src 'self'",

@@ -6,7 +6,7 @@
 // islands draw later. The whole sheet is a superset in the same order placed where the link was, so
 // its arrival changes no computed style: nothing moves. Without script, <noscript> links it as before.
 // The sheets are compiled once (first-paint-css-compile.ts); prepare-page.ts applies this to every page. Relative imports only: loaded by Node from src/.
-import { cspHash } from './csp.ts';
+import { cspHashOnce } from './csp.ts';
 
 /** One rule of a compiled stylesheet, or a block kept whole (@font-face, @keyframes, @property…). */
 export interface Piece {
@@ -152,16 +152,12 @@ export interface FirstPaintPage {
 
 /**
  * The page with each built stylesheet it links (those `sheets` knows) inlined as the rules its HTML
- * can use, the whole sheet deferred in the link's place; and its module scripts fetched at low
- * priority. Undefined when there is nothing to change.
+ * can use, the whole sheet deferred in the link's place. Undefined when there is nothing to change. (Its
+ * module scripts are asked for at low priority by externalizeScripts, in its pass over the page.)
  */
-export function prepareFirstPaint(html: string, sheets: ReadonlyMap<string, Sheet>): FirstPaintPage | undefined {
+export function prepareFirstPaint(html: string, sheets: ReadonlyMap<string, Sheet>, encoding: 'utf8' | 'latin1' = 'utf8'): FirstPaintPage | undefined {
   const headEnd = html.indexOf('</head>');
   if (headEnd < 0) return undefined;
-  // A module script runs after the document is parsed, whenever it arrives; asked for at the browser's
-  // default (high) priority it shares the first round trips with what the first paint needs, and
-  // Lighthouse counts every high-priority script that lands before the paint as holding it back.
-  const lowered = (text: string) => text.replace(/<script type="module" src="/g, '<script type="module" fetchpriority="low" src="');
   let used: Used | undefined;
   const inline: string[] = [];
   const STYLE_HERE = '\u0000first-paint-style\u0000';
@@ -187,10 +183,12 @@ export function prepareFirstPaint(html: string, sheets: ReadonlyMap<string, Shee
   const styleHashes: string[] = [];
   if (inline.length) {
     const css = inline.join('');
-    styleHashes.push(cspHash(css));
-    head = head.replace(STYLE_HERE, () => `<style>${css}</style>`);
+    styleHashes.push(cspHashOnce(css));
+    // In the page's own form: a `latin1` page holds UTF-8 bytes (prepare-page.ts), and CSS may not be ASCII.
+    const text = encoding === 'latin1' ? Buffer.from(css, 'utf8').toString('latin1') : css;
+    head = head.replace(STYLE_HERE, () => `<style>${text}</style>`);
   }
-  const page = lowered(head + html.slice(headEnd));
+  const page = head + html.slice(headEnd);
   return page === html ? undefined : { html: page, styleHashes };
 }
 

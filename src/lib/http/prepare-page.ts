@@ -1,13 +1,12 @@
 // A built page as the shop sends it (issue 27, docs/decisions/016): Astro's island runtime as a cached
-// file (shared-scripts.ts), the frame islands' strings left to the browser's cached module
-// (island-props.ts), the rules of its stylesheets its first paint can use inline and the rest deferred
-// (first-paint-css.ts), and a policy naming only the inline code it carries. One sequence for both
+// file (shared-scripts.ts), the rules of its stylesheets its first paint can use inline and the rest deferred
+// (first-paint-css.ts), and a policy naming only the inline code it carries. (The frame islands' strings are
+// taken out of their props once, where the frame is rendered: src/lib/render-once.server.ts.) One sequence for both
 // callers: Astro's middleware per rendered page, and the build for prerendered ones (scripts/inline-css.ts).
 // What the build made is compiled once by the front (scripts/server.mjs) and registered on globalThis,
 // where the middleware, bundled apart from it, finds it. Relative imports only: loaded by Node from src/.
 import { policyForPage } from './csp.ts';
 import { prepareFirstPaint, withStyleSources, type Sheet } from './first-paint-css.ts';
-import { stripIslandProps } from './island-props.ts';
 import { externalizeScripts, type SharedScripts } from './shared-scripts.ts';
 
 export interface BuiltAssets {
@@ -21,17 +20,28 @@ export interface PreparedPage {
   html: string;
   /** CSP sources the page now needs in style-src (its inline first-paint style). */
   styleHashes: readonly string[];
+  /** How `html` holds the page's text: as characters, or as its UTF-8 bytes one per character. */
+  encoding: TextForm;
 }
 
-export function preparePage(html: string, { sheets, scripts }: BuiltAssets): PreparedPage {
-  const stripped = stripIslandProps(externalizeScripts(html, scripts));
-  const page = prepareFirstPaint(stripped, sheets);
-  return { html: page?.html ?? stripped, styleHashes: page?.styleHashes ?? [] };
+/**
+ * A page's text as characters (`utf8`: decoded), or as its UTF-8 bytes, one per character (`latin1`). Everything
+ * the preparation looks for is ASCII — tags, attributes, class names, scripts the build wrote — and reads the
+ * same either way; the server reads and writes the bytes form, which skips decoding and encoding each page:
+ * 22 % of an uncached category page's CPU (issue 59, docs/performance.md "React paid back"). What it inserts
+ * that may not be ASCII (the first-paint CSS) is written in the page's form.
+ */
+export type TextForm = 'utf8' | 'latin1';
+
+export function preparePage(html: string, { sheets, scripts }: BuiltAssets, encoding: TextForm = 'utf8'): PreparedPage {
+  const stripped = externalizeScripts(html, scripts);
+  const page = prepareFirstPaint(stripped, sheets, encoding);
+  return { html: page?.html ?? stripped, styleHashes: page?.styleHashes ?? [], encoding };
 }
 
 /** The page's policy: only the inline code it carries, and its inline style. */
 export function preparedPolicy(policy: string, page: PreparedPage): string {
-  return withStyleSources(policyForPage(policy, page.html), page.styleHashes);
+  return withStyleSources(policyForPage(policy, page.html, page.encoding), page.styleHashes);
 }
 
 const REGISTRY = Symbol.for('brandshop.builtAssets');

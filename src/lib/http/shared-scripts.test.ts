@@ -8,7 +8,7 @@ describe('externalizeScripts', () => {
   it('takes every inline copy out and loads the one file where the first stood', () => {
     const html = '<head></head><body><p>x</p><script>window.b=2</script><i></i><script>window.a=1</script></body>';
     expect(externalizeScripts(html, scripts)).toBe(
-      '<head></head><body><p>x</p><script type="module" src="/_astro/shared-0123456789.js"></script><i></i></body>',
+      '<head></head><body><p>x</p><script type="module" fetchpriority="low" src="/_astro/shared-0123456789.js"></script><i></i></body>',
     );
   });
 
@@ -21,6 +21,16 @@ describe('externalizeScripts', () => {
     const html = '<body><script>window.c=3</script><script type="module">window.a=1</script></body>';
     expect(externalizeScripts(html, scripts)).toBe(html);
     expect(externalizeScripts(html, undefined)).toBe(html);
+  });
+
+  it('asks for every module script at low priority, in the head and the body, with or without the shared file', () => {
+    const html =
+      '<head><script type="module" src="/_astro/page.js"></script></head><body><script>window.a=1</script><script type="module" src="/_astro/x.js"></script></body>';
+    const lowered = '<script type="module" fetchpriority="low" src="';
+    expect(externalizeScripts(html, scripts)).toBe(
+      `<head>${lowered}/_astro/page.js"></script></head><body>${lowered}/_astro/shared-0123456789.js"></script>${lowered}/_astro/x.js"></script></body>`,
+    );
+    expect(externalizeScripts(html, undefined)).toBe(html.replaceAll('<script type="module" src="', lowered));
   });
 
   it('knows the texts Astro writes: its island runtime and the built-in directives, in a file named by its content', () => {
