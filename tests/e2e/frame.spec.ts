@@ -134,6 +134,23 @@ test.describe('pages and navigation', () => {
     await expect(page).toHaveTitle('Доставка и пошлины — Brandshop');
   });
 
+  test('a product page’s breadcrumbs keep to one line, the fonts loaded or not: the page does not move when they come', async ({ page, request }) => {
+    // The longest name of a listing: on a phone its trail is wider than the screen.
+    const listing = (await (await request.get('/api/v1/ecommerce-core/products?category=3&per_page=60')).json()) as {
+      data: { products: { name: string; url: string }[] };
+    };
+    const longest = [...listing.data.products].sort((a, b) => b.name.length - a.name.length)[0];
+    if (!longest) throw new Error('no products in category 3');
+    await open(page, longest.url);
+    const trail = page.getByRole('navigation', { name: 'Хлебные крошки' }).locator('ol');
+    const lines = () =>
+      trail.evaluate((ol) => Math.round(ol.getBoundingClientRect().height / parseFloat(getComputedStyle(ol.querySelector('li') ?? ol).lineHeight)));
+    expect(await lines()).toBe(1);
+    await page.evaluate(() => document.fonts.ready);
+    expect(await lines()).toBe(1);
+    await expect(trail.locator('[aria-current="page"]')).toHaveText(longest.name);
+  });
+
   test('an unknown path redirects to /404', async ({ page }) => {
     await page.goto('/totally/unknown/path');
     await expect(page).toHaveURL(/\/404$/);
