@@ -12,10 +12,10 @@
 // where the figure is, per run, the last of the header, bottom navigation and buy box to hydrate after FCP.
 import { spawn, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { resolve } from 'node:path';
 import autocannon from 'autocannon';
 import { commandLine, wholeNumber } from './cli.ts';
+import { freePort, waitFor } from './bench-http.mjs';
 
 const cli = commandLine('npm run bench -- --against DIR [--products N] [--runs N] [--duration S] [--connections N]', {
   options: {
@@ -59,30 +59,6 @@ const sides = [
   { name: 'this', dir: process.cwd(), data: ours },
 ];
 
-function freePort() {
-  return new Promise((done) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => done(port));
-    });
-  });
-}
-
-async function waitFor(url, timeoutMs = 300_000) {
-  const started = Date.now();
-  while (Date.now() - started < timeoutMs) {
-    try {
-      const res = await fetch(url);
-      if (res.ok) return res;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error(`${url} did not answer in ${timeoutMs} ms`);
-}
-
 function load(url, paths) {
   return new Promise((done, fail) => {
     autocannon(
@@ -92,23 +68,10 @@ function load(url, paths) {
   });
 }
 
-/** One side's server started on its own data, measured, stopped. */
+/** One side's server started on its own data with the page cache off, measured, stopped. */
 async function measure(side) {
-  const { serverProcess } = await import(`${side.dir}/scripts/server-flags.mjs`);
-  const port = await freePort();
-  const { command, args, env } = serverProcess({
-    DATA_DIR: side.data,
-    DATABASE_URL: '',
-    PAGE_CACHE_SECONDS: '0',
-    HOST: '127.0.0.1',
-    PORT: String(port),
-    LOG_LEVEL: 'warn',
-  });
-  const server = spawn(command, args, { cwd: side.dir, env, stdio: process.env.BENCH_VERBOSE ? 'inherit' : 'ignore', detached: true });
-  const base = `http://127.0.0.1:${port}`;
+  const { base, stop } = await started(side, { PAGE_CACHE_SECONDS: '0' });
   try {
-    await waitFor(`${base}/api/health`);
-    await waitFor(`${base}/api/v1/ecommerce-core/products?per_page=60`);
     const productPaths = [];
     for (let page = 1; productPaths.length < 200; page++) {
       const res = await (await fetch(`${base}/api/v1/ecommerce-core/products?per_page=60&sort=new&page=${page}`)).json();
@@ -121,11 +84,7 @@ async function measure(side) {
     for (const path of [...productPaths, ...categoryPaths]) await (await fetch(`${base}${path}`)).arrayBuffer();
     return { product: await load(base, productPaths), category: await load(base, categoryPaths) };
   } finally {
-    try {
-      process.kill(-server.pid, 'SIGTERM');
-    } catch {
-      // already gone
-    }
+    stop();
     await new Promise((r) => setTimeout(r, 1500));
   }
 }
@@ -151,7 +110,16 @@ async function started(side, extraEnv = {}) {
   const base = `http://127.0.0.1:${port}`;
   await waitFor(`${base}/api/health`);
   await waitFor(`${base}/api/v1/ecommerce-core/products?per_page=60`);
-  return { base, stop: () => process.kill(-server.pid, 'SIGTERM') };
+  return {
+    base,
+    stop: () => {
+      try {
+        process.kill(-server.pid, 'SIGTERM');
+      } catch {
+        // already gone
+      }
+    },
+  };
 }
 
 async function browserSide() {

@@ -26,10 +26,10 @@
 // Results: bench-results/<database>.json and a Markdown summary on stdout for docs/performance.md.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import autocannon from 'autocannon';
 import { commandLine, wholeNumber } from './cli.ts';
 import { serverProcess } from './server-flags.mjs';
+import { freePort, waitFor } from './bench-http.mjs';
 
 // --import (issue 23) is a benchmark of its own: scripts/bench-import.ts, given the other arguments.
 // --photo-pages (issue 23): the category and product pages with real-sized photos, scripts/photo-pages.ts.
@@ -141,30 +141,6 @@ async function ensureSeeded(target) {
   console.log(`\n— seeding ${products} products into ${target.kind}`);
   run('node', ['scripts/seed.ts', '--products', String(products)], target.env);
   if (target.kind === 'pglite') writeFileSync(`${target.env.DATA_DIR}/bench-products`, String(products));
-}
-
-function freePort() {
-  return new Promise((resolve) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-async function waitFor(url, timeoutMs = 300_000) {
-  const started = Date.now();
-  while (Date.now() - started < timeoutMs) {
-    try {
-      const res = await fetch(url);
-      if (res.ok) return res;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error(`${url} did not answer`);
 }
 
 function load(url, paths, options = {}) {
