@@ -8,6 +8,7 @@ import { createComponent, renderComponent, renderSlotToString, type AstroCompone
 import { SlotString, type ComponentSlotValue } from 'astro/runtime/server/render/slot.js';
 import type { AstroFactoryReturnValue } from 'astro/runtime/server/render/astro/factory.js';
 import type { SSRResult } from 'astro';
+import { Cache } from './cache.ts';
 import { registeredAssets } from './http/prepare-page.ts';
 import { stripIslandProps } from './http/island-props.ts';
 
@@ -29,13 +30,13 @@ export function reused(name: string, component: AstroComponentFactory, limit?: n
 }
 
 /**
- * `component` rendered once per `reuseKey` (at most `limit` keys, the oldest dropped first). Its islands are
+ * `component` rendered once per `reuseKey` (at most `limit` keys, the least recently used dropped first). Its islands are
  * given their own React identifier prefix (`<name>N` instead of the page's counter `rN`): a reused island's
  * ids would otherwise be those of whichever page first rendered it, and could repeat a later island's.
  */
 export function renderedOnce(name: string, component: AstroComponentFactory, limit = 32): AstroComponentFactory {
-  const kept = new Map<string, SlotString>();
   const prefix = name.toLowerCase().replace(/[^a-z]/g, '');
+  const kept = new Cache<string, SlotString>({ name: `frame-${prefix}`, ttlMs: 0, maxEntries: limit });
   return createComponent(async (result: SSRResult, props: ReusedProps & Record<string, unknown>, slots) => {
     const { reuseKey, ...rest } = props;
     let own = kept.get(reuseKey);
@@ -46,7 +47,6 @@ export function renderedOnce(name: string, component: AstroComponentFactory, lim
       // The frame islands' strings come from the browser's cached module (island-props.ts): taken out of
       // their props here, once, instead of from every page sent.
       own = withHtml(ownIdentifiers(rendered, prefix), (html) => stripIslandProps(html));
-      if (kept.size >= limit) kept.delete(kept.keys().next().value as string);
       kept.set(reuseKey, own);
     }
     // A SlotString is what Astro's own slots return from a component; its types list templates only.
@@ -78,6 +78,6 @@ function withHtml(part: SlotString, change: (html: string) => string): SlotStrin
 }
 
 /** The islands' `prefix` attribute and the ids React's useId made from it, moved to `prefix`'s own space. */
-export function ownIdentifiers(rendered: SlotString, prefix: string): SlotString {
+function ownIdentifiers(rendered: SlotString, prefix: string): SlotString {
   return withHtml(rendered, (html) => html.replace(/(\sprefix=")r(\d+)"/g, `$1${prefix}$2"`).replace(/_r(\d+)R_/g, `_${prefix}$1R_`));
 }

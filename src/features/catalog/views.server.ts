@@ -19,6 +19,7 @@ import {
 import { listingSearch, type Listing, type ListingQuery } from './listing.ts';
 import type { ProductDetail } from './product.ts';
 import { getCatalogIndex, topPositions, type CatalogIndex } from './read-model.server.ts';
+import { Cache } from '~/lib/cache.ts';
 import { brandCategoryTitle, brandCrumbs, brandMeta, categoryCrumbs, categoryMeta, productCrumbs, productMeta, searchCrumbs, searchMeta } from './seo.ts';
 
 interface RouteView {
@@ -165,20 +166,14 @@ function relatedIds(index: CatalogIndex, productId: number): number[] {
 }
 
 // Walking the popularity order for a brand's few products in a category scanned up to the whole catalogue per
-// product page (issue 59: 3 % of an uncached product page at 100,000 products). Kept per index: a new
-// catalogue version, or a size sold out, is a new index and starts afresh.
-const keptRelated = new WeakMap<CatalogIndex, Map<number, number[]>>();
-const KEPT_RELATED = 4096;
+// product page (issue 59: 3 % of an uncached product page at 100,000 products). Kept per index version: a new
+// catalogue version, or a size sold out, is a new version and starts afresh.
+const keptRelated = new Cache<string, number[]>({ name: 'related', ttlMs: 0, maxEntries: 4096 });
 
 function relatedOf(index: CatalogIndex, productId: number): number[] {
-  let kept = keptRelated.get(index);
-  if (!kept) keptRelated.set(index, (kept = new Map()));
-  let ids = kept.get(productId);
-  if (!ids) {
-    ids = relatedIds(index, productId);
-    if (kept.size >= KEPT_RELATED) kept.delete(kept.keys().next().value as number);
-    kept.set(productId, ids);
-  }
+  const key = `${index.version}|${productId}`;
+  let ids = keptRelated.get(key);
+  if (!ids) keptRelated.set(key, (ids = relatedIds(index, productId)));
   return ids;
 }
 

@@ -6,21 +6,31 @@
 import { createHash } from 'node:crypto';
 
 /** The CSP source for an inline script or style with exactly this text. */
-export function cspHash(text: string, encoding: 'utf8' | 'latin1' = 'utf8'): `sha256-${string}` {
+/**
+ * A page's text as characters (`utf8`: decoded), or as its UTF-8 bytes, one per character (`latin1`): the
+ * server prepares pages in the second form (prepare-page.ts).
+ */
+export type TextForm = 'utf8' | 'latin1';
+
+export function cspHash(text: string, encoding: TextForm = 'utf8'): `sha256-${string}` {
   return `sha256-${createHash('sha256').update(text, encoding).digest('base64')}`;
 }
 
-// The inline code of pages is a few texts the build wrote (the boot script, the eager directive's listener)
-// and the first-paint style of each page type: hashed once each, not once per page sent (issue 59). Bounded:
-// a first-paint style follows the page's classes and can differ page by page.
-const HASHED_LIMIT = 512;
+// The inline code of pages is a few short texts the build wrote (the boot script, the eager directive's
+// listener): hashed once each, not once per page sent (issue 59). Longer texts — a page's first-paint style,
+// ~20 KB and different on most pages — are hashed each time: remembered, they only pushed the short ones out
+// and held megabytes. A memo of a pure function, not a server cache (src/lib/cache.ts): astro.config.mjs loads
+// this file, and must not load the server's.
+const HASHED_LIMIT = 64;
+const HASHED_TEXT_CHARS = 8 * 1024;
 const hashed = new Map<string, `sha256-${string}`>();
 
 /**
- * cspHash, remembered for the texts pages repeat. `latin1`: the text is UTF-8 bytes one per character
+ * cspHash, remembered for the short texts pages repeat. `latin1`: the text is UTF-8 bytes one per character
  * (prepare-page.ts); an ASCII text, which most are, is the same text and the same hash either way.
  */
-export function cspHashOnce(text: string, encoding: 'utf8' | 'latin1' = 'utf8'): `sha256-${string}` {
+export function cspHashOnce(text: string, encoding: TextForm = 'utf8'): `sha256-${string}` {
+  if (text.length > HASHED_TEXT_CHARS) return cspHash(text, encoding);
   const key = encoding === 'latin1' && !ASCII.test(text) ? `\u0000${text}` : text;
   let hash = hashed.get(key);
   if (hash === undefined) {
@@ -68,7 +78,7 @@ const DATA_BLOCK = /\stype="application\/(?:ld\+)?json"/;
  * trip carries: docs/performance.md, "First paint"), and each hash listed for code the page lacks is an
  * allowance nobody needs.
  */
-export function policyForPage(policy: string, html: string, encoding: 'utf8' | 'latin1' = 'utf8'): string {
+export function policyForPage(policy: string, html: string, encoding: TextForm = 'utf8'): string {
   const present = new Set<string>();
   for (const [, tag, attributes = '', text = ''] of html.matchAll(/<(script|style)\b([^>]*)>([\s\S]*?)<\/\1>/g))
     if (tag === 'style' || !(/\ssrc=/.test(attributes) || DATA_BLOCK.test(attributes))) present.add(cspHashOnce(text, encoding));

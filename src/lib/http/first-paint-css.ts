@@ -6,7 +6,7 @@
 // islands draw later. The whole sheet is a superset in the same order placed where the link was, so
 // its arrival changes no computed style: nothing moves. Without script, <noscript> links it as before.
 // The sheets are compiled once (first-paint-css-compile.ts); prepare-page.ts applies this to every page. Relative imports only: loaded by Node from src/.
-import { cspHashOnce } from './csp.ts';
+import { cspHash, type TextForm } from './csp.ts';
 
 /** One rule of a compiled stylesheet, or a block kept whole (@font-face, @keyframes, @property…). */
 export interface Piece {
@@ -155,7 +155,7 @@ export interface FirstPaintPage {
  * can use, the whole sheet deferred in the link's place. Undefined when there is nothing to change. (Its
  * module scripts are asked for at low priority by externalizeScripts, in its pass over the page.)
  */
-export function prepareFirstPaint(html: string, sheets: ReadonlyMap<string, Sheet>, encoding: 'utf8' | 'latin1' = 'utf8'): FirstPaintPage | undefined {
+export function prepareFirstPaint(html: string, sheets: ReadonlyMap<string, Sheet>, encoding: TextForm = 'utf8'): FirstPaintPage | undefined {
   const headEnd = html.indexOf('</head>');
   if (headEnd < 0) return undefined;
   let used: Used | undefined;
@@ -183,7 +183,7 @@ export function prepareFirstPaint(html: string, sheets: ReadonlyMap<string, Shee
   const styleHashes: string[] = [];
   if (inline.length) {
     const css = inline.join('');
-    styleHashes.push(cspHashOnce(css));
+    styleHashes.push(cspHash(css));
     // In the page's own form: a `latin1` page holds UTF-8 bytes (prepare-page.ts), and CSS may not be ASCII.
     const text = encoding === 'latin1' ? Buffer.from(css, 'utf8').toString('latin1') : css;
     head = head.replace(STYLE_HERE, () => `<style>${text}</style>`);

@@ -5,7 +5,7 @@
 // callers: Astro's middleware per rendered page, and the build for prerendered ones (scripts/inline-css.ts).
 // What the build made is compiled once by the front (scripts/server.mjs) and registered on globalThis,
 // where the middleware, bundled apart from it, finds it. Relative imports only: loaded by Node from src/.
-import { policyForPage } from './csp.ts';
+import { policyForPage, type TextForm } from './csp.ts';
 import { prepareFirstPaint, withStyleSources, type Sheet } from './first-paint-css.ts';
 import { externalizeScripts, type SharedScripts } from './shared-scripts.ts';
 
@@ -25,14 +25,12 @@ export interface PreparedPage {
 }
 
 /**
- * A page's text as characters (`utf8`: decoded), or as its UTF-8 bytes, one per character (`latin1`). Everything
- * the preparation looks for is ASCII — tags, attributes, class names, scripts the build wrote — and reads the
- * same either way; the server reads and writes the bytes form, which skips decoding and encoding each page:
- * 22 % of an uncached category page's CPU (issue 59, docs/performance.md "React paid back"). What it inserts
- * that may not be ASCII (the first-paint CSS) is written in the page's form.
+ * `encoding`: the page's form (csp.ts `TextForm`). Everything the preparation looks for is ASCII — tags,
+ * attributes, class names, scripts the build wrote — and reads the same either way; the server reads and
+ * writes the bytes form (`latin1`), which skips decoding and encoding each page: 22 % of an uncached category
+ * page's CPU (issue 59, docs/performance.md "React paid back"). What it inserts that may not be ASCII (the
+ * first-paint CSS) is written in the page's form.
  */
-export type TextForm = 'utf8' | 'latin1';
-
 export function preparePage(html: string, { sheets, scripts }: BuiltAssets, encoding: TextForm = 'utf8'): PreparedPage {
   const stripped = externalizeScripts(html, scripts);
   const page = prepareFirstPaint(stripped, sheets, encoding);
