@@ -6,9 +6,8 @@ import UnoCSS from '@unocss/astro';
 import { env, loadDotEnv } from './src/lib/env.ts';
 import { ADAPTER_BODY_LIMIT } from './src/lib/http/limits.ts';
 import { PAGE_DIRECTIVES, cspHash } from './src/lib/http/csp.ts';
-import { COOKIE_CONSENT_BOOT } from './src/components/ui/cookie-consent.ts';
 import { REST_CSS_BOOT } from './src/lib/http/first-paint-css.ts';
-import { SESSION_MARK_BOOT } from './src/features/auth/session-mark.ts';
+import { HEAD_BOOT } from './src/layouts/head-boot.ts';
 import { messageChunks } from './src/lib/i18n/message-chunks.ts';
 import { islandChunks } from './src/lib/island-chunks.ts';
 import { frameLabelsChunks } from './src/features/layout/labels-chunk.ts';
@@ -56,9 +55,9 @@ export default defineConfig({
     // hand are allowed by their hashes. src/lib/http/csp.ts says the rest.
     csp: {
       directives: [...PAGE_DIRECTIVES],
-      // The cookie notice's and the session mark's boot lines (session-mark.ts); the line that switches the deferred stylesheet on (first-paint-css.ts):
-      // alone on pages of other layouts, after the cookie line in DefaultLayout's one head script.
-      scriptDirective: { hashes: [cspHash(COOKIE_CONSENT_BOOT + SESSION_MARK_BOOT + REST_CSS_BOOT), cspHash(REST_CSS_BOOT)] },
+      // DefaultLayout's one head script (src/lib/head-boot.ts); the line that switches the deferred stylesheet on
+      // (first-paint-css.ts), alone on pages of other layouts.
+      scriptDirective: { hashes: [cspHash(HEAD_BOOT), cspHash(REST_CSS_BOOT)] },
     },
   },
   vite: {

@@ -2,23 +2,11 @@
 // after the first paint, or at once when the shopper has tapped one of them; then replays the taps it held.
 import { afterFirstPaint, firstScreenHydrated } from './first-paint.ts';
 import { eagerState, QUEUED, TAPPED, type EagerIsland } from './eager-islands.ts';
+import { PRELOAD_HOOK } from './island-preload.ts';
 
-/**
- * The shared files every first-screen island imports (`<html data-island-modules>`, from the build's
- * list: src/lib/first-screen.ts), asked for beside the islands' own entries instead of one import
- * level (a round trip) later.
- */
+/** The first screen's files, asked for together if the head's script has not yet (src/lib/island-preload.ts). */
 function preloadShared(): void {
-  const root = document.documentElement;
-  const files = root.dataset['islandModules'];
-  if (!files) return;
-  delete root.dataset['islandModules'];
-  for (const href of files.split(' ')) {
-    const link = document.createElement('link');
-    link.rel = 'modulepreload';
-    link.href = href;
-    document.head.append(link);
-  }
+  (window as { [PRELOAD_HOOK]?: () => void })[PRELOAD_HOOK]?.();
 }
 
 /**

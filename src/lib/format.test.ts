@@ -9,6 +9,12 @@ describe('formatPrice', () => {
   it('keeps kopecks when there are any', () => {
     expect(formatPrice(12_350).replace(/\s/g, ' ')).toBe('123,5 ₽');
   });
+  it('writes what Intl writes for ru-RU, without Intl (the first formatter costs a phone 35–73 ms)', () => {
+    const intl = new Intl.NumberFormat('ru-RU', { maximumFractionDigits: 2 });
+    const amounts = [0, 1, 9, 10, 99, 100, 101, 110, 999, 1000, 99_999, 100_000, 123_456_789, 1e12, -1, -10, -1_234_567];
+    for (let i = 0; i < 20_000; i++) amounts.push(Math.floor(Math.random() * 10 ** Math.ceil(Math.random() * 12)) * (Math.random() < 0.1 ? -1 : 1) || 0);
+    for (const kopecks of amounts) expect(formatPrice(kopecks), String(kopecks)).toBe(`${intl.format(kopecks / 100)}\u00a0₽`);
+  });
 });
 
 describe('discountPercent (spec §3)', () => {

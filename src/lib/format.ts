@@ -1,11 +1,21 @@
 // ru-RU money formatting (spec §9): 12 345 ₽. Prices travel as kopecks and are shown in whole roubles
 // unless they have kopecks.
-const rub = new Intl.NumberFormat('ru-RU', { maximumFractionDigits: 2 });
 
 export const CURRENCY_SYMBOL = '₽';
 
+/**
+ * What `Intl.NumberFormat('ru-RU', { maximumFractionDigits: 2 })` writes for kopecks/100 — groups of three
+ * parted by a no-break space, a decimal comma, no trailing zero — without Intl: the first ru-RU formatter a
+ * page makes loads ICU's data, 35–73 ms of the phone's main thread in the task that hydrates the first
+ * screen (4× that on Lighthouse's phone; docs/performance.md "React paid back"). format.test.ts holds it
+ * to Intl's output.
+ */
 export function formatPrice(kopecks: number): string {
-  return `${rub.format(kopecks / 100)}\u00a0${CURRENCY_SYMBOL}`;
+  const whole = Math.round(Math.abs(kopecks));
+  const roubles = String(Math.floor(whole / 100)).replace(/\B(?=(\d{3})+$)/g, '\u00a0');
+  const cents = whole % 100;
+  const fraction = cents === 0 ? '' : `,${String(cents).padStart(2, '0').replace(/0$/, '')}`;
+  return `${kopecks < 0 && whole > 0 ? '-' : ''}${roubles}${fraction}\u00a0${CURRENCY_SYMBOL}`;
 }
 
 /** spec §3: rounded percent between old and current price; 0 when the old price is not positive. */

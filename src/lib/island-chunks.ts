@@ -14,6 +14,10 @@ import { FIRST_SCREEN_FILE } from './first-screen.ts';
 
 /** The islands of the first screen, hydrated as soon as their code arrives (client:eager); their files are preloaded. */
 const FIRST_SCREEN = /[\\/]src[\\/](features[\\/]layout[\\/](Header|BottomNav|Modals)|components[\\/]ui[\\/]Toaster|features[\\/]catalog[\\/]ProductBuy)\.tsx$/;
+/** The first-screen islands every page of the storefront's layout has (the buy box is the product page's). */
+const FRAME_ISLAND = /[\\/]src[\\/](features[\\/]layout[\\/](Header|BottomNav|Modals)|components[\\/]ui[\\/]Toaster)\.tsx$/;
+/** Astro's React renderer, every island's `renderer-url`. */
+const RENDERER = /[\\/]node_modules[\\/]@astrojs[\\/]react[\\/]dist[\\/]client\.js$/;
 /**
  * Vite's helper for lazy imports, which the page's own scripts use too (the hearts' loader, a module
  * script with the page): inside `frame` it made that script fetch all of `frame` before the first paint.
@@ -58,8 +62,11 @@ export function islandChunks(): Plugin {
         if (preact) this.error(`${chunk.fileName} (${this.environment.name}) takes Preact (${preact}); the islands run on React: see docs/decisions/021`);
       }
       if (this.environment.name !== 'client') return;
-      // The shared files an island's entry and the renderer import: asked for beside the entries, not after them.
-      const wanted = chunks.filter((c) => c.name === 'runtime' || c.name === 'frame');
+      // The shared files an island's entry and the renderer import, the frame's islands' own entries (on every
+      // page) and React's renderer for Astro: asked for together at the first paint, not one import level after another.
+      const wanted = chunks.filter(
+        (c) => c.name === 'runtime' || c.name === 'frame' || FRAME_ISLAND.test(c.facadeModuleId ?? '') || RENDERER.test(c.facadeModuleId ?? ''),
+      );
       const byName = new Map(chunks.map((c) => [c.fileName, c]));
       const closure = new Set<string>();
       const visit = (fileName: string) => {

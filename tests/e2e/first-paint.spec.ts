@@ -178,6 +178,14 @@ test.describe('the first paint', () => {
     });
     await page.goto('/brands');
     await expect.poll(() => loadedFaces(page)).toContain('Manrope Variable');
+    // All five faces come in one go, one new layout of the page: none is added still loading.
+    expect(await page.evaluate(() => [...document.fonts].filter((f) => /Manrope Variable|Cormorant Garamond/.test(f.family)).map((f) => f.status))).toEqual([
+      'loaded',
+      'loaded',
+      'loaded',
+      'loaded',
+      'loaded',
+    ]);
     expect(await page.locator('link[rel=preload][as=font]').count()).toBe(0);
     const { paint, origin } = await page.evaluate(() => ({
       paint: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? NaN,
@@ -194,6 +202,31 @@ test.describe('the first paint', () => {
     expect(await page.evaluate(() => localStorage.getItem('fonts-seen'))).toBe('1');
     await page.goto('/i/12/razmery');
     expect(await page.evaluate(() => [...document.fonts].some((f) => f.family.replaceAll('"', '') === 'Manrope Variable'))).toBe(true);
+  });
+
+  test("the first screen's island files are asked for together once the page has painted, not before and not each after the other", async ({
+    page,
+    request,
+  }) => {
+    const html = await (await request.get('/')).text();
+    const listed = (html.match(/data-island-modules="([^"]*)"/)?.[1] ?? '').split(' ');
+    // React, the frame's shared file, the frame's islands (header, bottom navigation, modals, toasts) and Astro's React renderer.
+    expect(listed.filter((href) => /\/_astro\/(runtime|frame|Header|BottomNav|Modals|Toaster|client)\./.test(href))).toHaveLength(7);
+    await page.goto('/');
+    await expect(page.locator('astro-island[client="eager"]:not([ssr])').first()).toBeAttached();
+    const { paint, asked, preloaded } = await page.evaluate(() => ({
+      paint: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? NaN,
+      asked: (performance.getEntriesByType('resource') as PerformanceResourceTiming[]).map((e) => ({ path: new URL(e.name).pathname, at: e.startTime })),
+      preloaded: [...document.querySelectorAll<HTMLLinkElement>('link[rel=modulepreload]')].map((l) => new URL(l.href).pathname),
+    }));
+    for (const href of listed) {
+      // Preloaded by the head's script, all at once, not found by an import one level down after another.
+      expect(preloaded, href).toContain(href);
+      const entry = asked.find((e) => e.path === href);
+      expect(entry, href).toBeDefined();
+      // Vite's lazy-import helper is the page script's own import, asked for with the head at low priority.
+      if (!href.startsWith('/_astro/lazy.')) expect(entry?.at, href).toBeGreaterThanOrEqual(paint);
+    }
   });
 
   test.describe('with JavaScript off', () => {

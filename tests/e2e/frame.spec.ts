@@ -146,7 +146,10 @@ test.describe('pages and navigation', () => {
     const lines = () =>
       trail.evaluate((ol) => Math.round(ol.getBoundingClientRect().height / parseFloat(getComputedStyle(ol.querySelector('li') ?? ol).lineHeight)));
     expect(await lines()).toBe(1);
-    await page.evaluate(() => document.fonts.ready);
+    // The web fonts come after the first screen has hydrated, all at once (src/lib/fonts.client.ts).
+    await expect
+      .poll(() => page.evaluate(() => [...document.fonts].some((f) => f.status === 'loaded' && f.family.replaceAll('"', '') === 'Manrope Variable')))
+      .toBe(true);
     expect(await lines()).toBe(1);
     await expect(trail.locator('[aria-current="page"]')).toHaveText(longest.name);
   });

@@ -10,9 +10,11 @@ export default function ScrollToTop({ label, multiplier = 1 }: { label: string; 
   const [visible, setVisible] = useState(false);
   useEffect(() => {
     const check = throttle(() => setVisible(window.scrollY > window.innerHeight * multiplier), SCROLL_TOP_THROTTLE_MS);
-    check();
+    // A page restored further down shows the button; asked once the frame is laid out, not while it is not.
+    const first = requestAnimationFrame(() => setTimeout(check));
     window.addEventListener('scroll', check, { passive: true });
     return () => {
+      cancelAnimationFrame(first);
       check.cancel();
       window.removeEventListener('scroll', check);
     };

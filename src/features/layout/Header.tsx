@@ -98,7 +98,11 @@ export default function Header({ labels: given, roots, supportUrl, info, collect
     captureReferral();
     // /auth-redirect sends a guest home with ?login=1: the login modal opens there.
     if (new URLSearchParams(location.search).has('login') && !$loggedIn.get()) openAuth();
-    let lastY = window.scrollY;
+    // Where the page was is read once the frame is laid out: read here, it made the browser lay the
+    // half-hydrated page out there and then, 24 ms of the phone's busiest task (docs/performance.md "React
+    // paid back").
+    let lastY = 0;
+    const first = requestAnimationFrame(() => setTimeout(() => (lastY = window.scrollY)));
     const onScroll = throttle(() => {
       const y = window.scrollY;
       // Hide when scrolling down past the header; show on any scroll up. Never while a panel is open.
@@ -114,6 +118,7 @@ export default function Header({ labels: given, roots, supportUrl, info, collect
     window.addEventListener('pageshow', onShow);
     const unfollow = followPanels();
     return () => {
+      cancelAnimationFrame(first);
       unfollow();
       onScroll.cancel();
       window.removeEventListener('scroll', onScroll);
