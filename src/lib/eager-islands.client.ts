@@ -33,12 +33,31 @@ function restStyles(): Promise<unknown> {
   ]);
 }
 
+/**
+ * React's DOM renderer (through Astro's React client) and the frame's shared file evaluated one per task
+ * before the islands' own entries. Imported by the first island all at once, they were evaluated in one task
+ * of 25–100 ms on this host's unthrottled Chromium, four times that on Lighthouse's phone, all of it blocking
+ * time (docs/performance.md "React paid back").
+ */
+let shared: Promise<void> | undefined;
+function evaluateShared(): Promise<void> {
+  shared ??= (async () => {
+    const files = (document.documentElement.dataset['islandModules'] ?? '').split(' ');
+    for (const file of [/^\/_astro\/client\./, /^\/_astro\/frame\./].map((name) => files.find((f) => name.test(f)))) {
+      if (!file) continue;
+      await import(/* @vite-ignore */ file);
+      await new Promise((next) => setTimeout(next));
+    }
+  })().catch(() => undefined);
+  return shared;
+}
+
 /** Loads and hydrates one island, then clicks again the taps held for it. */
 async function start({ load, island }: EagerIsland): Promise<void> {
   const state = eagerState();
   preloadShared();
   try {
-    const [hydrate] = await Promise.all([load(), restStyles()]);
+    const [hydrate] = await Promise.all([evaluateShared().then(load), restStyles()]);
     await hydrate();
   } finally {
     // Failed or not, the island's taps are no longer held: a page whose code did not come works as HTML.
