@@ -3,7 +3,6 @@
 import { COOKIE_CONSENT_BOOT } from '../components/ui/cookie-consent.ts';
 import { SESSION_MARK_BOOT } from '../features/auth/session-mark.ts';
 import { REST_CSS_BOOT } from '../lib/http/first-paint-css.ts';
-import { ISLAND_PRELOAD_BOOT } from '../lib/island-preload.ts';
 
-/** The cookie notice's and the session mark's boot lines, the deferred stylesheets' switch, the islands' early files. */
-export const HEAD_BOOT = COOKIE_CONSENT_BOOT + SESSION_MARK_BOOT + REST_CSS_BOOT + ISLAND_PRELOAD_BOOT;
+/** The cookie notice's and the session mark's boot lines, the deferred stylesheets' switch. */
+export const HEAD_BOOT = COOKIE_CONSENT_BOOT + SESSION_MARK_BOOT + REST_CSS_BOOT;

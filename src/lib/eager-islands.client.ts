@@ -2,11 +2,50 @@
 // after the first paint, or at once when the shopper has tapped one of them; then replays the taps it held.
 import { afterFirstPaint, firstScreenHydrated } from './first-paint.ts';
 import { eagerState, QUEUED, TAPPED, type EagerIsland } from './eager-islands.ts';
-import { PRELOAD_HOOK } from './island-preload.ts';
 
-/** The first screen's files, asked for together if the head's script has not yet (src/lib/island-preload.ts). */
+/**
+ * React's DOM renderer (through Astro's React client) and the frame's shared file evaluated one per task
+ * before the islands' own entries. Imported by the first island all at once, they were evaluated in one task
+ * of 25–100 ms on this host's unthrottled Chromium, four times that on Lighthouse's phone, all of it blocking
+ * time (docs/performance.md "React paid back").
+ */
+let shared: Promise<void> = Promise.resolve();
+async function evaluateShared(files: string[]): Promise<void> {
+  try {
+    for (const file of [/^\/_astro\/client\./, /^\/_astro\/frame\./].map((name) => files.find((f) => name.test(f)))) {
+      if (!file) continue;
+      await import(/* @vite-ignore */ file);
+      await new Promise((next) => setTimeout(next));
+    }
+  } catch {
+    // The islands' own imports meet the same failure and leave their HTML as it is.
+  }
+}
+
+/**
+ * The first screen's files, asked for together once the page has painted: the shared files, the frame's
+ * islands' entries and Astro's React renderer (`<html data-island-modules>`, the build's list:
+ * src/lib/first-screen.ts), and the entries of the page's own eager islands (a product page's buy box). Left
+ * to the imports, they came one import level, one round trip, after another. Asked for from the head at the
+ * paint entry instead, they moved Lighthouse's FCP and LCP on a product page (0.95 → 1.16 s, 1.14 → 1.40 s:
+ * docs/performance.md "React paid back").
+ */
 function preloadShared(): void {
-  (window as { [PRELOAD_HOOK]?: () => void })[PRELOAD_HOOK]?.();
+  const root = document.documentElement;
+  const listed = root.dataset['islandModules'];
+  if (listed === undefined) return;
+  delete root.dataset['islandModules'];
+  const files = new Set(listed.split(' '));
+  for (const island of document.querySelectorAll('astro-island[client="eager"]'))
+    for (const name of ['component-url', 'renderer-url']) files.add(island.getAttribute(name) ?? '');
+  for (const href of files) {
+    if (!href) continue;
+    const link = document.createElement('link');
+    link.rel = 'modulepreload';
+    link.href = href;
+    document.head.append(link);
+  }
+  shared = evaluateShared(listed.split(' '));
 }
 
 /**
@@ -33,31 +72,12 @@ function restStyles(): Promise<unknown> {
   ]);
 }
 
-/**
- * React's DOM renderer (through Astro's React client) and the frame's shared file evaluated one per task
- * before the islands' own entries. Imported by the first island all at once, they were evaluated in one task
- * of 25–100 ms on this host's unthrottled Chromium, four times that on Lighthouse's phone, all of it blocking
- * time (docs/performance.md "React paid back").
- */
-let shared: Promise<void> | undefined;
-function evaluateShared(): Promise<void> {
-  shared ??= (async () => {
-    const files = (document.documentElement.dataset['islandModules'] ?? '').split(' ');
-    for (const file of [/^\/_astro\/client\./, /^\/_astro\/frame\./].map((name) => files.find((f) => name.test(f)))) {
-      if (!file) continue;
-      await import(/* @vite-ignore */ file);
-      await new Promise((next) => setTimeout(next));
-    }
-  })().catch(() => undefined);
-  return shared;
-}
-
 /** Loads and hydrates one island, then clicks again the taps held for it. */
 async function start({ load, island }: EagerIsland): Promise<void> {
   const state = eagerState();
   preloadShared();
   try {
-    const [hydrate] = await Promise.all([evaluateShared().then(load), restStyles()]);
+    const [hydrate] = await Promise.all([shared.then(load), restStyles()]);
     await hydrate();
   } finally {
     // Failed or not, the island's taps are no longer held: a page whose code did not come works as HTML.
