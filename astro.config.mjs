@@ -55,7 +55,7 @@ export default defineConfig({
     // hand are allowed by their hashes. src/lib/http/csp.ts says the rest.
     csp: {
       directives: [...PAGE_DIRECTIVES],
-      // DefaultLayout's one head script (src/lib/head-boot.ts); the line that switches the deferred stylesheet on
+      // DefaultLayout's one head script (src/layouts/head-boot.ts); the line that switches the deferred stylesheet on
       // (first-paint-css.ts), alone on pages of other layouts.
       scriptDirective: { hashes: [cspHash(HEAD_BOOT), cspHash(REST_CSS_BOOT)] },
     },

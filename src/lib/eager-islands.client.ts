@@ -9,7 +9,6 @@ import { eagerState, QUEUED, TAPPED, type EagerIsland } from './eager-islands.ts
  * of 25–100 ms on this host's unthrottled Chromium, four times that on Lighthouse's phone, all of it blocking
  * time (docs/performance.md "React paid back").
  */
-let shared: Promise<void> = Promise.resolve();
 async function evaluateShared(files: string[]): Promise<void> {
   try {
     for (const file of [/^\/_astro\/client\./, /^\/_astro\/frame\./].map((name) => files.find((f) => name.test(f)))) {
@@ -28,24 +27,25 @@ async function evaluateShared(files: string[]): Promise<void> {
  * src/lib/first-screen.ts), and the entries of the page's own eager islands (a product page's buy box). Left
  * to the imports, they came one import level, one round trip, after another. Asked for from the head at the
  * paint entry instead, they moved Lighthouse's FCP and LCP on a product page (0.95 → 1.16 s, 1.14 → 1.40 s:
- * docs/performance.md "React paid back").
+ * docs/performance.md "React paid back"). Then the shared ones evaluated (evaluateShared). Once per page.
  */
-function preloadShared(): void {
-  const root = document.documentElement;
-  const listed = root.dataset['islandModules'];
-  if (listed === undefined) return;
-  delete root.dataset['islandModules'];
-  const files = new Set(listed.split(' '));
-  for (const island of document.querySelectorAll('astro-island[client="eager"]'))
-    for (const name of ['component-url', 'renderer-url']) files.add(island.getAttribute(name) ?? '');
-  for (const href of files) {
-    if (!href) continue;
-    const link = document.createElement('link');
-    link.rel = 'modulepreload';
-    link.href = href;
-    document.head.append(link);
-  }
-  shared = evaluateShared(listed.split(' '));
+let firstScreen: Promise<void> | undefined;
+function firstScreenReady(): Promise<void> {
+  firstScreen ??= (() => {
+    const listed = (document.documentElement.dataset['islandModules'] ?? '').split(' ').filter(Boolean);
+    const files = new Set(listed);
+    for (const island of document.querySelectorAll('astro-island[client="eager"]'))
+      for (const name of ['component-url', 'renderer-url']) files.add(island.getAttribute(name) ?? '');
+    for (const href of files) {
+      if (!href) continue;
+      const link = document.createElement('link');
+      link.rel = 'modulepreload';
+      link.href = href;
+      document.head.append(link);
+    }
+    return evaluateShared(listed);
+  })();
+  return firstScreen;
 }
 
 /**
@@ -75,9 +75,8 @@ function restStyles(): Promise<unknown> {
 /** Loads and hydrates one island, then clicks again the taps held for it. */
 async function start({ load, island }: EagerIsland): Promise<void> {
   const state = eagerState();
-  preloadShared();
   try {
-    const [hydrate] = await Promise.all([shared.then(load), restStyles()]);
+    const [hydrate] = await Promise.all([firstScreenReady().then(load), restStyles()]);
     await hydrate();
   } finally {
     // Failed or not, the island's taps are no longer held: a page whose code did not come works as HTML.

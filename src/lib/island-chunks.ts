@@ -12,10 +12,12 @@ import { join } from 'node:path';
 import type { Plugin } from 'vite';
 import { FIRST_SCREEN_FILE } from './first-screen.ts';
 
-/** The islands of the first screen, hydrated as soon as their code arrives (client:eager); their files are preloaded. */
-const FIRST_SCREEN = /[\\/]src[\\/](features[\\/]layout[\\/](Header|BottomNav|Modals)|components[\\/]ui[\\/]Toaster|features[\\/]catalog[\\/]ProductBuy)\.tsx$/;
-/** The first-screen islands every page of the storefront's layout has (the buy box is the product page's). */
+/** The first-screen islands every page of the storefront's layout has; their entries are preloaded on every page. */
 const FRAME_ISLAND = /[\\/]src[\\/](features[\\/]layout[\\/](Header|BottomNav|Modals)|components[\\/]ui[\\/]Toaster)\.tsx$/;
+/** The first screen's islands besides the frame's (the product page's buy box). */
+const PAGE_ISLAND = /[\\/]src[\\/]features[\\/]catalog[\\/]ProductBuy\.tsx$/;
+/** The islands of the first screen, hydrated as soon as their code arrives (client:eager); their files are preloaded. */
+const isFirstScreenIsland = (id: string): boolean => FRAME_ISLAND.test(id) || PAGE_ISLAND.test(id);
 /** Astro's React renderer, every island's `renderer-url`. */
 const RENDERER = /[\\/]node_modules[\\/]@astrojs[\\/]react[\\/]dist[\\/]client\.js$/;
 /**
@@ -44,7 +46,7 @@ function inFirstScreen(id: string, graph: Graph, known: Map<string, boolean>): b
   const cached = known.get(id);
   if (cached !== undefined) return cached;
   known.set(id, false);
-  const result = FIRST_SCREEN.test(id) || (graph.getModuleInfo(id)?.importers ?? []).some((importer) => inFirstScreen(importer, graph, known));
+  const result = isFirstScreenIsland(id) || (graph.getModuleInfo(id)?.importers ?? []).some((importer) => inFirstScreen(importer, graph, known));
   known.set(id, result);
   return result;
 }

@@ -1,6 +1,7 @@
 // spec §2/§9: a scroll-to-top button; the check is throttled to 200 ms and the button appears beyond
 // one screen height times a multiplier (default 1).
 import { useEffect, useState } from 'react';
+import { afterLayout } from '~/lib/after-layout.ts';
 import { throttle } from '~/lib/throttle.ts';
 import { Icon } from './Icon.tsx';
 
@@ -10,11 +11,11 @@ export default function ScrollToTop({ label, multiplier = 1 }: { label: string; 
   const [visible, setVisible] = useState(false);
   useEffect(() => {
     const check = throttle(() => setVisible(window.scrollY > window.innerHeight * multiplier), SCROLL_TOP_THROTTLE_MS);
-    // A page restored further down shows the button; asked once the frame is laid out, not while it is not.
-    const first = requestAnimationFrame(() => setTimeout(check));
+    // A page restored further down shows the button (read once the frame is laid out: src/lib/after-layout.ts).
+    const cancelFirst = afterLayout(check);
     window.addEventListener('scroll', check, { passive: true });
     return () => {
-      cancelAnimationFrame(first);
+      cancelFirst();
       check.cancel();
       window.removeEventListener('scroll', check);
     };

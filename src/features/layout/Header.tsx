@@ -12,6 +12,7 @@ import { $loggedIn, initSession } from '~/features/auth/auth.store.ts';
 import { AccountMenu, type AccountMenuLabels } from '~/features/account/AccountMenu.tsx';
 import { captureReferral } from '~/features/partners/partners.store.ts';
 import { SearchBox, type SearchLabels } from '~/features/search/SearchBox.tsx';
+import { afterLayout } from '~/lib/after-layout.ts';
 import { throttle } from '~/lib/throttle.ts';
 import { badgeText } from './badge.ts';
 import { CatalogPanel } from './CatalogPanel.tsx';
@@ -98,11 +99,9 @@ export default function Header({ labels: given, roots, supportUrl, info, collect
     captureReferral();
     // /auth-redirect sends a guest home with ?login=1: the login modal opens there.
     if (new URLSearchParams(location.search).has('login') && !$loggedIn.get()) openAuth();
-    // Where the page was is read once the frame is laid out: read here, it made the browser lay the
-    // half-hydrated page out there and then, 24 ms of the phone's busiest task (docs/performance.md "React
-    // paid back").
+    // Where the page was, read once the frame is laid out (src/lib/after-layout.ts).
     let lastY = 0;
-    const first = requestAnimationFrame(() => setTimeout(() => (lastY = window.scrollY)));
+    const cancelFirst = afterLayout(() => (lastY = window.scrollY));
     const onScroll = throttle(() => {
       const y = window.scrollY;
       // Hide when scrolling down past the header; show on any scroll up. Never while a panel is open.
@@ -118,7 +117,7 @@ export default function Header({ labels: given, roots, supportUrl, info, collect
     window.addEventListener('pageshow', onShow);
     const unfollow = followPanels();
     return () => {
-      cancelAnimationFrame(first);
+      cancelFirst();
       unfollow();
       onScroll.cancel();
       window.removeEventListener('scroll', onScroll);
