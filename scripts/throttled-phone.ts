@@ -2,6 +2,7 @@
 // Chromium throttled as Lighthouse's mobile profile (4× CPU, 1.6 Mbit/s down, 750 kbit/s up, 150 ms round
 // trip), with DevTools' own throttling (real time, not simulated), at 390 × 844 with touch, in Russian.
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { launchedChromiumPid, quietBrowser } from './quiet-browser.ts';
 
 export const THROTTLING = { latency: 150, downloadThroughput: (1.6 * 1024 * 1024) / 8, uploadThroughput: (750 * 1024) / 8, cpu: 4 };
 
@@ -23,7 +24,12 @@ export async function phonePage(browser: Browser, prepare?: (context: BrowserCon
   await context.route('https://mc.yandex.ru/**', (route) => route.fulfill({ status: 200, contentType: 'text/javascript', body: '' }));
   await prepare?.(context);
   const page = await context.newPage();
-  if (throttled) await throttle(page);
+  // A new window starts the browser's own WebUI work; measured before it settles, the page shared the CPU
+  // with it (scripts/quiet-browser.ts). Waited for before throttling: the throttled renderer never goes quiet.
+  if (throttled) {
+    await quietBrowser(launchedChromiumPid());
+    await throttle(page);
+  }
   return page;
 }
 

@@ -35,6 +35,39 @@ test.describe('catalogue', () => {
     expect(await total(page)).toBe(all);
   });
 
+  test('the far cards of a listing are in the page from the start and drawn as they near, without a jump', async ({ page }) => {
+    await page.addInitScript(() => {
+      const shifts: number[] = [];
+      (window as unknown as { shifts: number[] }).shifts = shifts;
+      new PerformanceObserver((list) => {
+        for (const entry of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean })[])
+          if (!entry.hadRecentInput) shifts.push(entry.value);
+      }).observe({ type: 'layout-shift', buffered: true });
+    });
+    await open(page, '/c/3/platya');
+    await acceptCookies(page);
+    const cards = page.getByRole('list', { name: 'Товары' }).locator(':scope > li');
+    const count = await cards.count();
+    expect(count).toBeGreaterThan(12);
+    const last = cards.last();
+    // Deferred, not hidden: its name and link are in the document before it is scrolled to.
+    await expect(last.getByRole('heading', { level: 3 })).not.toHaveText('');
+    await expect(last.locator('a[href^="/p/"]').first()).toHaveAttribute('href', /^\/p\/\d+\//);
+    expect(await last.evaluate((li) => getComputedStyle(li).contentVisibility)).toBe('auto');
+
+    const before = await page.evaluate(() => (window as unknown as { shifts: number[] }).shifts.reduce((a, b) => a + b, 0));
+    for (let i = 0; i < count; i += 2) {
+      await cards.nth(i).scrollIntoViewIfNeeded();
+      await page.waitForTimeout(50);
+    }
+    await expect(last.locator('img')).toBeVisible();
+    // A drawn far card is as tall as a first-screen card of its kind (not its 20–24rem placeholder).
+    const heights = await cards.evaluateAll((items) => items.map((li) => li.getBoundingClientRect().height));
+    expect(Math.abs((heights.at(-1) ?? 0) - Math.max(...heights.slice(0, 4)))).toBeLessThan(60);
+    const after = await page.evaluate(() => (window as unknown as { shifts: number[] }).shifts.reduce((a, b) => a + b, 0));
+    expect(after - before).toBeLessThan(0.01);
+  });
+
   test('sorting by price and following the pagination links', async ({ page }) => {
     await page.goto('/c/1/zhenshchinam');
     await page.locator('select[name="sort"]').selectOption('price_asc');
