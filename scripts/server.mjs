@@ -48,6 +48,8 @@ loadDotEnv();
 // Made (or read) before the first request, so `npm run order` on this machine finds the key.
 operatorToken();
 const { HOST, PORT, DATABASE_URL, DATA_DIR, EXCHANGE_PATH, SHUTDOWN_GRACE_SECONDS, SHUTDOWN_DELAY_SECONDS, METRICS_TOKEN, TRUST_PROXY = [] } = env();
+/** Each connection's own peer (see the request handler), held weakly: a closed connection's entry goes with it. @type {WeakMap<import("node:net").Socket, string | undefined>} */
+const proxyPeers = new WeakMap();
 // Imported photos (src/features/media).
 const mediaDir = join(DATA_DIR, 'media');
 // Photos in a bucket (MEDIA_STORAGE=s3): /media/ addresses are sent to it. (With the folder and a MEDIA_URL, a
@@ -118,7 +120,12 @@ const server = http.createServer((req, res) => {
   // TRUST_PROXY only. Astro then reads the visitor's address as the connection's (its own reading of
   // the header, the first entry, is anyone's to write: the header never reaches it).
   if (TRUST_PROXY.length > 0) {
-    const visitor = clientAddress(req.socket.remoteAddress, req.headers['x-forwarded-for'], TRUST_PROXY);
+    // The connection's own peer, kept from its first request: a keep-alive connection from the proxy carries
+    // many visitors, and the property below holds the previous one's address (with it as the peer, every
+    // later request on the connection was that visitor's: found by issue 56's guessing test).
+    let peer = proxyPeers.get(req.socket);
+    if (peer === undefined) proxyPeers.set(req.socket, (peer = req.socket.remoteAddress));
+    const visitor = clientAddress(peer, req.headers['x-forwarded-for'], TRUST_PROXY);
     Object.defineProperty(req.socket, 'remoteAddress', { value: visitor, configurable: true });
   }
   delete req.headers['x-forwarded-for'];

@@ -49,6 +49,30 @@ test('a guest pays with SberPay: the test gateway’s SberPay step confirms it, 
   await expect(page.getByTestId('order-total')).toHaveText(total);
 });
 
+test('a guest applies a promo code: an unknown one says why, the right one lowers the total, and that total is what is paid', async ({ page }, info) => {
+  await addFirstSize(page, 9);
+  await toCheckout(page);
+  await acceptCookies(page);
+  await fillGuest(page);
+  const total = page.getByTestId('checkout-total');
+  const before = (await total.textContent())!;
+  const field = page.getByRole('textbox', { name: 'Промокод' });
+  await field.fill('NETTAKOGO');
+  await field.press('Enter');
+  await expect(page.getByText('Такого промокода нет')).toBeVisible();
+  await expect(total).toHaveText(before);
+  // The code of tests/support/serve-e2e.ts, typed in lower case.
+  await field.fill('e2e10');
+  await page.getByRole('button', { name: 'Применить' }).click();
+  await expect(page.getByText('Промокод применён')).toBeVisible();
+  await expect(page.getByText('Минус 10 % по коду')).toBeVisible();
+  await expect(total).not.toHaveText(before);
+  const after = (await total.textContent())!;
+  await page.screenshot({ path: info.outputPath(`promo-code-${info.project.name}.png`), fullPage: true });
+  await page.getByRole('button', { name: /Перейти к оплате/ }).click();
+  await expect(page.getByTestId('test-pay-amount')).toHaveText(after);
+});
+
 test('a guest checks out two sizes by Russian Post, passes 3-D Secure and lands on order-success; the cart is then empty', async ({ page }) => {
   await addFirstSize(page, 6);
   await addFirstSize(page, 7);

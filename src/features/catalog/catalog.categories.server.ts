@@ -18,3 +18,14 @@ export function categorySlugsOf(productId: SQL): SQL {
                  WHERE chain.depth < ${sql.raw(String(MAX_DEPTH))})
               SELECT array_agg(slug ORDER BY depth) FROM chain)`;
 }
+
+/** A scalar subquery: the ids of the product's category and of each parent (a promotion on a parent covers it), as an int[]. */
+export function categoryIdsOf(productId: SQL): SQL {
+  return sql`(WITH RECURSIVE chain AS (
+                SELECT c.id, c.parent_id, 0 AS depth FROM categories c
+                 WHERE c.id = (SELECT category_id FROM products WHERE id = ${productId})
+                UNION ALL
+                SELECT c.id, c.parent_id, chain.depth + 1 FROM chain JOIN categories c ON c.id = chain.parent_id
+                 WHERE chain.depth < ${sql.raw(String(MAX_DEPTH))})
+              SELECT coalesce(array_agg(id ORDER BY depth), '{}') FROM chain)`;
+}

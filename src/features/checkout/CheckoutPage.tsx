@@ -154,6 +154,9 @@ export default function CheckoutPage({ m, options, customer, addresses, delivery
   const [summary, setSummary] = useState<CheckoutSummary | null>(null);
   const [useBonus, setUseBonus] = useState(false);
   const [useBalance, setUseBalance] = useState(false);
+  // The promo code sent with the summary (issue 56); the field's text until the shopper applies it.
+  const [promoCode, setPromoCode] = useState('');
+  const [promoText, setPromoText] = useState('');
   const [addressId, setAddressId] = useState<number | null>(preferred?.id ?? null);
   const [comment, setComment] = useState(false);
   const [formError, setFormError] = useState<string | undefined>();
@@ -198,6 +201,7 @@ export default function CheckoutPage({ m, options, customer, addresses, delivery
         // Asked for everything held; the server keeps it within what is held, the cap and the total.
         use_bonus: useBonus ? SPEND_ALL : 0,
         use_balance: useBalance ? SPEND_ALL : 0,
+        ...(promoCode ? { promo_code: promoCode } : {}),
       },
       controller.signal,
     )
@@ -220,7 +224,7 @@ export default function CheckoutPage({ m, options, customer, addresses, delivery
       });
     return () => controller.abort();
     // The summary follows what prices the order; `summary` is read only to tell the first load.
-  }, [customer, items, method, offer, carrier.point, payment, useBonus, useBalance, m]);
+  }, [customer, items, method, offer, carrier.point, payment, useBonus, useBalance, promoCode, m]);
 
   // Payment on delivery, chosen and then not possible (another point, the fixed methods): back to the card.
   const codOffered = Boolean(carriers?.onDelivery);
@@ -279,6 +283,8 @@ export default function CheckoutPage({ m, options, customer, addresses, delivery
           ...(customer ? {} : { items }),
           use_bonus: summary?.bonus_used ?? 0,
           use_balance: summary?.balance_used ?? 0,
+          // Only a code the summary applied: a refused one would refuse the order.
+          ...(summary?.promo_code?.applied ? { promo_code: summary.promo_code.code } : {}),
         },
         key.current,
       );
@@ -496,8 +502,24 @@ export default function CheckoutPage({ m, options, customer, addresses, delivery
               </div>
             )}
             <dl className="mt-4 space-y-2 text-sm">
+              <PromoCodeField
+                m={m}
+                text={promoText}
+                onText={setPromoText}
+                answer={summary.promo_code}
+                onApply={() => setPromoCode(promoText.trim())}
+                onRemove={() => {
+                  setPromoCode('');
+                  setPromoText('');
+                }}
+              />
               <SummaryRow label={fill(m['cart.items'] ?? '', { count })} value={formatPrice(summary.items_total + summary.discount_total)} />
               {summary.discount_total > 0 && <SummaryRow label={m['cart.discount']} value={`−${formatPrice(summary.discount_total)}`} tone="text-accent" />}
+              {summary.promotions
+                .filter((p) => p.class !== 'delivery')
+                .map((p) => (
+                  <SummaryRow key={p.name} label={p.name} value={`−${formatPrice(p.amount)}`} tone="text-accent" />
+                ))}
               <SummaryRow
                 label={
                   <>
@@ -539,5 +561,62 @@ export default function CheckoutPage({ m, options, customer, addresses, delivery
         </div>
       </aside>
     </form>
+  );
+}
+
+/**
+ * The promo code in the summary (issue 56): typed, applied with the button or Enter, and the server's
+ * answer under it — applied, or why not, in the shopper's language. Not part of the order form: a code is
+ * sent with the order only once the summary applied it.
+ */
+function PromoCodeField({
+  m,
+  text,
+  onText,
+  answer,
+  onApply,
+  onRemove,
+}: {
+  m: Record<string, string>;
+  text: string;
+  onText: (value: string) => void;
+  answer: CheckoutSummary['promo_code'];
+  onApply: () => void;
+  onRemove: () => void;
+}) {
+  return (
+    <div className="border-b border-line pb-4">
+      <label htmlFor="promo-code" className="mb-1.5 block text-xs font-600 uppercase tracking-wider text-ink-soft">
+        {m['promo.field']}
+      </label>
+      <div className="flex gap-2">
+        <input
+          id="promo-code"
+          className="h-11 min-w-0 flex-1 border border-line bg-paper px-3 text-sm uppercase outline-none focus:border-ink"
+          value={text}
+          maxLength={40}
+          autoComplete="off"
+          aria-describedby={answer ? 'promo-code-answer' : undefined}
+          aria-invalid={answer ? !answer.applied : undefined}
+          onChange={(event) => onText(event.target.value)}
+          onKeyDown={(event) => {
+            if (event.key !== 'Enter') return;
+            event.preventDefault();
+            if (text.trim()) onApply();
+          }}
+        />
+        <button type="button" className="btn-outline h-11 px-4 disabled:opacity-60" disabled={!text.trim()} onClick={onApply}>
+          {m['promo.apply']}
+        </button>
+      </div>
+      {answer && (
+        <p id="promo-code-answer" role="status" className={`mt-2 text-sm ${answer.applied ? 'text-accent' : 'text-danger'}`}>
+          {answer.applied ? m['promo.applied'] : answer.reason}{' '}
+          <button type="button" className="underline" onClick={onRemove}>
+            {m['promo.remove']}
+          </button>
+        </p>
+      )}
+    </div>
   );
 }

@@ -4,6 +4,7 @@ import { z } from '~/lib/zod.ts';
 import { emailField, mobilePhoneField, personNameField, postcodeField, textLine } from '~/lib/contact.schema.ts';
 import { cartItemSchema } from '~/features/cart/cart.schema.ts';
 import { QUOTE_MAX_CHARS } from '~/features/delivery/delivery.ts';
+import { promoCodeField } from '~/features/promotions/promotions.schema.ts';
 
 export const DELIVERY_METHODS = ['courier', 'pickup', 'post'] as const;
 // on_delivery: paid at the door or the pickup point (issue 55), where the shop, the carrier and the point allow it.
@@ -31,6 +32,8 @@ export const placeOrderSchema = z.object({
   /** Kopecks of bonus points and of balance to spend (customers only; capped, see docs/api.md). */
   use_bonus: z.number().int().min(0).max(100_000_000).default(0),
   use_balance: z.number().int().min(0).max(100_000_000).default(0),
+  /** A promotion's code the shopper typed (issue 56): letters, digits, '-' and '_', up to 40 (docs/promotions.md). */
+  promo_code: promoCodeField().optional(),
 });
 export type PlaceOrderInput = z.output<typeof placeOrderSchema>;
 
@@ -38,7 +41,7 @@ export type PlaceOrderInput = z.output<typeof placeOrderSchema>;
 export const checkoutFormSchema = placeOrderSchema.pick({ contact: true, delivery: true, payment: true });
 
 /** The summary call's body: what prices an order, without the contact or the address. */
-export const summarySchema = placeOrderSchema.pick({ items: true, use_bonus: true, use_balance: true, payment: true }).extend({
+export const summarySchema = placeOrderSchema.pick({ items: true, use_bonus: true, use_balance: true, payment: true, promo_code: true }).extend({
   delivery: z.object({
     method: z.enum(DELIVERY_METHODS),
     quote: z.string().min(1).max(QUOTE_MAX_CHARS).optional(),
@@ -58,6 +61,8 @@ const summaryLine = z.object({
   price: money,
   price_old: money.nullable(),
   quantity: z.number().int(),
+  /** Kopecks promotions took off this line (issue 56). */
+  promo_discount: money,
 });
 
 /** The summary's answer: every figure the server computed, in kopecks. */
@@ -66,6 +71,12 @@ export const summaryResponse = z.object({
   items_total: money,
   discount_total: money,
   delivery_price: money,
+  /** Kopecks promotions took off the goods and off delivery (issue 56), and each promotion applied. */
+  promo_discount: money,
+  delivery_discount: money,
+  promotions: z.array(z.object({ name: z.string(), class: z.enum(['item', 'order', 'delivery']), amount: money })),
+  /** The code sent, whether it applies, and why not (in the request's language). */
+  promo_code: z.object({ code: z.string(), applied: z.boolean(), reason: z.string().nullable() }).nullable(),
   bonus_available: money,
   bonus_cap: money,
   balance_available: money,

@@ -22,6 +22,9 @@ import type { CartItem } from '~/features/cart/cart.ts';
 import { sizesSoldOut } from '~/features/catalog/read-model.server.ts';
 import type { PlaceOrderInput } from './checkout.schema.ts';
 import type { CarrierDeliveryRecord } from '~/features/delivery/delivery.ts';
+import { categoryIdsOf } from '~/features/catalog/catalog.categories.server.ts';
+import { applyPromotions, type LineDiscount, type PricedCartLine, type PromotionResult } from '~/features/promotions/promotions.ts';
+import { automaticPromotions, checkCode, claimCode, customerKeys, type CodeAnswer } from '~/features/promotions/promotions.server.ts';
 
 /** Bonus points pay at most this share of the goods (after discounts); the balance may pay everything. */
 export const BONUS_CAP_PERCENT = 30;
@@ -57,6 +60,8 @@ interface PricedVariant extends Record<string, unknown> {
   brand: string;
   price: number;
   price_old: number | null;
+  brand_id: number;
+  category_ids: number[];
   free_delivery: boolean;
   is_active: boolean;
   image: string | null;
@@ -66,7 +71,7 @@ const conflict = (key: 'checkout.outOfStock' | 'checkout.empty' | 'checkout.keyI
   new HttpError(409, key, undefined, undefined, params);
 
 /** What the shopper chooses, without the contact: enough to price an order (the summary call sends this much). */
-export type PricingInput = Pick<PlaceOrderInput, 'items' | 'use_bonus' | 'use_balance' | 'payment'> & {
+export type PricingInput = Pick<PlaceOrderInput, 'items' | 'use_bonus' | 'use_balance' | 'payment' | 'promo_code'> & {
   delivery: Pick<PlaceOrderInput['delivery'], 'method'> & { quote?: string | undefined; point?: string | undefined };
 };
 
@@ -84,7 +89,13 @@ async function orderItems(owner: Owner, input: PricingInput): Promise<CartItem[]
 export interface PricedLine {
   variant: PricedVariant;
   quantity: number;
+  /** Kopecks promotions took off the line, by promotion (issue 56). */
+  promo_discount: number;
+  promotions: LineDiscount[];
 }
+
+/** The code the shopper sent, accepted or not: the order keeps an accepted one's use (claimCode). */
+export type PromoCodeState = { code: string; answer: CodeAnswer } | null;
 
 /** An order's money, every figure from the database (kopecks). */
 export interface Pricing {
@@ -92,6 +103,11 @@ export interface Pricing {
   items_total: number;
   discount_total: number;
   delivery_price: number;
+  /** Off the goods and off delivery by promotions, and each one applied (docs/promotions.md). */
+  promo_discount: number;
+  delivery_discount: number;
+  promotions: PromotionResult['applied'];
+  promo_code: PromoCodeState;
   /** What the customer holds, and the most points this order may take (BONUS_CAP_PERCENT of the goods). */
   bonus_available: number;
   bonus_cap: number;
@@ -124,6 +140,7 @@ async function price(
   input: PricingInput,
   option: DeliveryOption,
   lock: boolean,
+  contact?: { email: string; phone: string },
 ): Promise<Pricing> {
   // The same size twice in one order is one line.
   const wanted = new Map<string, number>();
@@ -136,7 +153,7 @@ async function price(
   const variants = await selectRows<PricedVariant>(
     tx,
     sql`SELECT v.id, v.code, v.label, v.stock, v.min_item, v.max_item, p.id AS product_id, p.name, b.name AS brand,
-               p.price, p.price_old, p.free_delivery, p.is_active,
+               p.price, p.price_old, p.brand_id, ${categoryIdsOf(sql`p.id`)} AS category_ids, p.free_delivery, p.is_active,
                (SELECT replace(i.url_template, '{w}', (SELECT min(w) FROM unnest(i.widths) w)::text) FROM product_images i
                  WHERE i.product_id = p.id ORDER BY i.position LIMIT 1) AS image
           FROM product_variants v JOIN products p ON p.id = v.product_id JOIN brands b ON b.id = p.brand_id
@@ -160,8 +177,27 @@ async function price(
 
   const itemsTotal = lines.reduce((s, l) => s + Number(l.variant.price) * l.quantity, 0);
   const discountTotal = lines.reduce((s, l) => s + Math.max(0, Number(l.variant.price_old ?? l.variant.price) - Number(l.variant.price)) * l.quantity, 0);
-  const deliveryPrice = lines.every((l) => l.variant.free_delivery) ? 0 : option.price;
-  const bonusCap = Math.floor((itemsTotal * BONUS_CAP_PERCENT) / 100);
+  const cartLines: PricedCartLine[] = lines.map((l) => ({
+    productId: Number(l.variant.product_id),
+    categoryIds: (l.variant.category_ids ?? []).map(Number),
+    brandId: Number(l.variant.brand_id),
+    unitPrice: Number(l.variant.price),
+    quantity: l.quantity,
+  }));
+  // Promotions (issue 56): the automatic ones in force, and the shopper's code when it is accepted.
+  const keys = customerKeys({ customerId: owner.customerId, email: contact?.email, phone: contact?.phone });
+  const promoCode: PromoCodeState = input.promo_code ? { code: input.promo_code, answer: await checkCode(tx, input.promo_code, keys, cartLines) } : null;
+  const candidates = [...(await automaticPromotions(tx)), ...(promoCode?.answer.ok ? [promoCode.answer.promotion] : [])];
+  const promoted = applyPromotions(cartLines, candidates, {
+    price: lines.every((l) => l.variant.free_delivery) ? 0 : option.price,
+    method: option.id,
+  });
+  const codeAnswer = promoCode?.answer;
+  if (promoCode && codeAnswer?.ok && !promoted.applied.some((a) => a.promotionId === codeAnswer.promotion.id))
+    promoCode.answer = { ok: false, reason: 'promo.notBetter' };
+  const goodsTotal = promoted.goodsAfter;
+  const deliveryPrice = promoted.deliveryAfter;
+  const bonusCap = Math.floor((goodsTotal * BONUS_CAP_PERCENT) / 100);
   let held = { bonus_amount: 0, balance_amount: 0 };
   const spending = input.use_bonus > 0 || input.use_balance > 0;
   // The summary shows what a customer holds; placement reads it only to spend it.
@@ -173,19 +209,27 @@ async function price(
   const bonusAvailable = Math.max(0, held.bonus_amount);
   const balanceAvailable = Math.max(0, held.balance_amount);
   const bonusUsed = Math.min(input.use_bonus, bonusAvailable, bonusCap);
-  const balanceUsed = Math.min(input.use_balance, balanceAvailable, itemsTotal + deliveryPrice - bonusUsed);
+  const balanceUsed = Math.min(input.use_balance, balanceAvailable, goodsTotal + deliveryPrice - bonusUsed);
   return {
-    lines,
+    lines: lines.map((l, i) => ({
+      ...l,
+      promo_discount: l.quantity * Number(l.variant.price) - (promoted.lines[i]?.amount ?? 0),
+      promotions: promoted.lines[i]?.discounts ?? [],
+    })),
     items_total: itemsTotal,
     discount_total: discountTotal,
     delivery_price: deliveryPrice,
+    promo_discount: promoted.goodsBefore - promoted.goodsAfter,
+    delivery_discount: promoted.deliveryBefore - promoted.deliveryAfter,
+    promotions: promoted.applied,
+    promo_code: promoCode,
     bonus_available: bonusAvailable,
     bonus_cap: bonusCap,
     balance_available: balanceAvailable,
     bonus_used: bonusUsed,
     balance_used: balanceUsed,
     cod_fee: 0,
-    total: itemsTotal + deliveryPrice - bonusUsed - balanceUsed,
+    total: goodsTotal + deliveryPrice - bonusUsed - balanceUsed,
   };
 }
 
@@ -247,6 +291,21 @@ export async function summarize(input: PricingInput, owner: Owner): Promise<Summ
   return { ...priced, on_delivery: cod, services: offered ? { try_on: offered.tryOn, partial: offered.partial } : NO_SERVICES };
 }
 
+/** The order keeps each promotion applied, with its kopecks line by line (issue 56). */
+async function keepPromotions(tx: Pick<Db, 'execute'>, orderId: number, p: Pricing, lineIds: readonly number[]): Promise<void> {
+  const promo = p.promo_code?.answer;
+  for (const applied of p.promotions) {
+    const lines = p.lines.flatMap((l, i) =>
+      l.promotions.filter((d) => d.promotionId === applied.promotionId).map((d) => ({ line_id: lineIds[i], amount: d.amount })),
+    );
+    const code = promo?.ok && promo.promotion.id === applied.promotionId ? promo.code : null;
+    await tx.execute(
+      sql`INSERT INTO order_promotions (order_id, promotion_id, name, class, code, amount, lines)
+          VALUES (${orderId}, ${applied.promotionId}, ${applied.name}, ${applied.cls}, ${code}, ${applied.amount}, ${JSON.stringify(lines)}::jsonb)`,
+    );
+  }
+}
+
 async function existing(key: string, owner: Owner): Promise<PlacedOrder | null> {
   const db = await getDb();
   const [row] = await selectRows<{ code: string; total: number; status: string; payment_status: string; customer_id: number | null }>(
@@ -281,7 +340,11 @@ export async function placeOrder(input: PlaceOrderInput, owner: Owner, idempoten
   let placed: { total: number; paymentStatus: 'paid' | 'unpaid' | typeof ON_DELIVERY; soldOut: { productId: number; label: string }[] };
   try {
     placed = await db.transaction(async (tx) => {
-      let p = await price(tx, owner, items, input, option, true);
+      let p = await price(tx, owner, items, input, option, true, input.contact);
+      // A code the shopper sent and that does not apply now is refused with its reason, not dropped: the
+      // order would cost more than the summary said (docs/promotions.md "Codes").
+      const promo = p.promo_code?.answer;
+      if (promo && !promo.ok) throw new HttpError(409, promo.reason, undefined, undefined, promo.params);
       if (onDelivery) {
         // Checked with the stock and the customer locked: a refusal counted now is the last one.
         const cod = await onDeliveryAnswer(
@@ -308,20 +371,34 @@ export async function placeOrder(input: PlaceOrderInput, owner: Owner, idempoten
       const [order] = await selectRows<{ id: number }>(
         tx,
         sql`INSERT INTO orders (code, customer_id, status, contact_name, contact_phone, contact_email, delivery_address, items_total,
-                                discount_total, delivery_price, bonus_used, balance_used, cod_fee, total, payment_status, delivery_method,
+                                discount_total, promo_discount, delivery_price, bonus_used, balance_used, cod_fee, total, payment_status, delivery_method,
                                 payment_method, reserved_until, idempotency_key, delivery_carrier)
             VALUES (${code}, ${owner.customerId}, 'pending', ${input.contact.name}, ${input.contact.phone}, ${input.contact.email.toLowerCase()},
-                    ${JSON.stringify(address)}::jsonb, ${p.items_total}, ${p.discount_total}, ${p.delivery_price}, ${p.bonus_used}, ${p.balance_used},
+                    ${JSON.stringify(address)}::jsonb, ${p.items_total}, ${p.discount_total}, ${p.promo_discount}, ${p.delivery_price}, ${p.bonus_used}, ${p.balance_used},
                     ${p.cod_fee}, ${p.total}, 'unpaid', ${option.id}, ${input.payment},
                     now() + make_interval(secs => ${seconds}), ${idempotencyKey}, ${carrier ? JSON.stringify(carrier) : null}::jsonb)
             RETURNING id`,
       );
       if (!order) throw new Error('order row missing');
-      for (const { variant: v, quantity } of p.lines) {
-        await tx.execute(
-          sql`INSERT INTO order_lines (order_id, product_id, variant_id, name, brand, variant_label, image, unit_price, unit_price_old, quantity)
-              VALUES (${order.id}, ${v.product_id}, ${v.id}, ${v.name}, ${v.brand}, ${v.label}, ${v.image ?? ''}, ${v.price}, ${v.price_old}, ${quantity})`,
+      const lineIds: number[] = [];
+      for (const { variant: v, quantity, promo_discount } of p.lines) {
+        const [line] = await selectRows<{ id: number }>(
+          tx,
+          sql`INSERT INTO order_lines (order_id, product_id, variant_id, name, brand, variant_label, image, unit_price, unit_price_old, quantity, promo_discount)
+              VALUES (${order.id}, ${v.product_id}, ${v.id}, ${v.name}, ${v.brand}, ${v.label}, ${v.image ?? ''}, ${v.price}, ${v.price_old}, ${quantity}, ${promo_discount})
+              RETURNING id`,
         );
+        lineIds.push(Number(line?.id));
+      }
+      await keepPromotions(tx, order.id, p, lineIds);
+      if (promo?.ok) {
+        const refused = await claimCode(
+          tx,
+          promo,
+          order.id,
+          customerKeys({ customerId: owner.customerId, email: input.contact.email, phone: input.contact.phone }),
+        );
+        if (refused) throw new HttpError(409, refused);
       }
       // Paid at the door, the order never waits for a payment: its history begins at processing (acceptOnDelivery).
       if (!onDelivery) await tx.execute(sql`INSERT INTO order_status_history (order_id, status) VALUES (${order.id}, 'pending')`);

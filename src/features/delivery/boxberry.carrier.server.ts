@@ -69,7 +69,8 @@ export function boxberryParcelData({ order, record, items, senderPoint, collect 
   const rub = (kopecks: number) => (kopecks / 100).toFixed(2);
   return {
     order_id: order.code,
-    price: rub(order.items_total),
+    // The declared value: the goods at what they were sold for, after promotions (issue 56).
+    price: rub(order.items_total - order.promo_discount),
     // Paid on delivery (issue 55): the whole of what the recipient pays, the delivery (with the fee) in it.
     payment_sum: collect ? rub(order.total) : '0',
     delivery_sum: rub(collect ? collect.delivery : record.price),

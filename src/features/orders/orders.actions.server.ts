@@ -184,12 +184,15 @@ async function applyOperatorChange(order: OrderView, change: OperatorChange): Pr
 /** The rules at delivery, in the delivering transaction: the customer's bonus points and the referring partner's commission. */
 export async function delivered(tx: Parameters<typeof recordStatus>[0], orderId: number): Promise<void> {
   await tx.execute(sql`UPDATE orders SET delivered_at = now() WHERE id = ${orderId}`);
-  // The goods kept (a partial buy-out at the door keeps some units: issue 55), less the points' share of them.
+  // The goods kept (a partial buy-out at the door keeps some units: issue 55) at what they cost after
+  // promotions (issue 56), less the points' share of them.
   const [row] = await selectRows<{ customer_id: number | null; goods: number; partner_id: number | null; commission_bp: number | null }>(
     tx,
-    sql`WITH kept AS (SELECT coalesce(sum(unit_price * coalesce(kept, quantity)), 0) AS value FROM order_lines WHERE order_id = ${orderId})
+    sql`WITH kept AS (SELECT coalesce(sum((unit_price * quantity - promo_discount)::numeric * coalesce(kept, quantity) / quantity), 0) AS value
+                        FROM order_lines WHERE order_id = ${orderId})
         SELECT o.customer_id,
-               kept.value - CASE WHEN o.items_total > 0 THEN round(o.bonus_used::numeric * kept.value / o.items_total) ELSE 0 END AS goods,
+               round(kept.value) - CASE WHEN o.items_total - o.promo_discount > 0
+                                        THEN round(o.bonus_used::numeric * kept.value / (o.items_total - o.promo_discount)) ELSE 0 END AS goods,
                p.id AS partner_id, p.commission_bp
           FROM orders o CROSS JOIN kept LEFT JOIN customers c ON c.id = o.customer_id LEFT JOIN partners p ON p.id = c.referred_by_partner_id
          WHERE o.id = ${orderId}`,

@@ -72,6 +72,8 @@ export const orderDetailSchema = z.object({
   }),
   items_total: z.number().int(),
   discount_total: z.number().int(),
+  /** Kopecks promotions took off the goods (issue 56). */
+  promo_discount: z.number().int(),
   delivery_price: z.number().int(),
   bonus_used: z.number().int(),
   balance_used: z.number().int(),

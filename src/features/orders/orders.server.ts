@@ -1,6 +1,7 @@
 // What happens to a placed order (issue 9): paid, cancelled with everything it held given back, read for
 // its result page, and told to the shopper by e-mail. Checkout places orders, payments settle them, the
 // operator command moves them along — each through these functions, inside the caller's transaction.
+import { releaseUses } from '~/features/promotions/promotions.server.ts';
 import { createHmac } from 'node:crypto';
 import { shopSecret } from '~/lib/secrets.server.ts';
 import { sameSecret } from '~/lib/same-secret.ts';
@@ -87,12 +88,14 @@ export async function cancelOrder(tx: Tx, order: OrderRow, note: string): Promis
 
 /**
  * What an order that ends unsold held goes back: its sizes' stock, its marking codes (never sold: the same
- * pair back on the shelf is packed again, issue 54) and the points and balance spent on it, as ledger
- * entries. A cancelled order and one refused whole at the door (issue 55) end so.
+ * pair back on the shelf is packed again, issue 54), the uses of promotions' codes, and the points and balance
+ * spent on it, as ledger entries. A cancelled order and one refused whole at the door (issue 55) end so.
  */
 export async function giveBackHeld(tx: Tx, orderId: number): Promise<void> {
   await tx.execute(sql`UPDATE product_variants v SET stock = v.stock + l.quantity FROM order_lines l WHERE l.order_id = ${orderId} AND l.variant_id = v.id`);
   await tx.execute(sql`DELETE FROM order_marks WHERE order_id = ${orderId} AND status = 'sold'`);
+  // A promotion's code it used may be used again (issue 56): once, however often this runs.
+  await releaseUses(tx, orderId);
   await tx.execute(
     sql`INSERT INTO bonus_ledger (customer_id, amount, reason, order_id) SELECT customer_id, -amount, 'refund', order_id FROM bonus_ledger WHERE order_id = ${orderId} AND amount < 0`,
   );
@@ -147,6 +150,8 @@ export interface OrderLineView {
   kept: number | null;
   delivery_status: string;
   tracking_id: string | null;
+  /** Kopecks promotions took off the line (issue 56): the receipts take them off first. */
+  discount: number;
 }
 
 export interface OrderView {
@@ -163,6 +168,8 @@ export interface OrderView {
   delivery_address: { city: string; address: string; postcode: string; comment: string };
   items_total: number;
   discount_total: number;
+  /** Kopecks promotions took off the goods (issue 56). */
+  promo_discount: number;
   delivery_price: number;
   bonus_used: number;
   balance_used: number;
@@ -199,7 +206,7 @@ export async function orderByCode(code: string): Promise<OrderView | null> {
   >(
     db,
     sql`SELECT o.id, o.code, o.customer_id, o.status, o.payment_status, o.contact_name, o.contact_email, o.contact_phone, o.delivery_method,
-               o.payment_method, o.delivery_address, o.items_total, o.discount_total, o.delivery_price, o.bonus_used, o.balance_used, o.cod_fee, o.total, o.delivery_result,
+               o.payment_method, o.delivery_address, o.items_total, o.discount_total, o.promo_discount, o.delivery_price, o.bonus_used, o.balance_used, o.cod_fee, o.total, o.delivery_result,
                o.tracking_id, o.delivery_carrier, o.delivered_at, o.created_at,
                s.carrier AS shipment_carrier, s.state AS shipment_state, s.number AS shipment_number,
                s.return_requested_at IS NOT NULL AS shipment_return, s.refused_at IS NOT NULL AS shipment_refused
@@ -209,7 +216,7 @@ export async function orderByCode(code: string): Promise<OrderView | null> {
   const lines = await selectRows<OrderLineView & Record<string, unknown>>(
     db,
     sql`SELECT l.id, l.product_id, l.name, l.brand, l.variant_label AS variant, coalesce(v.code, '') AS variant_code, l.image, l.unit_price,
-               l.unit_price_old, l.quantity, l.kept, l.delivery_status, l.tracking_id
+               l.unit_price_old, l.quantity, l.kept, l.delivery_status, l.tracking_id, l.promo_discount AS discount
           FROM order_lines l LEFT JOIN product_variants v ON v.id = l.variant_id WHERE l.order_id = ${order.id} ORDER BY l.id`,
   );
   const history = await selectRows<{ status: string; note: string; created_at: Date | string }>(
@@ -236,7 +243,7 @@ export async function orderByCode(code: string): Promise<OrderView | null> {
     created_at: new Date(order.created_at).toISOString(),
     delivered_at: order.delivered_at ? new Date(order.delivered_at).toISOString() : null,
     tracking: tracking.map((e) => ({ ...e, created_at: new Date(e.created_at).toISOString() })),
-    lines: lines.map((l) => ({ ...l, unit_price: Number(l.unit_price), quantity: Number(l.quantity) })),
+    lines: lines.map((l) => ({ ...l, unit_price: Number(l.unit_price), quantity: Number(l.quantity), discount: Number(l.discount ?? 0) })),
     history: history.map((h) => ({ ...h, created_at: new Date(h.created_at).toISOString() })),
   };
 }
@@ -299,6 +306,7 @@ export function orderDetail(order: OrderView, locale: Locale): OrderDetail {
     },
     items_total: order.items_total,
     discount_total: order.discount_total,
+    promo_discount: order.promo_discount,
     delivery_price: order.delivery_price,
     bonus_used: order.bonus_used,
     balance_used: order.balance_used,

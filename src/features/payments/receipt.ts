@@ -4,8 +4,13 @@
 // (largest remainder, to the kopeck), then delivery; delivery is its own line, a service, and so is the
 // carrier's fee for taking the money at the door when the shop passes it on.
 
+import { apportion } from '~/lib/apportion.ts';
+
+export { apportion };
+
 export interface ReceiptSource {
-  lines: { id?: number; name: string; brand: string; variant: string; unit_price: number; quantity: number }[];
+  /** `discount`: the kopecks promotions took off the line (src/features/promotions), before points and balance. */
+  lines: { id?: number; name: string; brand: string; variant: string; unit_price: number; quantity: number; discount?: number }[];
   delivery_price: number;
   /** The delivery line's description (the shop's language). */
   delivery_label: string;
@@ -35,25 +40,9 @@ export function describe(brand: string, name: string, variant: string): string {
   return text.length > DESCRIPTION_MAX ? `${text.slice(0, DESCRIPTION_MAX - 1)}…` : text;
 }
 
-/** Splits `total` kopecks over `weights` in proportion, the rounding remainders going to the largest fractions. */
-export function apportion(total: number, weights: readonly number[]): number[] {
-  const sum = weights.reduce((s, w) => s + w, 0);
-  if (sum === 0) return weights.map(() => 0);
-  const exact = weights.map((w) => (total * w) / sum);
-  const shares = exact.map(Math.floor);
-  let left = total - shares.reduce((s, x) => s + x, 0);
-  const order = exact.map((x, i) => ({ i, frac: x - Math.floor(x) })).sort((a, b) => b.frac - a.frac || a.i - b.i);
-  for (const { i } of order) {
-    if (left <= 0) break;
-    shares[i] = (shares[i] ?? 0) + 1;
-    left--;
-  }
-  return shares;
-}
-
 /** What the buyer pays for each of the source's lines, and for delivery (the fee apart: nothing is deducted from it). */
 export function paidAmounts(source: ReceiptSource): { goods: number[]; delivery: number } {
-  const goods = source.lines.map((l) => l.unit_price * l.quantity);
+  const goods = source.lines.map((l) => Math.max(0, l.unit_price * l.quantity - (l.discount ?? 0)));
   const goodsTotal = goods.reduce((s, x) => s + x, 0);
   // Points and balance pay goods first; what is left of them pays delivery.
   const offGoods = Math.min(source.deducted, goodsTotal);

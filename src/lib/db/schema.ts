@@ -387,6 +387,8 @@ export const orders = pgTable(
     deliveryAddress: jsonb('delivery_address').notNull(),
     itemsTotal: integer('items_total').notNull(),
     discountTotal: integer('discount_total').notNull().default(0),
+    // Kopecks promotions took off the goods (issue 56); each promotion in order_promotions.
+    promoDiscount: integer('promo_discount').notNull().default(0),
     deliveryPrice: integer('delivery_price').notNull().default(0),
     bonusUsed: integer('bonus_used').notNull().default(0),
     balanceUsed: integer('balance_used').notNull().default(0),
@@ -457,6 +459,8 @@ export const orderLines = pgTable(
     trackingId: text('tracking_id'),
     canCancel: boolean('can_cancel').notNull().default(true),
     canReturn: boolean('can_return').notNull().default(false),
+    // The kopecks promotions took off the line (issue 56), each promotion's share in order_promotions.
+    promoDiscount: integer('promo_discount').notNull().default(0),
   },
   (t) => [index('order_lines_order_idx').on(t.orderId), check('order_lines_quantity_positive', sql`${t.quantity} > 0`)],
 );
@@ -1022,3 +1026,89 @@ export const codTransfers = pgTable('cod_transfers', {
   transferred: integer('transferred').notNull(),
   createdAt: createdAt(),
 });
+
+// Promotions and their codes (issue 56, migration 0035, docs/promotions.md).
+export const promotions = pgTable(
+  'promotions',
+  {
+    id: serial('id').primaryKey(),
+    name: text('name').notNull(),
+    rule: jsonb('rule').notNull(),
+    target: jsonb('target').notNull(),
+    cap: integer('cap'),
+    needsCode: boolean('needs_code').notNull().default(false),
+    status: text('status').notNull().default('active'),
+    startsAt: timestamp('starts_at', { withTimezone: true }),
+    endsAt: timestamp('ends_at', { withTimezone: true }),
+    limitTotal: integer('limit_total'),
+    limitPerCustomer: integer('limit_per_customer'),
+    uses: integer('uses').notNull().default(0),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    check('promotions_status_ck', sql`${t.status} IN ('active', 'paused', 'archived')`),
+    check('promotions_cap_ck', sql`${t.cap} IS NULL OR ${t.cap} > 0`),
+    check('promotions_uses_ck', sql`${t.uses} >= 0 AND (${t.limitTotal} IS NULL OR ${t.uses} <= ${t.limitTotal})`),
+  ],
+);
+
+export const promotionCodes = pgTable(
+  'promotion_codes',
+  {
+    id: serial('id').primaryKey(),
+    promotionId: integer('promotion_id')
+      .notNull()
+      .references(() => promotions.id, { onDelete: 'cascade' }),
+    code: text('code').notNull().unique('promotion_codes_code_uq'),
+    limitTotal: integer('limit_total'),
+    uses: integer('uses').notNull().default(0),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('promotion_codes_promotion_idx').on(t.promotionId),
+    check('promotion_codes_uses_ck', sql`${t.uses} >= 0 AND (${t.limitTotal} IS NULL OR ${t.uses} <= ${t.limitTotal})`),
+  ],
+);
+
+export const promotionUses = pgTable(
+  'promotion_uses',
+  {
+    id: serial('id').primaryKey(),
+    promotionId: integer('promotion_id')
+      .notNull()
+      .references(() => promotions.id, { onDelete: 'cascade' }),
+    codeId: integer('code_id').references(() => promotionCodes.id, { onDelete: 'set null' }),
+    orderId: integer('order_id')
+      .notNull()
+      .references(() => orders.id, { onDelete: 'cascade' }),
+    customerKeys: text('customer_keys').array().notNull(),
+    releasedAt: timestamp('released_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('promotion_uses_customer_idx')
+      .using('gin', t.customerKeys)
+      .where(sql`${t.releasedAt} IS NULL`),
+    index('promotion_uses_order_idx').on(t.orderId),
+  ],
+);
+
+export const orderPromotions = pgTable(
+  'order_promotions',
+  {
+    id: serial('id').primaryKey(),
+    orderId: integer('order_id')
+      .notNull()
+      .references(() => orders.id, { onDelete: 'cascade' }),
+    promotionId: integer('promotion_id').references(() => promotions.id, { onDelete: 'set null' }),
+    name: text('name').notNull(),
+    cls: text('class').notNull(),
+    code: text('code'),
+    amount: integer('amount').notNull(),
+    lines: jsonb('lines')
+      .notNull()
+      .default(sql`'[]'::jsonb`),
+  },
+  (t) => [index('order_promotions_order_idx').on(t.orderId)],
+);

@@ -7,18 +7,23 @@ import { codReasonKey } from '~/features/payments/payments.on-delivery.ts';
 import { env } from '~/lib/env.ts';
 import { formatPrice } from '~/lib/format.ts';
 import { endpoint } from '~/lib/http/endpoint.ts';
+import { countFailure, refuseWhileBlocked } from '~/lib/http/rate-limit.server.ts';
+import { guessLimit } from '~/features/promotions/promotions.server.ts';
 import { ok } from '~/lib/http/envelope.ts';
 
 export const POST = endpoint({
   summary:
-    "Prices a checkout: a guest's items or a customer's selected cart lines, delivery, points and balance, and the payment chosen (payment on delivery: whether it is offered for this delivery and point, why not, and its fee); 409 short of stock or nothing selected",
-  failures: [409],
+    "Prices a checkout: a guest's items or a customer's selected cart lines, delivery, promotions and a promo code (applied, or why not), points and balance, and the payment chosen (payment on delivery: whether it is offered for this delivery and point, why not, and its fee); 409 short of stock or nothing selected",
+  failures: [409, 429],
   response: summaryResponse,
   body: summarySchema,
-  async handler({ body, request, t }) {
+  async handler({ body, request, context, t }) {
     // Any Authorization header that is not a live session is a 401, not a silent guest order.
     const auth = await optionalCustomer(request);
+    const guessing = guessLimit(context.clientAddress);
+    if (body.promo_code) await refuseWhileBlocked([guessing]);
     const p = await summarize(body, { customerId: auth?.customer.id ?? null });
+    if (p.promo_code && !p.promo_code.answer.ok && p.promo_code.answer.reason === 'promo.unknown') await countFailure([guessing]);
     const { reason } = p.on_delivery;
     return ok({
       ...p,
@@ -26,7 +31,13 @@ export const POST = endpoint({
         available: p.on_delivery.available,
         reason: reason ? t(codReasonKey(reason), { limit: formatPrice(env().COD_MAX_TOTAL * 100) }) : null,
       },
-      lines: p.lines.map(({ variant: v, quantity }) => ({
+      promotions: p.promotions.map((a) => ({ name: a.name, class: a.cls, amount: a.amount })),
+      promo_code: p.promo_code && {
+        code: p.promo_code.code,
+        applied: p.promo_code.answer.ok,
+        reason: p.promo_code.answer.ok ? null : t(p.promo_code.answer.reason, p.promo_code.answer.params),
+      },
+      lines: p.lines.map(({ variant: v, quantity, promo_discount }) => ({
         id: v.product_id,
         variant_code: v.code,
         name: v.name,
@@ -36,6 +47,7 @@ export const POST = endpoint({
         price: Number(v.price),
         price_old: v.price_old === null ? null : Number(v.price_old),
         quantity,
+        promo_discount,
       })),
     });
   },
