@@ -71,6 +71,11 @@ test('a guest applies a promo code: an unknown one says why, the right one lower
   await page.screenshot({ path: info.outputPath(`promo-code-${info.project.name}.png`), fullPage: true });
   await page.getByRole('button', { name: /Перейти к оплате/ }).click();
   await expect(page.getByTestId('test-pay-amount')).toHaveText(after);
+  await payWith(page, '2200 0000 0000 0004');
+  await page.waitForURL(/\/order-success\//);
+  // The order keeps the promotion: its page shows what it took off and the total paid.
+  await expect(page.getByText('Скидка по акциям')).toBeVisible();
+  await expect(page.getByTestId('order-total')).toHaveText(after);
 });
 
 test('a guest checks out two sizes by Russian Post, passes 3-D Secure and lands on order-success; the cart is then empty', async ({ page }) => {

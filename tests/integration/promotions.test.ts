@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../src/lib/db/client.ts';
 import type { CheckoutSummary, PlacedAnswer } from '../../src/features/checkout/checkout.schema.ts';
 import { expectConforms } from '../support/api.ts';
+import { OneC } from '../support/one-c.ts';
 import { formatPrice } from '../../src/lib/format.ts';
 import { makeBrand, makeCategory, makeProduct, type MadeProduct } from '../support/factories.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
@@ -46,7 +47,7 @@ beforeAll(async () => {
     // Six seconds of reservation: an unpaid order with a code is released (and its use given back) in the test.
     // Each shopper from an address of their own, as behind a proxy: the checkout's per-address limit (200 in
     // 10 minutes) is not what this file tests.
-    env: { PAYMENT_TIMEOUT_MINUTES: '0.1', TRUST_PROXY: '127.0.0.1,::1' },
+    env: { PAYMENT_TIMEOUT_MINUTES: '0.1', TRUST_PROXY: '127.0.0.1,::1', EXCHANGE_LOGIN: 'onec', EXCHANGE_PASSWORD: 'акции-в-1с-2026' },
     prepare: async ({ db }: Database) => {
       const shoes = await makeCategory(db, { name: 'Обувь акции', slug: 'obuv-akcii' });
       const dresses = await makeCategory(db, { name: 'Платья акции', slug: 'platya-akcii' });
@@ -160,6 +161,15 @@ describe('promotions at checkout', () => {
     const placed = await place({ items: [item(fx().boots), item(fx().dress)] });
     expect(placed.status).toBe(201);
     expect(placed.body.data!.total).toBe(d.total);
+    // 1C reads the sale as the boots line's own discount, counted in its sum (docs/exchange-1c.md).
+    const xml = await new OneC(`${server.baseUrl}/exchange/1c`, 'onec', 'акции-в-1с-2026').takeOrders(false);
+    const document = new RegExp(`<Документ><Ид>${placed.body.data!.code}</Ид>[\\s\\S]*?</Документ>`).exec(xml)?.[0] ?? '';
+    expect(document).toContain('<Наименование>Promotest Ботинки (38)</Наименование>');
+    // The minus sign is not in windows-1251: a character reference, as every such character is.
+    expect(document).toContain(
+      '<ЦенаЗаЕдиницу>12000.00</ЦенаЗаЕдиницу><Количество>1</Количество><Сумма>9600.00</Сумма><Скидки><Скидка><Наименование>Обувь &#8722;20 %</Наименование><Сумма>2400.00</Сумма><УчтеноВСумме>true</УчтеноВСумме></Скидка></Скидки>',
+    );
+    expect(document).toContain('<ЦенаЗаЕдиницу>7999.99</ЦенаЗаЕдиницу><Количество>1</Количество><Сумма>7999.99</Сумма><ЗначенияРеквизитов>');
     // Under the threshold after the sale: delivery is paid.
     const small = await summary({ items: [item(fx().bag)] });
     expect(small.body.data!.delivery_discount).toBe(0);

@@ -63,12 +63,30 @@ function goodsId(line: LineRow): string {
   return `${line.product_id}${line.variant_id === null ? '' : `#${line.variant_id}`}`;
 }
 
-function goods(id: string, name: string, price: number, quantity: number, kind: string, codes: readonly string[] = []): string {
+/** A promotion's share of a line: 1C reads it as the line's `Скидка`, counted in the line's sum. */
+interface LineDiscount {
+  name: string;
+  amount: number;
+}
+
+function goods(
+  id: string,
+  name: string,
+  price: number,
+  quantity: number,
+  kind: string,
+  codes: readonly string[] = [],
+  discounts: readonly LineDiscount[] = [],
+): string {
   const marks = codes.map((code) => requisite(SALE.markingCode, Buffer.from(code, 'utf8').toString('base64'))).join('');
+  const off = discounts.reduce((s, d) => s + d.amount, 0);
+  const cut = discounts
+    .map((d) => `<${SALE.discount}>${el(E.name, d.name)}${el(SALE.sum, money(d.amount))}${el(SALE.includedInSum, 'true')}</${SALE.discount}>`)
+    .join('');
   return `<${E.product}>${el(E.id, id)}${el(E.name, name)}<${SALE.baseUnit} ${SALE.pieceAttributes}>${SALE.unitShort}</${SALE.baseUnit}>${el(
     E.unitPrice,
     money(price),
-  )}${el(E.quantity, quantity)}${el(SALE.sum, money(price * quantity))}<${E.requisites}>${requisite(SALE.kindOfGoods, kind)}${requisite(SALE.typeOfGoods, kind)}${marks}</${E.requisites}></${E.product}>`;
+  )}${el(E.quantity, quantity)}${el(SALE.sum, money(price * quantity - off))}${cut ? `<${SALE.discounts}>${cut}</${SALE.discounts}>` : ''}<${E.requisites}>${requisite(SALE.kindOfGoods, kind)}${requisite(SALE.typeOfGoods, kind)}${marks}</${E.requisites}></${E.product}>`;
 }
 
 /** What 1C is told of a carrier's delivery: the service and tariff, the point, the dates promised. */
@@ -86,7 +104,7 @@ function carrierRequisites(carrier: CarrierDeliveryRecord | null | undefined): s
   ];
 }
 
-function documentOf(order: OrderRow, lines: LineRow[], codes: ReadonlyMap<number, string[]>): string {
+function documentOf(order: OrderRow, lines: LineRow[], codes: ReadonlyMap<number, string[]>, promotions: ReadonlyMap<number, LineDiscount[]>): string {
   const { date, time } = moscow(order.created_at);
   const changed = moscow(order.updated_at);
   const [surname = '', ...rest] = order.contact_name.trim().split(/\s+/).reverse();
@@ -100,6 +118,7 @@ function documentOf(order: OrderRow, lines: LineRow[], codes: ReadonlyMap<number
       l.quantity,
       SALE.goods,
       codes.get(l.id),
+      promotions.get(l.id),
     ),
   );
   if (order.delivery_price > 0) goodsLines.push(goods(DELIVERY_ID, SALE.delivery, order.delivery_price, 1, SALE.service));
@@ -199,9 +218,23 @@ export async function ordersDocument(now = new Date()): Promise<{ xml: string; c
         ).rows as unknown as { line_id: number; code: string }[]);
   const codes = new Map<number, string[]>();
   for (const m of marks) codes.set(m.line_id, [...(codes.get(m.line_id) ?? []), m.code]);
+  // Each promotion's kopecks per line (issue 56, order_promotions): a Скидка of the line, counted in its sum.
+  const applied =
+    orders.length === 0
+      ? []
+      : ((
+          await q(
+            `SELECT p.name, (l.value->>'line_id')::int AS line_id, (l.value->>'amount')::int AS amount
+               FROM order_promotions p CROSS JOIN LATERAL jsonb_array_elements(p.lines) l
+              WHERE p.order_id = ANY($1::int[]) ORDER BY p.id`,
+            [orders.map((o) => o.id)],
+          )
+        ).rows as unknown as { name: string; line_id: number; amount: number }[]);
+  const promotions = new Map<number, LineDiscount[]>();
+  for (const a of applied) promotions.set(a.line_id, [...(promotions.get(a.line_id) ?? []), { name: a.name, amount: Number(a.amount) }]);
   const formed = moscow(now);
   const xml = `<?xml version="1.0" encoding="windows-1251"?>\n<${E.root} ${E.version}="${SALE_VERSION}" ${E.formed}="${formed.date}T${formed.time}">${orders
-    .map((o) => documentOf(o, byOrder.get(o.id) ?? [], codes))
+    .map((o) => documentOf(o, byOrder.get(o.id) ?? [], codes, promotions))
     .join('\n')}</${E.root}>\n`;
   await writeState(
     database.query,

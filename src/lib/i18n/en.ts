@@ -552,6 +552,7 @@ export const en: Partial<Messages> = {
   'checkout.deliveryLine': 'Delivery',
   'checkout.free': 'Free',
   'checkout.days': '{min}–{max} days',
+  'checkout.promotionsLine': 'Promotions',
   'checkout.bonusLine': 'Bonus points',
   'checkout.balanceLine': 'From balance',
   'checkout.total': 'To pay',

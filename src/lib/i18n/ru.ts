@@ -555,6 +555,7 @@ export const ru = {
   'checkout.deliveryLine': 'Доставка',
   'checkout.free': 'Бесплатно',
   'checkout.days': '{min}–{max} дней',
+  'checkout.promotionsLine': 'Скидка по акциям',
   'checkout.bonusLine': 'Бонусы',
   'checkout.balanceLine': 'С баланса',
   'checkout.total': 'К оплате',
