@@ -61,7 +61,8 @@ interface PricedVariant extends Record<string, unknown> {
   price: number;
   price_old: number | null;
   brand_id: number;
-  category_ids: number[];
+  /** Null for a product without a category. */
+  category_ids: number[] | null;
   free_delivery: boolean;
   is_active: boolean;
   image: string | null;
