@@ -15,12 +15,13 @@ import { buildCategoryTree, brandUrl, categoryUrl, imageFromTemplate, productUrl
 export { listingQuerySchema } from './listing.ts';
 import { LOW_STOCK, type ProductDetail, type ProductVariant } from './product.ts';
 import { getCatalogIndex } from './read-model.server.ts';
+import { shownPrice, type CatalogIndex } from './read-model.ts';
 
 type Product = typeof products.$inferSelect;
 type ImageJson = Pick<typeof productImages.$inferSelect, 'urlTemplate' | 'widths' | 'width' | 'height' | 'alt' | 'color'>;
 type VariantJson = Pick<typeof productVariants.$inferSelect, 'code' | 'label' | 'stock' | 'minItem' | 'maxItem'>;
 type AttributeJson = Pick<typeof productAttributes.$inferSelect, 'name' | 'value'>;
-type CardJson = Pick<Product, 'id' | 'name' | 'slug' | 'price' | 'priceOld' | 'freeDelivery' | 'rating'> & {
+type CardJson = Pick<Product, 'id' | 'name' | 'slug' | 'price' | 'priceOld' | 'freeDelivery' | 'rating' | 'categoryId'> & {
   discountPercent: number;
   brandId: number;
   brand: string;
@@ -95,21 +96,22 @@ const ri = alias(productImages, 'ri');
 /** A json_agg of the cards of the active products whose ids are in `ids` (an int[]), in that order. */
 function cardsJson(ids: SQL): SQL {
   return sql`(SELECT json_agg(json_build_object('id', ${r.id}, 'name', ${r.name}, 'slug', ${r.slug}, 'price', ${r.price}, 'priceOld', ${r.priceOld},
-            'discountPercent', ${r.discountPercent}, 'freeDelivery', ${r.freeDelivery}, 'rating', ${r.rating}, 'brandId', ${rb.id}, 'brand', ${rb.name},
+            'discountPercent', ${r.discountPercent}, 'categoryId', ${r.categoryId}, 'freeDelivery', ${r.freeDelivery}, 'rating', ${r.rating}, 'brandId', ${rb.id}, 'brand', ${rb.name},
             'image', (SELECT ${imageJson(ri)} FROM ${productImages} ${ri} WHERE ${ri.productId} = ${r.id} ORDER BY ${ri.position} LIMIT 1))
             ORDER BY array_position(${ids}, ${r.id}))
        FROM ${products} ${r} JOIN ${brands} ${rb} ON ${rb.id} = ${r.brandId} WHERE ${r.id} = ANY(${ids}) AND ${r.isActive})`;
 }
 
-function decodeCard(c: CardJson): ProductCard {
+function decodeCard(c: CardJson, pricing: Pricing): ProductCard {
+  const shown = shownPrice(pricing, { ...c, discountPercent: c.discountPercent ?? 0 });
   return {
     id: c.id,
     name: c.name,
     brand: c.brand,
     brand_id: c.brandId,
-    price: c.price,
-    price_old: c.priceOld,
-    discount_percent: c.discountPercent,
+    price: shown.price,
+    price_old: shown.priceOld,
+    discount_percent: shown.discountPercent,
     currency_symbol: CURRENCY_SYMBOL,
     url: productUrl(c.id, c.slug),
     image: c.image ? decodeImage(c.image) : null,
@@ -118,14 +120,16 @@ function decodeCard(c: CardJson): ProductCard {
   };
 }
 
-const cards = (value: unknown) => jsonList<CardJson>(value).map(decodeCard);
+/** The promotions and category chains prices are shown with: the catalogue index's, so a card is never priced with a sale its listing does not know. */
+type Pricing = Pick<CatalogIndex, 'promotions' | 'chain'>;
+const cards = (value: unknown, pricing: Pricing) => jsonList<CardJson>(value).map((c) => decodeCard(c, pricing));
 const intArray = (ids: readonly number[]) => sql`${sql.param([...ids])}::int[]`;
 
 /** Cards for these product ids as the database has them now, in the order given (the cart and the wishlist price from these). */
-export async function cardsByIds(ids: readonly number[]): Promise<ProductCard[]> {
+export async function cardsByIds(ids: readonly number[], pricing?: Pricing): Promise<ProductCard[]> {
   if (ids.length === 0) return [];
   const [row] = await selectRows<{ cards: unknown }>(await getDb(), sql`SELECT ${cardsJson(intArray(ids))} AS cards`);
-  return cards(row?.cards);
+  return cards(row?.cards, pricing ?? (await getCatalogIndex()));
 }
 
 // ---------------------------------------------------------------- product data between renders
@@ -149,7 +153,8 @@ const versioned = (version: string, id: number) => `${version}|${id}`;
 export async function catalogCards(ids: readonly number[]): Promise<ProductCard[]> {
   if (ids.length === 0) return [];
   tagAnswer(...ids.map(cacheTag.card));
-  const { version } = await getCatalogIndex();
+  const index = await getCatalogIndex();
+  const { version } = index;
   const found = new Map<number, ProductCard | null>();
   const missing: number[] = [];
   for (const id of new Set(ids)) {
@@ -158,7 +163,7 @@ export async function catalogCards(ids: readonly number[]): Promise<ProductCard[
     else found.set(id, card);
   }
   if (missing.length) {
-    const read = new Map((await cardsByIds(missing)).map((c) => [c.id, c]));
+    const read = new Map((await cardsByIds(missing, index)).map((c) => [c.id, c]));
     for (const id of missing) {
       // An inactive or unknown id is kept as such: it is asked again only after the next edit.
       const card = read.get(id) ?? null;
@@ -172,9 +177,9 @@ export async function catalogCards(ids: readonly number[]): Promise<ProductCard[
 /** The product page's product (null when unknown or inactive), read once per catalogue version. */
 export async function catalogProduct(id: number): Promise<ProductDetail | null> {
   tagAnswer(cacheTag.product(id));
-  const { version } = await getCatalogIndex();
+  const index = await getCatalogIndex();
   // One read per product and version, however many visitors ask at once.
-  return (await keptProducts.getOrLoad(versioned(version, id), () => getProduct(id))) ?? null;
+  return (await keptProducts.getOrLoad(versioned(index.version, id), () => getProduct(id, index))) ?? null;
 }
 
 function decodeVariant(v: VariantJson): ProductVariant {
@@ -190,7 +195,7 @@ function decodeVariant(v: VariantJson): ProductVariant {
 }
 
 /** The product with its images, sizes and attributes, in one query. */
-async function getProduct(id: number): Promise<ProductDetail | null> {
+async function getProduct(id: number, pricing: Pricing): Promise<ProductDetail | null> {
   const db = await getDb();
   const [row] = await db
     .select({
@@ -224,6 +229,14 @@ async function getProduct(id: number): Promise<ProductDetail | null> {
   if (!row) return null;
   const { product: p, brand, category, color } = row;
   const variants = jsonList<VariantJson>(row.variants).map(decodeVariant);
+  const shown = shownPrice(pricing, {
+    id: p.id,
+    categoryId: category.id,
+    brandId: brand.id,
+    price: p.price,
+    priceOld: p.priceOld,
+    discountPercent: p.discountPercent ?? 0,
+  });
   return {
     id: p.id,
     name: p.name,
@@ -236,9 +249,9 @@ async function getProduct(id: number): Promise<ProductDetail | null> {
     brand_country: brand.country,
     category: { id: category.id, name: category.name, url: categoryUrl(category.id, category.slug) },
     color,
-    price: p.price,
-    price_old: p.priceOld,
-    discount_percent: p.discountPercent ?? 0,
+    price: shown.price,
+    price_old: shown.priceOld,
+    discount_percent: shown.discountPercent,
     currency_symbol: CURRENCY_SYMBOL,
     rating: p.rating,
     reviews_count: p.reviewsCount,

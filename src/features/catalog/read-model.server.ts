@@ -14,6 +14,8 @@ import { readAtScrape } from '~/lib/metrics.ts';
 import { brandAliases, brands, categories, colors, products, productVariants, searchSynonyms, searchWords } from '~/lib/db/schema.ts';
 import { otherLayout } from '~/lib/keyboard.ts';
 import { toLatin } from '~/lib/translit.ts';
+import { pricesShown } from '~/features/promotions/promotions.ts';
+import { readAutomaticPromotions } from '~/features/promotions/promotions.server.ts';
 import {
   buildIndexYielding,
   foldLexeme,
@@ -121,6 +123,7 @@ export async function loadIndexSource(db: Db, kind: Database['kind']): Promise<I
         brandId: products.brandId,
         colorId: products.colorId,
         price: products.price,
+        priceOld: products.priceOld,
         discountPercent: sql<number>`${products.discountPercent}`.mapWith(Number),
         rating: products.rating,
         freeDelivery: products.freeDelivery,
@@ -145,7 +148,7 @@ export async function loadIndexSource(db: Db, kind: Database['kind']): Promise<I
       after = (page.at(-1) as { id: number }).id;
     }
   };
-  const [productRows, sizeRows, brandRows, colorRows, categoryRows, wordRows, synonymRows, aliasRows] = await Promise.all([
+  const [productRows, sizeRows, brandRows, colorRows, categoryRows, wordRows, synonymRows, aliasRows, promotionRows] = await Promise.all([
     allProducts(),
     db
       .select({
@@ -185,6 +188,8 @@ export async function loadIndexSource(db: Db, kind: Database['kind']): Promise<I
           FROM ${searchSynonyms} s, unnest(s.terms) WITH ORDINALITY AS t(term, n) ORDER BY s.id, t.n`,
     ),
     db.select({ alias: brandAliases.alias, brand: brands.name }).from(brandAliases).innerJoin(brands, eq(brands.id, brandAliases.brandId)),
+    // The sales in force (issue 56): cards, pages, filters and sorting show the price they leave.
+    readAutomaticPromotions(db),
   ]);
   const groups = new Map<number, { terms: string[][]; oneWay: boolean }>();
   for (const row of synonymRows) {
@@ -202,6 +207,7 @@ export async function loadIndexSource(db: Db, kind: Database['kind']): Promise<I
     words: wordRows.map((r) => foldLexeme(r.word)),
     synonyms: [...AUDIENCE, ...groups.values()],
     aliases: aliasRows,
+    promotions: pricesShown(promotionRows),
   };
 }
 

@@ -15,6 +15,7 @@ import {
   queryIndex,
   queryWords,
   readAliases,
+  shownPrice,
   withSoldOut,
   wordHits,
   wordMatchesLexemes,
@@ -415,5 +416,51 @@ describe("postings, synonyms, brands' other names and a sale (issue 40, second s
     // The size filter and its counts follow the copy.
     const withM = queryIndex(sold, {}, { ...EMPTY_QUERY, attr: ['M'] });
     expect(withM.positions.map((i) => sold.ids[i])).toEqual([2]);
+  });
+});
+
+describe('a sale in force (issue 56): the price the shopper pays is the one filtered, sorted and shown', () => {
+  // −50 % on Clothes (2, so the dresses under it), at most 6,000 ₽; 1,000 ₽ off product 4.
+  const sale = buildIndex({
+    ...source,
+    products: source.products.map((p) => (p.id === 2 ? { ...p, priceOld: 25_000_00 } : p)),
+    promotions: [
+      {
+        id: 1,
+        name: 'Платья −50 %',
+        rule: { kind: 'percent', percent: 50 },
+        target: { all: false, productIds: [], categoryIds: [2], brandIds: [] },
+        cap: 6_000_00,
+        needsCode: false,
+      },
+      {
+        id: 2,
+        name: 'Туфли −1000',
+        rule: { kind: 'amount', amount: 1_000_00 },
+        target: { all: false, productIds: [4], categoryIds: [], brandIds: [] },
+        cap: null,
+        needsCode: false,
+      },
+    ],
+  });
+  const on = (q: Partial<ListingQuery>) => queryIndex(sale, {}, { ...EMPTY_QUERY, ...q }).positions.map((i) => sale.ids[i]);
+
+  it('sorts and filters by the sale price, and counts a sale as a discount', () => {
+    // 1: 10,000 → 5,000; 2: 20,000 → 14,000 (capped); 3: 30,000; 4: 5,000 → 4,000; 5: 7,000.
+    expect(on({ sort: 'price_asc' })).toEqual([4, 1, 5, 2, 3]);
+    expect(on({ price_max: 5_000 }).sort()).toEqual([1, 4]);
+    expect(on({ with_discount: true }).sort()).toEqual([1, 2, 3, 4]);
+    expect(queryIndex(sale, {}, EMPTY_QUERY).facets.price).toEqual({ min: 4_000, max: 30_000 });
+  });
+
+  it('shows the price before the sale struck through, or the own old price when it is higher', () => {
+    const of = (id: number) => {
+      const p = source.products.find((x) => x.id === id)!;
+      return shownPrice(sale, { ...p, priceOld: id === 2 ? 25_000_00 : null });
+    };
+    expect(of(1)).toMatchObject({ price: 5_000_00, priceOld: 10_000_00, discountPercent: 50, promotion: { id: 1 } });
+    expect(of(2)).toMatchObject({ price: 14_000_00, priceOld: 25_000_00, discountPercent: 44, promotion: { id: 1 } });
+    expect(of(3)).toEqual({ price: 30_000_00, priceOld: null, discountPercent: 10, promotion: null });
+    expect(of(4)).toMatchObject({ price: 4_000_00, priceOld: 5_000_00, discountPercent: 20 });
   });
 });

@@ -5,6 +5,7 @@
 // Facets count the way shoppers expect: each group's counts apply every other selected filter but not
 // its own, so ticking one brand still shows how many the other brands would add.
 import type { brands, colors, products } from '~/lib/db/schema.ts';
+import { unitSale, type Promotion } from '~/features/promotions/promotions.ts';
 import { compareSizes, type CategoryRecord } from './catalog.ts';
 
 export type { CategoryRecord } from './catalog.ts';
@@ -20,6 +21,8 @@ export interface IndexSource {
   version: string;
   /** Active products in ascending id; `created` in epoch ms, `lexemes` the search_vector's. */
   products: (Pick<Product, 'id' | 'categoryId' | 'brandId' | 'colorId' | 'price' | 'rating' | 'freeDelivery' | 'popularity'> & {
+    /** The product's own old price (struck through), when it has one. */
+    priceOld?: number | null;
     discountPercent: number;
     created: number;
     lexemes: readonly string[];
@@ -42,6 +45,8 @@ export interface IndexSource {
   synonyms?: { terms: readonly (readonly string[])[]; oneWay: boolean }[];
   /** Shoppers' names of brands ('гуччи') and the brand's own name ('Gucci'). */
   aliases?: { alias: string; brand: string }[];
+  /** The automatic promotions off each unit in force when the rows were read (issue 56: the prices shown). */
+  promotions?: readonly Promotion[];
 }
 
 export interface CatalogIndex {
@@ -53,9 +58,14 @@ export interface CatalogIndex {
   brand: Int32Array;
   /** 0 when the product has no colour. */
   color: Int32Array;
-  /** Kopecks. */
+  /** Kopecks the shopper pays for one unit: after the automatic promotions in `promotions`. */
   price: Int32Array;
+  /** Percent off the struck-through price (the product's own old price, or its price before a sale). */
   discount: Uint8Array;
+  /** The promotions the prices were shown with; `shownPrice` prices a card or a page with the same. */
+  promotions: readonly Promotion[];
+  /** Category id → itself and every category above it: what a promotion's categories are matched against. */
+  chain: Map<number, readonly number[]>;
   rating: Float32Array;
   free: Uint8Array;
   /** Sizes in stock of position i: sizeIds[sizeStart[i] … sizeStart[i+1]). */
@@ -235,8 +245,51 @@ export async function buildIndexYielding(source: IndexSource): Promise<CatalogIn
 /** Rows per step of the build. */
 const STEP_ROWS = 4000;
 
+/** Category id → itself and its ancestors, from the categories' parents. */
+function categoryChains(categories: readonly Pick<CategoryRecord, 'id' | 'parentId'>[]): Map<number, readonly number[]> {
+  const parent = new Map(categories.map((c) => [c.id, c.parentId]));
+  const chains = new Map<number, readonly number[]>();
+  for (const c of categories) {
+    const chain = [c.id];
+    // Bounded by the number of categories: a parent loop in bad data ends here, not in a hang.
+    for (let up = parent.get(c.id); up !== null && up !== undefined && chain.length <= categories.length; up = parent.get(up)) chain.push(up);
+    chains.set(c.id, chain);
+  }
+  return chains;
+}
+
+export interface ShownPrice {
+  price: number;
+  priceOld: number | null;
+  discountPercent: number;
+  /** The promotion the price is after, when one is (its name is the sale's badge). */
+  promotion: Promotion | null;
+}
+
+/**
+ * What a product costs as the storefront shows it under an index's promotions (issue 56): the price after
+ * the best automatic promotion off a unit, the price before it (or the product's own old price, when higher)
+ * struck through, and the percent between them. Without a promotion, the product's own figures.
+ */
+export function shownPrice(
+  index: Pick<CatalogIndex, 'promotions' | 'chain'>,
+  p: { id: number; categoryId: number | null; brandId: number; price: number; priceOld: number | null; discountPercent: number },
+): ShownPrice {
+  const own = { price: p.price, priceOld: p.priceOld, discountPercent: p.discountPercent, promotion: null };
+  if (index.promotions.length === 0) return own;
+  const categoryIds = p.categoryId === null ? [] : (index.chain.get(p.categoryId) ?? [p.categoryId]);
+  const sale = unitSale({ productId: p.id, categoryIds, brandId: p.brandId, unitPrice: p.price }, index.promotions);
+  if (sale.off <= 0) return own;
+  const price = p.price - sale.off;
+  const priceOld = Math.max(p.price, p.priceOld ?? 0);
+  return { price, priceOld, discountPercent: Math.max(1, Math.round(((priceOld - price) * 100) / priceOld)), promotion: sale.promotion };
+}
+
 function* indexSteps(source: IndexSource): Generator<void, CatalogIndex> {
   const rows = source.products;
+  const promotions = source.promotions ?? [];
+  const chain = categoryChains(source.categories);
+  const pricing = { promotions, chain };
   const n = rows.length;
   const ids = new Int32Array(n);
   const category = new Int32Array(n);
@@ -266,8 +319,14 @@ function* indexSteps(source: IndexSource): Generator<void, CatalogIndex> {
     category[i] = r.categoryId;
     brand[i] = r.brandId;
     color[i] = r.colorId ?? 0;
-    price[i] = r.price;
-    discount[i] = r.discountPercent;
+    if (promotions.length > 0) {
+      const shown = shownPrice(pricing, { ...r, priceOld: r.priceOld ?? null });
+      price[i] = shown.price;
+      discount[i] = shown.discountPercent;
+    } else {
+      price[i] = r.price;
+      discount[i] = r.discountPercent;
+    }
     rating[i] = r.rating;
     free[i] = r.freeDelivery ? 1 : 0;
     popularity[i] = r.popularity;
@@ -356,6 +415,8 @@ function* indexSteps(source: IndexSource): Generator<void, CatalogIndex> {
     color,
     price,
     discount,
+    promotions,
+    chain,
     rating,
     free,
     sizeStart,

@@ -152,6 +152,9 @@ export default function CheckoutPage({ m, options, customer, addresses, delivery
 
   const [items, setItems] = useState<CartItem[] | null>(null);
   const [summary, setSummary] = useState<CheckoutSummary | null>(null);
+  // A refused placement (409: a promotion ended, a size sold out) asks for the summary again and keeps its message.
+  const [repriced, setRepriced] = useState(0);
+  const keptError = useRef<string | undefined>(undefined);
   const [useBonus, setUseBonus] = useState(false);
   const [useBalance, setUseBalance] = useState(false);
   // The promo code sent with the summary (issue 56); the field's text until the shopper applies it.
@@ -215,7 +218,8 @@ export default function CheckoutPage({ m, options, customer, addresses, delivery
           );
         }
         setSummary(s);
-        setFormError(undefined);
+        setFormError(keptError.current);
+        keptError.current = undefined;
       })
       .catch((error: unknown) => {
         if (controller.signal.aborted) return;
@@ -224,7 +228,7 @@ export default function CheckoutPage({ m, options, customer, addresses, delivery
       });
     return () => controller.abort();
     // The summary follows what prices the order; `summary` is read only to tell the first load.
-  }, [customer, items, method, offer, carrier.point, payment, useBonus, useBalance, promoCode, m]);
+  }, [customer, items, method, offer, carrier.point, payment, useBonus, useBalance, promoCode, repriced, m]);
 
   // Payment on delivery, chosen and then not possible (another point, the fixed methods): back to the card.
   const codOffered = Boolean(carriers?.onDelivery);
@@ -285,6 +289,8 @@ export default function CheckoutPage({ m, options, customer, addresses, delivery
           use_balance: summary?.balance_used ?? 0,
           // Only a code the summary applied: a refused one would refuse the order.
           ...(summary?.promo_code?.applied ? { promo_code: summary.promo_code.code } : {}),
+          // What the shopper was shown off: a promotion that ends meanwhile refuses the order, not charges more.
+          ...(summary ? { shown_promo_discount: summary.promo_discount + summary.delivery_discount } : {}),
         },
         key.current,
       );
@@ -295,6 +301,10 @@ export default function CheckoutPage({ m, options, customer, addresses, delivery
       if (error.failure.status === 409 || error.failure.status === 422) key.current = newIdempotencyKey();
       // A quote run out or edited: the offers are asked for again and the shopper chooses again.
       if (error.failure.errors['delivery.quote']) setRequote((n) => n + 1);
+      else if (error.failure.status === 409) {
+        keptError.current = error.message;
+        setRepriced((n) => n + 1);
+      }
       if (!applyFieldErrors(error, FIELDS, (field, message) => setError(field, { type: 'server', message }))) setFormError(error.message);
     }
   });

@@ -34,6 +34,11 @@ export const placeOrderSchema = z.object({
   use_balance: z.number().int().min(0).max(100_000_000).default(0),
   /** A promotion's code the shopper typed (issue 56): letters, digits, '-' and '_', up to 40 (docs/promotions.md). */
   promo_code: promoCodeField().optional(),
+  /**
+   * Kopecks the summary showed promotions taking off (goods and delivery): a promotion ended or edited since
+   * then makes placement refuse with 409 instead of charging more than the shopper saw (docs/promotions.md).
+   */
+  shown_promo_discount: z.number().int().min(0).max(1_000_000_000).optional(),
 });
 export type PlaceOrderInput = z.output<typeof placeOrderSchema>;
 

@@ -346,6 +346,9 @@ export async function placeOrder(input: PlaceOrderInput, owner: Owner, idempoten
       // order would cost more than the summary said (docs/promotions.md "Codes").
       const promo = p.promo_code?.answer;
       if (promo && !promo.ok) throw new HttpError(409, promo.reason, undefined, undefined, promo.params);
+      // A promotion ended, paused or edited between the summary and the press: refused, not charged more.
+      if (input.shown_promo_discount !== undefined && p.promo_discount + p.delivery_discount < input.shown_promo_discount)
+        throw new HttpError(409, 'promo.changed');
       if (onDelivery) {
         // Checked with the stock and the customer locked: a refusal counted now is the last one.
         const cod = await onDeliveryAnswer(

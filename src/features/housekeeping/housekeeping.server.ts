@@ -19,6 +19,8 @@ import { forgetExpiredCarrierAnswers } from '~/features/delivery/delivery.server
 import { checkCarriers } from '~/features/delivery/delivery.setup.server.ts';
 import { refreshFeedIfDue } from '~/features/discovery/discovery.server.ts';
 import { deleteEndedOperatorSessions } from '~/features/ops/ops.server.ts';
+import { promotionsTick } from '~/features/promotions/promotions.server.ts';
+import { catalogueChanged } from '~/features/catalog/read-model.server.ts';
 import { pollPendingPayments, refundDuePayments } from '~/features/payments/payments.server.ts';
 
 const SECOND = 1_000;
@@ -46,6 +48,17 @@ export function housekeepingJobs(everySeconds = env().JOBS_EVERY_SECONDS): Job[]
     // Marked goods (issue 39): settlement receipts a handover did not get out, and returns a crash left half done.
     { name: 'settle-receipts', everyMs: every(MINUTE), run: async () => (await settleReceipts()) + (await finishStaleReturns()) },
     // A CDN in front (issue 41): the tags a change touched, purged within seconds of it.
+    // Sales that start or end at their time (issue 56): the prices shown move within seconds of it.
+    {
+      name: 'promotion-clock',
+      everyMs: everySeconds ? Math.min(every(SECOND), SECOND) : 5 * SECOND,
+      quietWhenIdle: true,
+      run: async () => {
+        const passed = await promotionsTick();
+        if (passed > 0) await catalogueChanged();
+        return passed;
+      },
+    },
     { name: 'purge-cdn', everyMs: everySeconds ? Math.min(every(SECOND), SECOND) : SECOND, quietWhenIdle: true, run: () => purgeQueued() },
     {
       name: 'delete-spent-rows',

@@ -52,6 +52,8 @@ export interface OpsPage<K, T> {
   notes: AuditLine[];
   /** The finished action's confirmation, '' when there is none to show. */
   confirmation: string;
+  /** The refused action's fields as posted (null when none was refused): a form shows them again. */
+  posted: Record<string, string> | null;
 }
 
 /** The key of pages addressed by a numeric id (/ops/customers/12). */
@@ -69,18 +71,19 @@ export async function opsPage<K, T, S extends z.ZodType>(page: OpsPageContext, s
   const key = spec.key(page.params);
   if (key === null) return new Response(null, { status: 404 });
   let error = '';
+  let posted = null as Record<string, string> | null;
   if (spec.post) {
     const { schema, run, label, options } = spec.post;
-    const posted = await consolePost(
+    const answer = await consolePost(
       page,
       session,
       schema,
       (data, actor, files) => run(key, data, actor, files, session),
       label ? (value) => label(value, locale) : undefined,
-      options,
+      { ...options, keep: (fields) => (posted = fields) },
     );
-    if (posted instanceof Response) return posted;
-    error = posted;
+    if (answer instanceof Response) return answer;
+    error = answer;
   }
   const view = await spec.load(key);
   if (view === null || view === undefined) return new Response(null, { status: 404 });
@@ -90,5 +93,5 @@ export async function opsPage<K, T, S extends z.ZodType>(page: OpsPageContext, s
   const done = page.url.searchParams.get('done');
   const confirmationKey = spec.done && done ? `${spec.done}${done}` : '';
   const confirmation = (!spec.post || page.request.method === 'GET') && isMessageKey(confirmationKey) ? t(locale, confirmationKey) : '';
-  return { session, locale, key, view, error, notes, confirmation };
+  return { session, locale, key, view, error, notes, confirmation, posted };
 }

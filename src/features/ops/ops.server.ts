@@ -375,6 +375,8 @@ export interface FormOptions {
   maxBytes?: number;
   files?: boolean;
   separators?: boolean;
+  /** Given the posted fields when the action is refused, so the page can show what was typed (a new promotion's form). */
+  keep?: (fields: Record<string, string>) => void;
 }
 
 /**
@@ -425,12 +427,14 @@ export async function consolePost<S extends z.ZodType>(
   const checked = await checkedForm(page.request, session.csrf, options);
   if (!('fields' in checked)) return refuse(checked.status, t(locale, checked.message));
   const parsed = schema.safeParse(checked.fields);
+  if (!parsed.success) options.keep?.(checked.fields);
   if (!parsed.success) return refuse(422, Object.values(fieldErrors(parsed.error, locale)).flat()[0] ?? t(locale, 'error.validation'));
   try {
     const to = await run(parsed.data, { operatorId: session.operator.id, name: session.operator.email, ip: page.clientAddress }, checked.files);
     return new Response(null, { status: 303, headers: { location: to, 'cache-control': 'private, no-store' } });
   } catch (caught) {
     if (!(caught instanceof HttpError)) throw caught;
+    options.keep?.(checked.fields);
     const params = Object.fromEntries(Object.entries(caught.params ?? {}).map(([k, v]) => [k, typeof v === 'string' ? label(v) : v]));
     return refuse(caught.status, t(locale, caught.messageKey, params));
   }

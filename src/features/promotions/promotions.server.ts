@@ -47,21 +47,25 @@ let automatic: { at: number; list: Promise<Promotion[]> } | undefined;
  */
 export function automaticPromotions(tx?: Tx): Promise<Promotion[]> {
   if (!automatic || Date.now() - automatic.at > FRESH_MS) {
-    const list = (async () =>
-      (
-        await selectRows<PromotionRow>(
-          tx ?? (await getDb()),
-          sql`SELECT * FROM promotions
-               WHERE status = 'active' AND NOT needs_code
-                 AND (starts_at IS NULL OR starts_at <= now()) AND (ends_at IS NULL OR ends_at > now())
-                 AND (limit_total IS NULL OR uses < limit_total)
-               ORDER BY id`,
-        )
-      ).map(toPromotion))();
+    const list = (async () => readAutomaticPromotions(tx ?? (await getDb())))();
     automatic = { at: Date.now(), list };
     list.catch(() => (automatic = undefined));
   }
   return automatic.list;
+}
+
+/** The automatic promotions in force now, read from the database (the catalogue's index reads them so, with its version). */
+export async function readAutomaticPromotions(tx: Tx): Promise<Promotion[]> {
+  return (
+    await selectRows<PromotionRow>(
+      tx,
+      sql`SELECT * FROM promotions
+           WHERE status = 'active' AND NOT needs_code
+             AND (starts_at IS NULL OR starts_at <= now()) AND (ends_at IS NULL OR ends_at > now())
+             AND (limit_total IS NULL OR uses < limit_total)
+           ORDER BY id`,
+    )
+  ).map(toPromotion);
 }
 
 /** After a promotion is written: the next price reads them again. */
@@ -188,4 +192,16 @@ export async function releaseUses(tx: Tx, orderId: number): Promise<number> {
     if (use.code_id !== null) await tx.execute(sql`UPDATE promotion_codes SET uses = uses - 1 WHERE id = ${use.code_id} AND uses > 0`);
   }
   return released.length;
+}
+
+/**
+ * Looks at the clock of the promotions' starts and ends (migration 0036): when an automatic promotion
+ * started or ended since the last look, the catalogue's version moves and the CDN is purged, so the prices
+ * shown follow within seconds though nothing was written at that moment. The promotions that passed one.
+ */
+export async function promotionsTick(): Promise<number> {
+  const [row] = await selectRows<{ n: number }>(await getDb(), sql`SELECT promotions_tick() AS n`);
+  const passed = Number(row?.n ?? 0);
+  if (passed > 0) forgetPromotions();
+  return passed;
 }

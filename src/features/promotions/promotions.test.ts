@@ -1,7 +1,7 @@
 // The promotion engine (issue 56): worked examples of each rule and of stacking (docs/promotions.md). The
 // 100,000 generated carts whose receipts must add up are src/features/payments/receipt.promotions.property.test.ts.
 import { describe, expect, it } from 'vitest';
-import { applyPromotions, type PricedCartLine, type Promotion, type PromotionRule } from './promotions.ts';
+import { applyPromotions, pricesShown, unitSale, type PricedCartLine, type Promotion, type PromotionRule } from './promotions.ts';
 
 const ALL = { all: true, productIds: [], categoryIds: [], brandIds: [] };
 const promo = (id: number, rule: PromotionRule, extra: Partial<Promotion> = {}): Promotion => ({
@@ -108,5 +108,44 @@ describe('stacking', () => {
     ]);
     expect(r.goodsAfter).toBe(16_000_00);
     expect(r.deliveryAfter).toBe(0);
+  });
+});
+
+describe('the price a card shows', () => {
+  it('is what the checkout takes off one unit alone, over 10,000 generated products and promotions', () => {
+    let seed = 56;
+    const rand = (n: number) => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
+      return seed % n;
+    };
+    for (let run = 0; run < 10_000; run++) {
+      const promotions = Array.from({ length: 1 + rand(6) }, (_, k) => {
+        const rule: PromotionRule =
+          rand(3) === 0
+            ? { kind: 'amount', amount: 1 + rand(500_000) }
+            : rand(5) === 0
+              ? { kind: 'buy_get', buy: 1, get: 1, percent: 100 }
+              : { kind: 'percent', percent: 1 + rand(100) };
+        const target = rand(2) === 0 ? ALL : { all: false, productIds: [], categoryIds: [1 + rand(4)], brandIds: rand(2) ? [1 + rand(3)] : [] };
+        return promo(k + 1, rule, { target, cap: rand(3) === 0 ? 1 + rand(300_000) : null, needsCode: rand(8) === 0 });
+      });
+      const product = { productId: 1, categoryIds: [1 + rand(4), 5], brandId: 1 + rand(3), unitPrice: 1 + rand(5_000_000) };
+      const shown = pricesShown(promotions);
+      const sale = unitSale(product, shown);
+      const checkout = applyPromotions([{ ...product, quantity: 1 }], shown, NO_DELIVERY);
+      expect(product.unitPrice - sale.off, JSON.stringify({ promotions, product })).toBe(checkout.lines[0]?.amount);
+      expect(sale.promotion?.id ?? null).toBe(checkout.applied[0]?.promotionId ?? null);
+    }
+  });
+
+  it('leaves out promotions by code and those that need more than one unit', () => {
+    const shown = pricesShown([
+      promo(1, { kind: 'percent', percent: 50 }, { needsCode: true }),
+      promo(2, { kind: 'buy_get', buy: 2, get: 1, percent: 100 }),
+      promo(3, { kind: 'order_percent', percent: 10, threshold: 0 }),
+      promo(4, { kind: 'percent', percent: 15 }, { cap: 1_000_00 }),
+    ]);
+    expect(shown.map((p) => p.id)).toEqual([4]);
+    expect(unitSale({ productId: 1, categoryIds: [], brandId: 1, unitPrice: 20_000_00 }, shown)).toEqual({ off: 1_000_00, promotion: shown[0] });
   });
 });

@@ -3,6 +3,8 @@
 // order, the receipts, the carrier's amounts and 1C's document all read its answer. The rules are written in
 // docs/promotions.md; each one below names its paragraph there.
 import { apportion } from '~/lib/apportion.ts';
+import { formatPrice } from '~/lib/format.ts';
+import { t, type Locale } from '~/lib/i18n/index.ts';
 
 /** The classes a promotion belongs to (docs/promotions.md "Stacking"). */
 export type PromotionClass = 'item' | 'order' | 'delivery';
@@ -208,4 +210,55 @@ export function applyPromotions(
     deliveryBefore: delivery.price,
     deliveryAfter,
   };
+}
+
+/** A rule in a line, as the console's list and the shopper's order show it («−20 % на товары · не больше 3 000 ₽»). */
+export function describeRule(rule: PromotionRule, cap: number | null, locale: Locale): string {
+  const money = (kopecks: number) => formatPrice(kopecks);
+  const text = (() => {
+    switch (rule.kind) {
+      case 'percent':
+        return t(locale, 'promo.rule.percent', { percent: rule.percent });
+      case 'amount':
+        return t(locale, 'promo.rule.amount', { amount: money(rule.amount) });
+      case 'buy_get':
+        return rule.percent >= 100
+          ? t(locale, 'promo.rule.buyGetFree', { buy: rule.buy, get: rule.get })
+          : t(locale, 'promo.rule.buyGet', { buy: rule.buy, get: rule.get, percent: rule.percent });
+      case 'order_percent':
+        return t(locale, 'promo.rule.orderPercent', { percent: rule.percent, threshold: money(rule.threshold) });
+      case 'order_amount':
+        return t(locale, 'promo.rule.orderAmount', { amount: money(rule.amount), threshold: money(rule.threshold) });
+      case 'delivery':
+        return rule.percent >= 100
+          ? t(locale, 'promo.rule.deliveryFree', { threshold: money(rule.threshold) })
+          : t(locale, 'promo.rule.delivery', { percent: rule.percent, threshold: money(rule.threshold) });
+    }
+  })();
+  return cap === null ? text : `${text} · ${t(locale, 'promo.rule.cap', { cap: money(Number(cap)) })}`;
+}
+
+/** The promotions a price shown on a card or a product page can take: automatic, off each unit. */
+export const pricesShown = (promotions: readonly Promotion[]): Promotion[] =>
+  promotions.filter((p) => !p.needsCode && (p.rule.kind === 'percent' || p.rule.kind === 'amount'));
+
+/**
+ * What the automatic item promotions take off one unit bought alone, and which one: the price a card and a
+ * product page show, and the one filters and sorting read. `applyPromotions` gives the same for a cart of
+ * that one unit (a test holds them equal); more units, or a buy N get M, are priced at checkout.
+ */
+export function unitSale(line: Omit<PricedCartLine, 'quantity'>, promotions: readonly Promotion[]): { off: number; promotion: Promotion | null } {
+  let off = 0;
+  let best: Promotion | null = null;
+  for (const promotion of promotions) {
+    const { rule } = promotion;
+    if (rule.kind !== 'percent' && rule.kind !== 'amount') continue;
+    if (!applies(promotion.target, { ...line, quantity: 1 })) continue;
+    const each = Math.min(rule.kind === 'percent' ? percentOf(line.unitPrice, rule.percent) : Math.min(rule.amount, line.unitPrice), promotion.cap ?? Infinity);
+    if (each > off || (each === off && each > 0 && best !== null && promotion.id < best.id)) {
+      off = each;
+      best = promotion;
+    }
+  }
+  return { off, promotion: best };
 }

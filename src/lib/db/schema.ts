@@ -1112,3 +1112,10 @@ export const orderPromotions = pgTable(
   },
   (t) => [index('order_promotions_order_idx').on(t.orderId)],
 );
+
+// When the promotions' starts and ends were last looked at (migration 0036): one row, moved forward by
+// promotions_tick() from the housekeeping job; a start or end passed since moves the catalogue's version.
+export const promotionClock = pgTable('promotion_clock', {
+  id: integer('id').primaryKey().default(1),
+  checkedAt: timestamp('checked_at', { withTimezone: true }).notNull().defaultNow(),
+});
