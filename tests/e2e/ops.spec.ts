@@ -8,6 +8,7 @@ import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures.ts';
 import { call, open, operatorSignsIn, operatorToken, signIn } from './helpers.ts';
 import { sendBuyoutRequest } from '../support/ops.ts';
+import { formatPrice } from '../../src/lib/format.ts';
 
 /** A product in stock (from the n-th on) and its first size that is. */
 async function inStock(baseURL: string, from: number): Promise<{ id: number; variant_code: string; left: number; slug: string }> {
@@ -144,4 +145,56 @@ test('an admin changes a price; the product page shows it and the audit log list
   await expect(first).toContainText('product.save');
   await expect(first).toContainText(email);
   await expect(first).toContainText(`price: ${stored}`);
+});
+
+test('a manager makes a sale on one product in the console; its page shows the sale price with the old one struck through, and the price comes back when it is archived', async ({
+  page,
+  baseURL,
+}, info) => {
+  // A product of its own per project (desktop and mobile run at once), far from the ones other tests buy.
+  const id = info.project.name === 'mobile' ? 398 : 397;
+  const product = await call<{ slug: string; price: number; price_old: number | null; category: { url: string } }>(baseURL!, `/product/${id}`);
+  const sale = Math.round(product.price * 0.75);
+  // Struck through: the price before the sale, or the product's own old price when that is higher.
+  const old = Math.max(product.price, product.price_old ?? 0);
+  await operatorSignsIn(page, baseURL!, operatorToken(), 'manager');
+  await page.getByRole('link', { name: 'Акции', exact: true }).click();
+  await page.getByTestId('ops-promotions-new').click();
+  const name = `Распродажа ${info.project.name}`;
+  await page.getByLabel('Название (его видит покупатель)').fill(name);
+  await page.getByLabel('Скидка в процентах на товары').check();
+  await page.getByLabel('Процент скидки (1–100)').fill('25');
+  // A kind's own fields only: the amount field hides while a percent is ticked.
+  await expect(page.getByLabel('Сумма скидки, ₽')).toBeHidden();
+  await page.getByLabel('На выбранные категории, бренды и товары').check();
+  await page.getByRole('textbox', { name: /^Товары/ }).fill(String(id));
+  await page.getByTestId('ops-promotion-save').click();
+  await expect(page.getByTestId('ops-toast')).toHaveText('Акция создана: цены на сайте обновятся через несколько секунд');
+  await page.screenshot({ path: info.outputPath(`ops-promotion-${info.project.name}.png`), fullPage: true });
+  await page.getByRole('link', { name: '← Все акции' }).click();
+  await expect(page.getByTestId('ops-promotions')).toContainText(name);
+  await expect(page.getByTestId('ops-promotions').locator('tr', { hasText: name })).toContainText('Действует');
+
+  // The storefront follows within seconds: the product page, then its category's listing sorted by price.
+  await expect.poll(async () => (await call<{ price: number }>(baseURL!, `/product/${id}`)).price, { timeout: 15_000 }).toBe(sale);
+  await open(page, `/p/${id}/${product.slug}`);
+  const price = page.locator('main').getByText(formatPrice(sale), { exact: true }).first();
+  await expect(price).toBeVisible();
+  await expect(page.locator('main s').first()).toHaveText(formatPrice(old));
+  await expect(
+    page
+      .locator('main')
+      .getByText(`-${Math.round(((old - sale) * 100) / old)}%`)
+      .first(),
+  ).toBeVisible();
+  await page.screenshot({ path: info.outputPath(`sale-product-${info.project.name}.png`) });
+
+  // Archived: the price is back.
+  await page.goBack();
+  await page.goto(`${baseURL}/ops/promotions`);
+  await page.getByRole('link', { name }).click();
+  await page.getByLabel('Статус').selectOption({ label: 'В архиве' });
+  await page.getByTestId('ops-promotion-save').click();
+  await expect(page.getByTestId('ops-toast')).toContainText('Сохранено');
+  await expect.poll(async () => (await call<{ price: number }>(baseURL!, `/product/${id}`)).price, { timeout: 15_000 }).toBe(product.price);
 });
