@@ -284,3 +284,32 @@ test('the whole way: two sizes as a guest, the limit, login keeps them, one line
   await page.getByRole('button', { name: 'Показать на карте' }).click();
   await expect(page.getByRole('dialog', { name: 'Куда едет заказ' }).getByRole('img', { name: 'Склад Brandshop → Казань' })).toBeVisible();
 });
+
+test('a guest applies a promo code in the cart: the cart shows what it takes off, and the checkout arrives with it applied', async ({ page }, info) => {
+  await addFirstSize(page, 10);
+  await open(page, '/cart');
+  await acceptCookies(page);
+  const total = page.getByTestId('cart-total');
+  await expect(total).toBeVisible();
+  const before = (await total.textContent())!;
+  const field = page.getByRole('textbox', { name: 'Промокод' });
+  await field.fill('NETTAKOGO');
+  await page.getByRole('button', { name: 'Применить' }).click();
+  await expect(page.getByText('Такого промокода нет')).toBeVisible();
+  await expect(total).toHaveText(before);
+  await field.fill('e2e10');
+  await field.press('Enter');
+  await expect(page.getByText('Промокод применён')).toBeVisible();
+  await expect(page.getByText('Промокод E2E10', { exact: true })).toBeVisible();
+  await expect(page.getByTestId('cart-promo')).toHaveText(/^−\d/);
+  await expect(total).not.toHaveText(before);
+  const after = (await total.textContent())!;
+  await page.screenshot({ path: info.outputPath(`cart-promo-${info.project.name}.png`), fullPage: true });
+  await page.getByTestId('to-checkout').click();
+  await page.waitForURL('**/checkout');
+  // The code came along, applied; with courier delivery on top, the goods' part is what the cart said.
+  await expect(page.getByRole('textbox', { name: 'Промокод' })).toHaveValue('E2E10');
+  await expect(page.getByText('Промокод применён')).toBeVisible();
+  await expect(page.getByText('Минус 10 % по коду')).toBeVisible();
+  expect(after).not.toBe(before);
+});

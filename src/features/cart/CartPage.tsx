@@ -14,6 +14,10 @@ import { $guestLines, $serverLines, cartError, followCart, saveGuestLines } from
 import { cartTotals, type CartLine } from './cart.ts';
 import { SummaryRow } from './SummaryRow.tsx';
 import { useIslandMark } from '~/lib/islands.ts';
+import { summaryCall } from '~/features/checkout/checkout.client.ts';
+import { PromoCodeField } from '~/features/promotions/PromoCodeField.tsx';
+import { keepPromoCode, keptPromoCode } from '~/features/promotions/promotions.store.ts';
+import type { PromoAnswer } from '~/features/promotions/promotions.ts';
 
 export type CartMessages = Record<string, string>;
 
@@ -87,6 +91,40 @@ export default function CartPage({ m }: { m: CartMessages }) {
   const lines = session ? server : (guestView ?? []);
   const totals = useMemo(() => cartTotals(lines), [lines]);
   const loading = !ready || (!session && guestView === null && guest.length > 0);
+
+  // A promo code (issue 56): checked by the checkout's summary for the lines chosen, carried to the checkout
+  // while it applies. What the code takes off is shown here; delivery and its promotions are the checkout's.
+  const [promoText, setPromoText] = useState('');
+  const [promoCode, setPromoCode] = useState('');
+  const [promo, setPromo] = useState<{ answer: PromoAnswer; off: number } | null>(null);
+  useEffect(() => {
+    const kept = keptPromoCode();
+    if (!kept) return;
+    setPromoText(kept);
+    setPromoCode(kept);
+  }, []);
+  const chosen = useMemo(
+    () => lines.filter((l) => l.is_selected && l.is_available).map((l) => ({ id: l.id, quantity: l.quantity, variant_code: l.variant_code })),
+    [lines],
+  );
+  useEffect(() => {
+    if (!promoCode || loading || chosen.length === 0) {
+      setPromo(null);
+      return;
+    }
+    let newest = true;
+    summaryCall({ ...(session ? {} : { items: chosen }), delivery: { method: 'courier' }, use_bonus: 0, use_balance: 0, promo_code: promoCode })
+      .then((s) => {
+        if (!newest) return;
+        setPromo({ answer: s.promo_code, off: s.promotions.reduce((sum, p) => sum + (p.code && p.class !== 'delivery' ? p.amount : 0), 0) });
+        keepPromoCode(s.promo_code?.applied ? promoCode : '');
+      })
+      .catch((error: unknown) => newest && cartError(error));
+    return () => {
+      newest = false;
+    };
+  }, [promoCode, chosen, session, loading]);
+  const codeOff = promo?.answer?.applied ? promo.off : 0;
 
   const change = async (line: CartLine, patch: { quantity?: number; is_selected?: boolean }) => {
     if (!session) {
@@ -222,8 +260,37 @@ export default function CartPage({ m }: { m: CartMessages }) {
         <dl className="mt-4 space-y-2 text-sm">
           <SummaryRow label={fill(m['cart.items'] ?? '', { count: totals.selectedCount })} value={formatPrice(totals.total + totals.discount)} />
           {totals.discount > 0 && <SummaryRow label={m['cart.discount']} value={`−${formatPrice(totals.discount)}`} tone="text-accent" />}
-          <SummaryRow label={m['cart.total']} value={formatPrice(totals.total)} tone="border-t border-line pt-3 text-base font-700" testId="cart-total" />
+          {codeOff > 0 && (
+            <SummaryRow
+              label={fill(m['cart.promoCode'] ?? '', { code: promoCode })}
+              value={`−${formatPrice(codeOff)}`}
+              tone="text-accent"
+              testId="cart-promo"
+            />
+          )}
+          <SummaryRow
+            label={m['cart.total']}
+            value={formatPrice(Math.max(0, totals.total - codeOff))}
+            tone="border-t border-line pt-3 text-base font-700"
+            testId="cart-total"
+          />
         </dl>
+        {totals.selectedCount > 0 && (
+          <div className="mt-4">
+            <PromoCodeField
+              m={m}
+              text={promoText}
+              onText={setPromoText}
+              answer={promo?.answer ?? null}
+              onApply={() => setPromoCode(promoText.trim().toUpperCase())}
+              onRemove={() => {
+                setPromoCode('');
+                setPromoText('');
+                keepPromoCode('');
+              }}
+            />
+          </div>
+        )}
         {totals.selectedCount > 0 ? (
           <a href="/checkout" className="btn-primary mt-5 flex w-full justify-center" data-testid="to-checkout">
             {m['cart.checkout']}

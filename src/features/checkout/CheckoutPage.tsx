@@ -26,6 +26,8 @@ import { placeOrderCall, summaryCall } from './checkout.client.ts';
 import { checkoutFormSchema, type CheckoutSummary } from './checkout.schema.ts';
 import { newIdempotencyKey } from './checkout.ts';
 import { useIslandMark } from '~/lib/islands.ts';
+import { PromoCodeField } from '~/features/promotions/PromoCodeField.tsx';
+import { keepPromoCode, keptPromoCode } from '~/features/promotions/promotions.store.ts';
 
 type FormInput = z.input<typeof checkoutFormSchema>;
 
@@ -160,6 +162,13 @@ export default function CheckoutPage({ m, options, customer, addresses, delivery
   // The promo code sent with the summary (issue 56); the field's text until the shopper applies it.
   const [promoCode, setPromoCode] = useState('');
   const [promoText, setPromoText] = useState('');
+  // A code applied in the cart comes along (read after hydration: the server rendered the field empty).
+  useEffect(() => {
+    const kept = keptPromoCode();
+    if (!kept) return;
+    setPromoCode(kept);
+    setPromoText(kept);
+  }, []);
   const [addressId, setAddressId] = useState<number | null>(preferred?.id ?? null);
   const [comment, setComment] = useState(false);
   const [formError, setFormError] = useState<string | undefined>();
@@ -218,6 +227,8 @@ export default function CheckoutPage({ m, options, customer, addresses, delivery
           );
         }
         setSummary(s);
+        // The code goes on with the shopper only while it applies.
+        if (s.promo_code) keepPromoCode(s.promo_code.applied ? s.promo_code.code : '');
         setFormError(keptError.current);
         keptError.current = undefined;
       })
@@ -294,6 +305,7 @@ export default function CheckoutPage({ m, options, customer, addresses, delivery
         },
         key.current,
       );
+      keepPromoCode('');
       location.assign(placed.payment_url ?? placed.result_url);
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
@@ -521,6 +533,7 @@ export default function CheckoutPage({ m, options, customer, addresses, delivery
                 onRemove={() => {
                   setPromoCode('');
                   setPromoText('');
+                  keepPromoCode('');
                 }}
               />
               <SummaryRow label={fill(m['cart.items'] ?? '', { count })} value={formatPrice(summary.items_total + summary.discount_total)} />
@@ -571,62 +584,5 @@ export default function CheckoutPage({ m, options, customer, addresses, delivery
         </div>
       </aside>
     </form>
-  );
-}
-
-/**
- * The promo code in the summary (issue 56): typed, applied with the button or Enter, and the server's
- * answer under it — applied, or why not, in the shopper's language. Not part of the order form: a code is
- * sent with the order only once the summary applied it.
- */
-function PromoCodeField({
-  m,
-  text,
-  onText,
-  answer,
-  onApply,
-  onRemove,
-}: {
-  m: Record<string, string>;
-  text: string;
-  onText: (value: string) => void;
-  answer: CheckoutSummary['promo_code'];
-  onApply: () => void;
-  onRemove: () => void;
-}) {
-  return (
-    <div className="border-b border-line pb-4">
-      <label htmlFor="promo-code" className="mb-1.5 block text-xs font-600 uppercase tracking-wider text-ink-soft">
-        {m['promo.field']}
-      </label>
-      <div className="flex gap-2">
-        <input
-          id="promo-code"
-          className="h-11 min-w-0 flex-1 border border-line bg-paper px-3 text-sm uppercase outline-none focus:border-ink"
-          value={text}
-          maxLength={40}
-          autoComplete="off"
-          aria-describedby={answer ? 'promo-code-answer' : undefined}
-          aria-invalid={answer ? !answer.applied : undefined}
-          onChange={(event) => onText(event.target.value)}
-          onKeyDown={(event) => {
-            if (event.key !== 'Enter') return;
-            event.preventDefault();
-            if (text.trim()) onApply();
-          }}
-        />
-        <button type="button" className="btn-outline h-11 px-4 disabled:opacity-60" disabled={!text.trim()} onClick={onApply}>
-          {m['promo.apply']}
-        </button>
-      </div>
-      {answer && (
-        <p id="promo-code-answer" role="status" className={`mt-2 text-sm ${answer.applied ? 'text-accent' : 'text-danger'}`}>
-          {answer.applied ? m['promo.applied'] : answer.reason}{' '}
-          <button type="button" className="underline" onClick={onRemove}>
-            {m['promo.remove']}
-          </button>
-        </p>
-      )}
-    </div>
   );
 }

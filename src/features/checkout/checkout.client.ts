@@ -11,6 +11,7 @@ export interface SummaryRequest {
   payment?: string | undefined;
   use_bonus: number;
   use_balance: number;
+  promo_code?: string;
 }
 
 export const summaryCall = (body: SummaryRequest, signal?: AbortSignal) =>

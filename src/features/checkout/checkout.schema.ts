@@ -79,7 +79,15 @@ export const summaryResponse = z.object({
   /** Kopecks promotions took off the goods and off delivery (issue 56), and each promotion applied. */
   promo_discount: money,
   delivery_discount: money,
-  promotions: z.array(z.object({ name: z.string(), class: z.enum(['item', 'order', 'delivery']), amount: money })),
+  promotions: z.array(
+    z.object({
+      name: z.string(),
+      class: z.enum(['item', 'order', 'delivery']),
+      amount: money,
+      /** The code that brought this promotion in; null for an automatic one. */
+      code: z.string().nullable(),
+    }),
+  ),
   /** The code sent, whether it applies, and why not (in the request's language). */
   promo_code: z.object({ code: z.string(), applied: z.boolean(), reason: z.string().nullable() }).nullable(),
   bonus_available: money,

@@ -262,3 +262,6 @@ export function unitSale(line: Omit<PricedCartLine, 'quantity'>, promotions: rea
   }
   return { off, promotion: best };
 }
+
+/** The summary's answer to a code (docs/api.md): applied, or why not in the shopper's language. */
+export type PromoAnswer = { code: string; applied: boolean; reason: string | null } | null;

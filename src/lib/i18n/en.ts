@@ -441,6 +441,7 @@ export const en: Partial<Messages> = {
   'cart.each': '{price} each',
   'cart.summary': 'Your order',
   'cart.items': 'Items, {count}',
+  'cart.promoCode': 'Promo code {code}',
   'cart.discount': 'Discount',
   'cart.total': 'Total',
   // Checkout (issue 9).

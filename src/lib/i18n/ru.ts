@@ -441,6 +441,7 @@ export const ru = {
   'cart.each': '{price} за шт.',
   'cart.summary': 'Ваш заказ',
   'cart.items': 'Товары, {count} шт.',
+  'cart.promoCode': 'Промокод {code}',
   'cart.discount': 'Скидка',
   'cart.total': 'Итого',
   // Checkout (issue 9).

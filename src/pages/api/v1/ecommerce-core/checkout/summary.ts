@@ -31,7 +31,12 @@ export const POST = endpoint({
         available: p.on_delivery.available,
         reason: reason ? t(codReasonKey(reason), { limit: formatPrice(env().COD_MAX_TOTAL * 100) }) : null,
       },
-      promotions: p.promotions.map((a) => ({ name: a.name, class: a.cls, amount: a.amount })),
+      promotions: p.promotions.map((a) => ({
+        name: a.name,
+        class: a.cls,
+        amount: a.amount,
+        code: p.promo_code?.answer.ok && p.promo_code.answer.promotion.id === a.promotionId ? p.promo_code.answer.code : null,
+      })),
       promo_code: p.promo_code && {
         code: p.promo_code.code,
         applied: p.promo_code.answer.ok,
