@@ -75,6 +75,7 @@ test('a guest applies a promo code: an unknown one says why, the right one lower
   await page.waitForURL(/\/order-success\//);
   // The order keeps the promotion: its page shows what it took off and the total paid.
   await expect(page.getByText('Скидка по акциям')).toBeVisible();
+  await expect(page.getByTestId('order-promotion').first()).toContainText('Минус 10 % по коду (E2E10)');
   await expect(page.getByTestId('order-total')).toHaveText(after);
 });
 

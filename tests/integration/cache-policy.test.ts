@@ -84,6 +84,12 @@ const PAGES: Record<string, [url: string, kind: Kind][]> = {
   'ops/orders/[code]/waybill.pdf.ts': [['/ops/orders/BS-1/waybill.pdf', 'private']],
   'ops/products/index.astro': [['/ops/products', 'private']],
   'ops/products/[id].astro': [['/ops/products/1', 'private']],
+  'ops/promotions/index.astro': [['/ops/promotions', 'private']],
+  'ops/promotions/[id].astro': [
+    ['/ops/promotions/new', 'private'],
+    ['/ops/promotions/1', 'private'],
+  ],
+  'ops/promotions/[id]/codes.csv.ts': [['/ops/promotions/1/codes.csv', 'private']],
   'ops/logout.ts': [['/ops/logout', 'private']],
   'exchange/1c.ts': [['/exchange/1c?type=catalog&mode=checkauth', 'private']],
   'robots.txt.ts': [['/robots.txt', 'static']],

@@ -161,6 +161,11 @@ describe('promotions at checkout', () => {
     const placed = await place({ items: [item(fx().boots), item(fx().dress)] });
     expect(placed.status).toBe(201);
     expect(placed.body.data!.total).toBe(d.total);
+    // The order's page names each promotion with what it took off.
+    const result = await (await fetch(new URL(placed.body.data!.result_url, server.baseUrl))).text();
+    expect(result).toMatch(/data-testid="order-promotion"[^>]*>\s*<dt[^>]*>\s*Обувь −20 %/);
+    expect(result).toContain(`−${formatPrice(2_400_00)}`);
+    expect(result).toMatch(/Доставка бесплатно от 10 000 ₽\s*· Доставка/);
     // 1C reads the sale as the boots line's own discount, counted in its sum (docs/exchange-1c.md).
     const xml = await new OneC(`${server.baseUrl}/exchange/1c`, 'onec', 'акции-в-1с-2026').takeOrders(false);
     const document = new RegExp(`<Документ><Ид>${placed.body.data!.code}</Ид>[\\s\\S]*?</Документ>`).exec(xml)?.[0] ?? '';
@@ -170,6 +175,13 @@ describe('promotions at checkout', () => {
       '<ЦенаЗаЕдиницу>12000.00</ЦенаЗаЕдиницу><Количество>1</Количество><Сумма>9600.00</Сумма><Скидки><Скидка><Наименование>Обувь &#8722;20 %</Наименование><Сумма>2400.00</Сумма><УчтеноВСумме>true</УчтеноВСумме></Скидка></Скидки>',
     );
     expect(document).toContain('<ЦенаЗаЕдиницу>7999.99</ЦенаЗаЕдиницу><Количество>1</Количество><Сумма>7999.99</Сумма><ЗначенияРеквизитов>');
+    // Free delivery by the promotion: still a line, at its price before, the promotion its Скидка, its sum 0.
+    const deliveryBefore = (d.delivery_discount / 100).toFixed(2);
+    expect(document).toMatch(
+      new RegExp(
+        `<ЦенаЗаЕдиницу>${deliveryBefore}</ЦенаЗаЕдиницу><Количество>1</Количество><Сумма>0.00</Сумма><Скидки><Скидка><Наименование>Доставка бесплатно от 10 000 [^<]+</Наименование><Сумма>${deliveryBefore}</Сумма><УчтеноВСумме>true</УчтеноВСумме>`,
+      ),
+    );
     // Under the threshold after the sale: delivery is paid.
     const small = await summary({ items: [item(fx().bag)] });
     expect(small.body.data!.delivery_discount).toBe(0);

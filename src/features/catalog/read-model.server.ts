@@ -552,3 +552,6 @@ async function matchWords(index: CatalogIndex, words: string[], descriptions: bo
 export function rankedHits(match: TextMatch, first?: number): Int32Array {
   return match.hits ? relevanceOrder(match.index, match.words, match.hits, first) : new Int32Array(0);
 }
+
+/** The storefront's price of a product under an index's promotions, for other domains (the product feed). */
+export { shownPrice } from './read-model.ts';

@@ -11,6 +11,7 @@ import { createGzip } from 'node:zlib';
 import { and, asc, count, eq, gt, gte, max, sql } from 'drizzle-orm';
 import { brandUrl, categoryUrl, imageFromTemplate, productUrl } from '~/features/catalog/catalog.ts';
 import { jsonList, listingQuerySchema } from '~/features/catalog/catalog.server.ts';
+import { getCatalogIndex, shownPrice } from '~/features/catalog/read-model.server.ts';
 import { editorsPagesForSitemap } from '~/features/content/content.server.ts';
 import { getDb } from '~/lib/db/index.ts';
 import { CRAWLER_FILE } from '~/lib/http/cache.ts';
@@ -161,6 +162,7 @@ interface FeedRow {
   price: number;
   priceOld: number | null;
   categoryId: number;
+  brandId: number;
   brand: string;
   color: string | null;
   images: unknown;
@@ -181,6 +183,8 @@ export async function* feed(origin: string, now = new Date()): AsyncGenerator<st
     return c?.slug ?? '';
   };
   yield feedHead({ name: 'Brandshop', company: 'Brandshop', url: `${origin}/`, date: now }, tree);
+  // The prices the storefront shows (issue 56): after the automatic promotions its index holds.
+  const pricing = await getCatalogIndex();
   let after = 0;
   for (;;) {
     const rows: FeedRow[] = await db
@@ -192,6 +196,7 @@ export async function* feed(origin: string, now = new Date()): AsyncGenerator<st
         price: products.price,
         priceOld: products.priceOld,
         categoryId: products.categoryId,
+        brandId: products.brandId,
         brand: brands.name,
         color: colors.name,
         images: sql<unknown>`(SELECT json_agg(json_build_object('urlTemplate', ${productImages.urlTemplate}, 'widths', ${productImages.widths},
@@ -208,6 +213,10 @@ export async function* feed(origin: string, now = new Date()): AsyncGenerator<st
       .orderBy(asc(products.id))
       .limit(BATCH);
     if (rows.length === 0) break;
+    const shownPriceOf = (r: FeedRow) => {
+      const shown = shownPrice(pricing, { ...r, discountPercent: 0 });
+      return { price: shown.price, priceOld: shown.priceOld };
+    };
     yield rows
       .map((r) => {
         const product: FeedProduct = {
@@ -217,8 +226,7 @@ export async function* feed(origin: string, now = new Date()): AsyncGenerator<st
           description: r.description,
           brand: r.brand,
           categoryId: r.categoryId,
-          price: r.price,
-          priceOld: r.priceOld,
+          ...shownPriceOf(r),
           color: r.color,
           department: department(r.categoryId),
           pictures: jsonList<{ urlTemplate: string; widths: number[]; width: number; height: number }>(r.images).map(

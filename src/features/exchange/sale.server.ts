@@ -104,7 +104,13 @@ function carrierRequisites(carrier: CarrierDeliveryRecord | null | undefined): s
   ];
 }
 
-function documentOf(order: OrderRow, lines: LineRow[], codes: ReadonlyMap<number, string[]>, promotions: ReadonlyMap<number, LineDiscount[]>): string {
+function documentOf(
+  order: OrderRow,
+  lines: LineRow[],
+  codes: ReadonlyMap<number, string[]>,
+  promotions: ReadonlyMap<number, LineDiscount[]>,
+  deliveryPromotions: ReadonlyMap<number, LineDiscount[]>,
+): string {
   const { date, time } = moscow(order.created_at);
   const changed = moscow(order.updated_at);
   const [surname = '', ...rest] = order.contact_name.trim().split(/\s+/).reverse();
@@ -121,7 +127,11 @@ function documentOf(order: OrderRow, lines: LineRow[], codes: ReadonlyMap<number
       promotions.get(l.id),
     ),
   );
-  if (order.delivery_price > 0) goodsLines.push(goods(DELIVERY_ID, SALE.delivery, order.delivery_price, 1, SALE.service));
+  // Delivery made cheaper or free by a promotion (issue 56): its price before, and the promotion as its
+  // Скидка counted in its sum, as the goods' lines carry theirs; a free delivery is still a line at 0.
+  const deliveryOff = deliveryPromotions.get(order.id) ?? [];
+  const deliveryBefore = order.delivery_price + deliveryOff.reduce((sum, d) => sum + d.amount, 0);
+  if (deliveryBefore > 0) goodsLines.push(goods(DELIVERY_ID, SALE.delivery, deliveryBefore, 1, SALE.service, undefined, deliveryOff));
   const taken = order.bonus_used + order.balance_used + order.discount_total;
   const discounts =
     taken > 0
@@ -232,9 +242,21 @@ export async function ordersDocument(now = new Date()): Promise<{ xml: string; c
         ).rows as unknown as { name: string; line_id: number; amount: number }[]);
   const promotions = new Map<number, LineDiscount[]>();
   for (const a of applied) promotions.set(a.line_id, [...(promotions.get(a.line_id) ?? []), { name: a.name, amount: Number(a.amount) }]);
+  // What delivery promotions took off each order's delivery (they name no line).
+  const deliveryApplied =
+    orders.length === 0
+      ? []
+      : ((
+          await q(`SELECT order_id, name, amount FROM order_promotions WHERE class = 'delivery' AND order_id = ANY($1::int[]) ORDER BY id`, [
+            orders.map((o) => o.id),
+          ])
+        ).rows as unknown as { order_id: number; name: string; amount: number }[]);
+  const deliveryPromotions = new Map<number, LineDiscount[]>();
+  for (const a of deliveryApplied)
+    deliveryPromotions.set(Number(a.order_id), [...(deliveryPromotions.get(Number(a.order_id)) ?? []), { name: a.name, amount: Number(a.amount) }]);
   const formed = moscow(now);
   const xml = `<?xml version="1.0" encoding="windows-1251"?>\n<${E.root} ${E.version}="${SALE_VERSION}" ${E.formed}="${formed.date}T${formed.time}">${orders
-    .map((o) => documentOf(o, byOrder.get(o.id) ?? [], codes, promotions))
+    .map((o) => documentOf(o, byOrder.get(o.id) ?? [], codes, promotions, deliveryPromotions))
     .join('\n')}</${E.root}>\n`;
   await writeState(
     database.query,

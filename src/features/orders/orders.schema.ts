@@ -74,6 +74,8 @@ export const orderDetailSchema = z.object({
   discount_total: z.number().int(),
   /** Kopecks promotions took off the goods (issue 56). */
   promo_discount: z.number().int(),
+  /** Each promotion the order got: its name then, class (item, order, delivery), the code that brought it, kopecks. */
+  promotions: z.array(z.object({ name: z.string(), class: z.enum(['item', 'order', 'delivery']), code: z.string().nullable(), amount: z.number().int() })),
   delivery_price: z.number().int(),
   bonus_used: z.number().int(),
   balance_used: z.number().int(),

@@ -186,8 +186,17 @@ export interface OrderView {
   delivered_at: string | null;
   created_at: string;
   lines: OrderLineView[];
+  /** Each promotion the order got (issue 56, order_promotions): its name as it was, class, code and kopecks. */
+  promotions: OrderPromotion[];
   history: { status: string; note: string; created_at: string }[];
   tracking: { status: string; place: string; created_at: string }[];
+}
+
+export interface OrderPromotion extends Record<string, unknown> {
+  name: string;
+  class: 'item' | 'order' | 'delivery';
+  code: string | null;
+  amount: number;
 }
 
 /** One order with its lines and history, by code; null when unknown. Callers decide who may see it. */
@@ -223,6 +232,7 @@ export async function orderByCode(code: string): Promise<OrderView | null> {
     db,
     sql`SELECT status, note, created_at FROM order_status_history WHERE order_id = ${order.id} AND order_line_id IS NULL ORDER BY created_at, id`,
   );
+  const promotions = await selectRows<OrderPromotion>(db, sql`SELECT name, class, code, amount FROM order_promotions WHERE order_id = ${order.id} ORDER BY id`);
   const tracking = await selectRows<{ status: string; place: string; created_at: Date | string }>(
     db,
     sql`SELECT status, place, created_at FROM tracking_events WHERE order_id = ${order.id} ORDER BY created_at, id`,
@@ -245,6 +255,7 @@ export async function orderByCode(code: string): Promise<OrderView | null> {
     tracking: tracking.map((e) => ({ ...e, created_at: new Date(e.created_at).toISOString() })),
     lines: lines.map((l) => ({ ...l, unit_price: Number(l.unit_price), quantity: Number(l.quantity), discount: Number(l.discount ?? 0) })),
     history: history.map((h) => ({ ...h, created_at: new Date(h.created_at).toISOString() })),
+    promotions: promotions.map((p) => ({ ...p, amount: Number(p.amount) })),
   };
 }
 
@@ -307,6 +318,7 @@ export function orderDetail(order: OrderView, locale: Locale): OrderDetail {
     items_total: order.items_total,
     discount_total: order.discount_total,
     promo_discount: order.promo_discount,
+    promotions: order.promotions.map((p) => ({ name: p.name, class: p.class, code: p.code, amount: p.amount })),
     delivery_price: order.delivery_price,
     bonus_used: order.bonus_used,
     balance_used: order.balance_used,

@@ -5,7 +5,8 @@ import { sql } from 'drizzle-orm';
 import { selectRows, type Db } from '~/lib/db/client.ts';
 import { getDb } from '~/lib/db/index.ts';
 import type { MessageKey } from '~/lib/i18n/index.ts';
-import type { Limit } from '~/lib/http/rate-limit.server.ts';
+import { countFailure, refuseWhileBlocked, type Limit } from '~/lib/http/rate-limit.server.ts';
+import { HttpError } from '~/lib/http/errors.ts';
 import { formatPrice } from '~/lib/format.ts';
 import { applies, type PricedCartLine, type Promotion, type PromotionRule, type PromotionTarget } from './promotions.ts';
 
@@ -204,4 +205,28 @@ export async function promotionsTick(): Promise<number> {
   const passed = Number(row?.n ?? 0);
   if (passed > 0) forgetPromotions();
   return passed;
+}
+
+/**
+ * Prices with a shopper's code under the guessing limit (`guessLimit`): refused with 429 while the address is
+ * blocked, and an unknown code counted — whether the pricing answers it (`wasUnknown`, the summary) or throws
+ * it (placement's 409). Without a code, `run` alone.
+ */
+export async function underGuessLimit<T>(
+  address: string,
+  code: string | undefined,
+  run: () => Promise<T>,
+  wasUnknown: (value: T) => boolean = () => false,
+): Promise<T> {
+  if (!code) return run();
+  const limit = guessLimit(address);
+  await refuseWhileBlocked([limit]);
+  try {
+    const value = await run();
+    if (wasUnknown(value)) await countFailure([limit]);
+    return value;
+  } catch (error) {
+    if (error instanceof HttpError && error.messageKey === 'promo.unknown') await countFailure([limit]);
+    throw error;
+  }
 }

@@ -10,8 +10,8 @@ import { noteConsent } from '~/features/account/account.privacy.server.ts';
 import { endpoint } from '~/lib/http/endpoint.ts';
 import { fail, ok } from '~/lib/http/envelope.ts';
 import { HttpError } from '~/lib/http/errors.ts';
-import { countFailure, enforce, refuseWhileBlocked } from '~/lib/http/rate-limit.server.ts';
-import { guessLimit } from '~/features/promotions/promotions.server.ts';
+import { enforce } from '~/lib/http/rate-limit.server.ts';
+import { underGuessLimit } from '~/features/promotions/promotions.server.ts';
 
 export const POST = endpoint({
   summary:
@@ -26,12 +26,7 @@ export const POST = endpoint({
     // Any Authorization header that is not a live session is a 401, not a silent guest order.
     const auth = await optionalCustomer(request);
     await enforce({ key: `checkout:${context.clientAddress}`, max: 200, windowSeconds: 600 });
-    const guessing = guessLimit(context.clientAddress);
-    if (body.promo_code) await refuseWhileBlocked([guessing]);
-    const order = await placeOrder(body, { customerId: auth?.customer.id ?? null }, key.data).catch(async (error: unknown) => {
-      if (error instanceof HttpError && error.messageKey === 'promo.unknown') await countFailure([guessing]);
-      throw error;
-    });
+    const order = await underGuessLimit(context.clientAddress, body.promo_code, () => placeOrder(body, { customerId: auth?.customer.id ?? null }, key.data));
     // Checkout says placing the order is consenting to the personal data policy (152-ФЗ): recorded once per order.
     if (order.created)
       await noteConsent({

@@ -7,8 +7,7 @@ import { codReasonKey } from '~/features/payments/payments.on-delivery.ts';
 import { env } from '~/lib/env.ts';
 import { formatPrice } from '~/lib/format.ts';
 import { endpoint } from '~/lib/http/endpoint.ts';
-import { countFailure, refuseWhileBlocked } from '~/lib/http/rate-limit.server.ts';
-import { guessLimit } from '~/features/promotions/promotions.server.ts';
+import { underGuessLimit } from '~/features/promotions/promotions.server.ts';
 import { ok } from '~/lib/http/envelope.ts';
 
 export const POST = endpoint({
@@ -20,10 +19,12 @@ export const POST = endpoint({
   async handler({ body, request, context, t }) {
     // Any Authorization header that is not a live session is a 401, not a silent guest order.
     const auth = await optionalCustomer(request);
-    const guessing = guessLimit(context.clientAddress);
-    if (body.promo_code) await refuseWhileBlocked([guessing]);
-    const p = await summarize(body, { customerId: auth?.customer.id ?? null });
-    if (p.promo_code && !p.promo_code.answer.ok && p.promo_code.answer.reason === 'promo.unknown') await countFailure([guessing]);
+    const p = await underGuessLimit(
+      context.clientAddress,
+      body.promo_code,
+      () => summarize(body, { customerId: auth?.customer.id ?? null }),
+      (priced) => priced.promo_code?.answer.ok === false && priced.promo_code.answer.reason === 'promo.unknown',
+    );
     const { reason } = p.on_delivery;
     return ok({
       ...p,
