@@ -174,6 +174,7 @@ test('a manager makes a sale on one product in the console; its page shows the s
   await page.getByRole('link', { name: '← Все акции' }).click();
   await expect(page.getByTestId('ops-promotions')).toContainText(name);
   await expect(page.getByTestId('ops-promotions').locator('tr', { hasText: name })).toContainText('Действует');
+  await page.screenshot({ path: info.outputPath(`ops-promotions-${info.project.name}.png`), fullPage: true });
 
   // The storefront follows within seconds: the product page, then its category's listing sorted by price.
   await expect.poll(async () => (await call<{ price: number }>(baseURL!, `/product/${id}`)).price, { timeout: 15_000 }).toBe(sale);
@@ -181,12 +182,14 @@ test('a manager makes a sale on one product in the console; its page shows the s
   const price = page.locator('main').getByText(formatPrice(sale), { exact: true }).first();
   await expect(price).toBeVisible();
   await expect(page.locator('main s').first()).toHaveText(formatPrice(old));
+  await expect(page.getByTestId('product-promotion')).toHaveText(name);
   await expect(
     page
       .locator('main')
       .getByText(`-${Math.round(((old - sale) * 100) / old)}%`)
       .first(),
   ).toBeVisible();
+  await page.getByTestId('product-promotion').scrollIntoViewIfNeeded();
   await page.screenshot({ path: info.outputPath(`sale-product-${info.project.name}.png`) });
 
   // Archived: the price is back.

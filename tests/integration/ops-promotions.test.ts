@@ -105,6 +105,7 @@ interface Shown {
   price: number;
   price_old: number | null;
   discount_percent: number;
+  promotion?: string | null;
 }
 const product = async (id: number) => ((await (await fetch(`${server.baseUrl}/api/v1/ecommerce-core/product/${id}`)).json()) as { data: Shown }).data;
 const listing = async (query: string) =>
@@ -285,7 +286,7 @@ describe('promotions in the console', () => {
       () => product(coat),
       (p) => p.price === 13_000_00,
     );
-    expect(sale).toMatchObject({ price: 13_000_00, price_old: 20_000_00, discount_percent: 35 });
+    expect(sale).toMatchObject({ price: 13_000_00, price_old: 20_000_00, discount_percent: 35, promotion: 'Пальто −40 %' });
     const cheap = await listing('price_max=6000&sort=price_asc');
     expect(cheap.map((p) => p.id)).toEqual([fx().scarf.id]);
     const sorted = await listing('sort=price_asc&per_page=60');
@@ -294,6 +295,7 @@ describe('promotions in the console', () => {
     // The product page's HTML (its JSON-LD offer too).
     const html = await (await fetch(`${server.baseUrl}/p/${coat}/palto-konsol-1`)).text();
     expect(html).toContain('"price":"13000.00"');
+    expect(html).toMatch(/data-testid="product-promotion"[^>]*>\s*Пальто −40 %\s*</);
     // Archived: the price is back everywhere.
     await post(`/ops/promotions/${made.id}`, form({ name: 'Пальто −40 %', percent: '40', cap: '7000', status: 'archived' }));
     expect(
@@ -301,7 +303,7 @@ describe('promotions in the console', () => {
         () => product(coat),
         (p) => p.price === 20_000_00,
       ),
-    ).toMatchObject({ price: 20_000_00, price_old: null });
+    ).toMatchObject({ price: 20_000_00, price_old: null, promotion: null });
 
     // A sale that starts in eight seconds: the clock moves the prices when it starts, with no write then.
     const starts = moscow(8);

@@ -112,6 +112,8 @@ export const productDetailSchema = productCardSchema
     variants: z.array(productVariantSchema),
     in_stock: z.boolean(),
     attributes: z.array(z.object({ name: z.string(), value: z.string() })),
+    /** The automatic promotion the price is after (issue 56), by its name; null without one. */
+    promotion: z.string().nullable(),
   })
   .meta({ id: 'ProductDetail' });
 

@@ -260,5 +260,6 @@ async function getProduct(id: number, pricing: Pricing): Promise<ProductDetail |
     variants,
     in_stock: variants.some((v) => v.available),
     attributes: jsonList<AttributeJson>(row.attributes),
+    promotion: shown.promotion?.name ?? null,
   };
 }
