@@ -1,4 +1,4 @@
-// `npm run bench -- --promotions [--products 100000] [--requests 400] [--connections 1]` (issue 56): the cart
+// `npm run bench -- --promotions [--products 100000] [--requests 400] [--connections 1] [--index-only]` (issue 56): the cart
 // and checkout summary with 200 active promotions and 10,000 codes, and the listing and search beside the same
 // catalogue without promotions — two built shops on loopback from the same seeded template, one after the
 // other. The promotions: 150 automatic item promotions (percent and amount, on categories, brands or
@@ -16,11 +16,23 @@ const cli = commandLine('npm run bench -- --promotions [--products N] [--request
     products: { type: 'string', default: '100000' },
     requests: { type: 'string', default: '400' },
     connections: { type: 'string', default: '1' },
+    'index-only': { type: 'boolean', default: false },
   },
 });
 const products = wholeNumber(cli, '--products', cli.values.products, { min: 100, max: 200_000 });
 const requests = wholeNumber(cli, '--requests', cli.values.requests, { min: 10, max: 100_000 });
 const connections = wholeNumber(cli, '--connections', cli.values.connections, { min: 1, max: 256 });
+
+// The index's build time with 150 item promotions: tests/bench/sale-index.bench.ts (vitest resolves the
+// source's `~/` imports, which this script run by Node alone does not).
+if (cli.values['index-only']) {
+  const { spawnSync } = await import('node:child_process');
+  const run = spawnSync('npx', ['vitest', 'run', '--project', 'bench', 'tests/bench/sale-index.bench.ts'], {
+    stdio: 'inherit',
+    env: { ...process.env, BENCH_PRODUCTS: String(products) },
+  });
+  process.exit(run.status ?? 1);
+}
 
 const { startTestServer } = await import('../tests/support/server.ts');
 

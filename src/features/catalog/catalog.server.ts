@@ -121,7 +121,7 @@ function decodeCard(c: CardJson, pricing: Pricing): ProductCard {
 }
 
 /** The promotions and category chains prices are shown with: the catalogue index's, so a card is never priced with a sale its listing does not know. */
-type Pricing = Pick<CatalogIndex, 'promotions' | 'chain'>;
+type Pricing = Pick<CatalogIndex, 'promotions' | 'chain' | 'promotionLookup'>;
 const cards = (value: unknown, pricing: Pricing) => jsonList<CardJson>(value).map((c) => decodeCard(c, pricing));
 const intArray = (ids: readonly number[]) => sql`${sql.param([...ids])}::int[]`;
 

@@ -3,6 +3,7 @@
 // text matching primitives. No database: the rows are what read-model.server.ts would select.
 import { describe, expect, it } from 'vitest';
 import { EMPTY_QUERY, type ListingQuery } from './listing.ts';
+import { unitSale, type Promotion } from '~/features/promotions/promotions.ts';
 import {
   buildIndex,
   buildIndexYielding,
@@ -462,5 +463,34 @@ describe('a sale in force (issue 56): the price the shopper pays is the one filt
     expect(of(2)).toMatchObject({ price: 14_000_00, priceOld: 25_000_00, discountPercent: 44, promotion: { id: 1 } });
     expect(of(3)).toEqual({ price: 30_000_00, priceOld: null, discountPercent: 10, promotion: null });
     expect(of(4)).toMatchObject({ price: 4_000_00, priceOld: 5_000_00, discountPercent: 20 });
+  });
+});
+
+describe('the promotions filed by what they name (issue 56)', () => {
+  it('price every product as weighing it against all promotions would, over 2,000 generated products and 60 promotions', () => {
+    let seed = 7;
+    const rand = (n: number) => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
+      return seed % n;
+    };
+    const promotions: Promotion[] = Array.from({ length: 60 }, (_, i) => ({
+      id: i + 1,
+      name: `p${i}`,
+      rule: rand(3) === 0 ? { kind: 'amount', amount: 1 + rand(50_000) } : { kind: 'percent', percent: 1 + rand(100) },
+      target:
+        rand(10) === 0
+          ? { all: true, productIds: [], categoryIds: [], brandIds: [] }
+          : { all: false, productIds: rand(2) ? [1 + rand(2_000)] : [], categoryIds: rand(2) ? [1 + rand(5)] : [], brandIds: rand(2) ? [1 + rand(2)] : [] },
+      cap: rand(4) === 0 ? 1 + rand(20_000) : null,
+      needsCode: false,
+    }));
+    const products = Array.from({ length: 2_000 }, (_, i) => product(i + 1, 1 + rand(5), 1 + rand(2), null, 100 + rand(100_000), 0, 4, false, []));
+    const built = buildIndex({ ...source, products, promotions });
+    for (const p of products) {
+      const chain = built.chain.get(p.categoryId) ?? [p.categoryId];
+      const all = unitSale({ productId: p.id, categoryIds: chain, brandId: p.brandId, unitPrice: p.price }, promotions);
+      expect(shownPrice(built, { ...p, priceOld: null }).price).toBe(p.price - all.off);
+      expect(built.price[built.positionOf(p.id)]).toBe(p.price - all.off);
+    }
   });
 });

@@ -66,6 +66,8 @@ export interface CatalogIndex {
   promotions: readonly Promotion[];
   /** Category id → itself and every category above it: what a promotion's categories are matched against. */
   chain: Map<number, readonly number[]>;
+  /** The promotions by what they name, so a product is weighed only against those that can apply to it. */
+  promotionLookup: PromotionLookup;
   rating: Float32Array;
   free: Uint8Array;
   /** Sizes in stock of position i: sizeIds[sizeStart[i] … sizeStart[i+1]). */
@@ -258,6 +260,36 @@ function categoryChains(categories: readonly Pick<CategoryRecord, 'id' | 'parent
   return chains;
 }
 
+export interface PromotionLookup {
+  all: readonly Promotion[];
+  product: Map<number, Promotion[]>;
+  brand: Map<number, Promotion[]>;
+  category: Map<number, Promotion[]>;
+}
+
+/** Files each promotion under every product, brand and category it names (or under `all`). */
+export function promotionLookup(promotions: readonly Promotion[]): PromotionLookup {
+  const lookup: PromotionLookup = { all: [], product: new Map(), brand: new Map(), category: new Map() };
+  const file = (into: Map<number, Promotion[]>, id: number, p: Promotion) => into.set(id, [...(into.get(id) ?? []), p]);
+  for (const p of promotions) {
+    if (p.target.all) {
+      (lookup.all as Promotion[]).push(p);
+      continue;
+    }
+    for (const id of p.target.productIds) file(lookup.product, id, p);
+    for (const id of p.target.brandIds) file(lookup.brand, id, p);
+    for (const id of p.target.categoryIds) file(lookup.category, id, p);
+  }
+  return lookup;
+}
+
+/** The promotions that can apply to a product: those for all, its own, its brand's and its categories'. */
+function candidatesFor(lookup: PromotionLookup, productId: number, brandId: number, categoryIds: readonly number[]): readonly Promotion[] {
+  const found: Promotion[] = [...lookup.all, ...(lookup.product.get(productId) ?? []), ...(lookup.brand.get(brandId) ?? [])];
+  for (const id of categoryIds) found.push(...(lookup.category.get(id) ?? []));
+  return found;
+}
+
 export interface ShownPrice {
   price: number;
   priceOld: number | null;
@@ -272,13 +304,16 @@ export interface ShownPrice {
  * struck through, and the percent between them. Without a promotion, the product's own figures.
  */
 export function shownPrice(
-  index: Pick<CatalogIndex, 'promotions' | 'chain'>,
+  index: Pick<CatalogIndex, 'promotions' | 'chain' | 'promotionLookup'>,
   p: { id: number; categoryId: number | null; brandId: number; price: number; priceOld: number | null; discountPercent: number },
 ): ShownPrice {
   const own = { price: p.price, priceOld: p.priceOld, discountPercent: p.discountPercent, promotion: null };
   if (index.promotions.length === 0) return own;
   const categoryIds = p.categoryId === null ? [] : (index.chain.get(p.categoryId) ?? [p.categoryId]);
-  const sale = unitSale({ productId: p.id, categoryIds, brandId: p.brandId, unitPrice: p.price }, index.promotions);
+  // A promotion filed twice (its brand and its category) is weighed twice to the same amount: harmless.
+  const candidates = candidatesFor(index.promotionLookup, p.id, p.brandId, categoryIds);
+  if (candidates.length === 0) return own;
+  const sale = unitSale({ productId: p.id, categoryIds, brandId: p.brandId, unitPrice: p.price }, candidates);
   if (sale.off <= 0) return own;
   const price = p.price - sale.off;
   const priceOld = Math.max(p.price, p.priceOld ?? 0);
@@ -289,7 +324,8 @@ function* indexSteps(source: IndexSource): Generator<void, CatalogIndex> {
   const rows = source.products;
   const promotions = source.promotions ?? [];
   const chain = categoryChains(source.categories);
-  const pricing = { promotions, chain };
+  const lookup = promotionLookup(promotions);
+  const pricing = { promotions, chain, promotionLookup: lookup };
   const n = rows.length;
   const ids = new Int32Array(n);
   const category = new Int32Array(n);
@@ -417,6 +453,7 @@ function* indexSteps(source: IndexSource): Generator<void, CatalogIndex> {
     discount,
     promotions,
     chain,
+    promotionLookup: lookup,
     rating,
     free,
     sizeStart,
