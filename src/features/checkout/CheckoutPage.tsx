@@ -27,6 +27,8 @@ import { checkoutFormSchema, type CheckoutSummary } from './checkout.schema.ts';
 import { newIdempotencyKey } from './checkout.ts';
 import { useIslandMark } from '~/lib/islands.ts';
 import { PromoCodeField } from '~/features/promotions/PromoCodeField.tsx';
+import { GiftCodesField } from '~/features/gifts/GiftCodesField.tsx';
+import { normalizeGiftCode } from '~/features/gifts/gifts.ts';
 import { keepPromoCode, keptPromoCode } from '~/features/promotions/promotions.store.ts';
 
 type FormInput = z.input<typeof checkoutFormSchema>;
@@ -162,6 +164,8 @@ export default function CheckoutPage({ m, options, customer, addresses, delivery
   // The promo code sent with the summary (issue 56); the field's text until the shopper applies it.
   const [promoCode, setPromoCode] = useState('');
   const [promoText, setPromoText] = useState('');
+  // Gift certificates' codes (issue 56), normalized; the summary answers each.
+  const [giftCodes, setGiftCodes] = useState<string[]>([]);
   // A code applied in the cart comes along (read after hydration: the server rendered the field empty).
   useEffect(() => {
     const kept = keptPromoCode();
@@ -214,6 +218,7 @@ export default function CheckoutPage({ m, options, customer, addresses, delivery
         use_bonus: useBonus ? SPEND_ALL : 0,
         use_balance: useBalance ? SPEND_ALL : 0,
         ...(promoCode ? { promo_code: promoCode } : {}),
+        ...(giftCodes.length > 0 ? { gift_codes: giftCodes } : {}),
       },
       controller.signal,
     )
@@ -239,7 +244,7 @@ export default function CheckoutPage({ m, options, customer, addresses, delivery
       });
     return () => controller.abort();
     // The summary follows what prices the order; `summary` is read only to tell the first load.
-  }, [customer, items, method, offer, carrier.point, payment, useBonus, useBalance, promoCode, repriced, m]);
+  }, [customer, items, method, offer, carrier.point, payment, useBonus, useBalance, promoCode, giftCodes, repriced, m]);
 
   // Payment on delivery, chosen and then not possible (another point, the fixed methods): back to the card.
   const codOffered = Boolean(carriers?.onDelivery);
@@ -302,6 +307,10 @@ export default function CheckoutPage({ m, options, customer, addresses, delivery
           ...(summary?.promo_code?.applied ? { promo_code: summary.promo_code.code } : {}),
           // What the shopper was shown off: a promotion that ends meanwhile refuses the order, not charges more.
           ...(summary ? { shown_promo_discount: summary.promo_discount + summary.delivery_discount } : {}),
+          // Only certificates the summary applied: a refused one would refuse the order.
+          ...(summary && summary.gift_certificates.some((g) => g.reason === null)
+            ? { gift_codes: summary.gift_certificates.filter((g) => g.reason === null).map((g) => normalizeGiftCode(g.code)) }
+            : {}),
         },
         key.current,
       );
@@ -536,6 +545,12 @@ export default function CheckoutPage({ m, options, customer, addresses, delivery
                   keepPromoCode('');
                 }}
               />
+              <GiftCodesField
+                m={m}
+                answers={summary.gift_certificates}
+                onAdd={(code) => setGiftCodes((list) => [...new Set([...list, normalizeGiftCode(code)])])}
+                onRemove={(code) => setGiftCodes((list) => list.filter((c) => c !== code))}
+              />
               <SummaryRow label={fill(m['cart.items'] ?? '', { count })} value={formatPrice(summary.items_total + summary.discount_total)} />
               {summary.discount_total > 0 && <SummaryRow label={m['cart.discount']} value={`−${formatPrice(summary.discount_total)}`} tone="text-accent" />}
               {summary.promotions
@@ -554,6 +569,7 @@ export default function CheckoutPage({ m, options, customer, addresses, delivery
               />
               {summary.bonus_used > 0 && <SummaryRow label={m['checkout.bonusLine']} value={`−${formatPrice(summary.bonus_used)}`} />}
               {summary.balance_used > 0 && <SummaryRow label={m['checkout.balanceLine']} value={`−${formatPrice(summary.balance_used)}`} />}
+              {summary.certificate_used > 0 && <SummaryRow label={m['gift.paidBy']} value={`−${formatPrice(summary.certificate_used)}`} />}
               {summary.cod_fee > 0 && <SummaryRow label={m['checkout.codFee']} value={formatPrice(summary.cod_fee)} />}
               <SummaryRow
                 label={onDelivery ? m['checkout.codTotal'] : m['checkout.total']}

@@ -12,6 +12,7 @@ export interface SummaryRequest {
   use_bonus: number;
   use_balance: number;
   promo_code?: string;
+  gift_codes?: string[];
 }
 
 export const summaryCall = (body: SummaryRequest, signal?: AbortSignal) =>

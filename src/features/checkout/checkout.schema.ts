@@ -5,6 +5,7 @@ import { emailField, mobilePhoneField, personNameField, postcodeField, textLine 
 import { cartItemSchema } from '~/features/cart/cart.schema.ts';
 import { QUOTE_MAX_CHARS } from '~/features/delivery/delivery.ts';
 import { promoCodeField } from '~/features/promotions/promotions.schema.ts';
+import { giftCodesField } from '~/features/gifts/gifts.schema.ts';
 
 export const DELIVERY_METHODS = ['courier', 'pickup', 'post'] as const;
 // on_delivery: paid at the door or the pickup point (issue 55), where the shop, the carrier and the point allow it.
@@ -34,6 +35,8 @@ export const placeOrderSchema = z.object({
   use_balance: z.number().int().min(0).max(100_000_000).default(0),
   /** A promotion's code the shopper typed (issue 56): letters, digits, '-' and '_', up to 40 (docs/promotions.md). */
   promo_code: promoCodeField().optional(),
+  /** Gift certificates' codes (issue 56), up to 5: they pay what is left after points and balance (docs/promotions.md). */
+  gift_codes: giftCodesField().optional(),
   /**
    * Kopecks the summary showed promotions taking off (goods and delivery): a promotion ended or edited since
    * then makes placement refuse with 409 instead of charging more than the shopper saw (docs/promotions.md).
@@ -46,7 +49,7 @@ export type PlaceOrderInput = z.output<typeof placeOrderSchema>;
 export const checkoutFormSchema = placeOrderSchema.pick({ contact: true, delivery: true, payment: true });
 
 /** The summary call's body: what prices an order, without the contact or the address. */
-export const summarySchema = placeOrderSchema.pick({ items: true, use_bonus: true, use_balance: true, payment: true, promo_code: true }).extend({
+export const summarySchema = placeOrderSchema.pick({ items: true, use_bonus: true, use_balance: true, payment: true, promo_code: true, gift_codes: true }).extend({
   delivery: z.object({
     method: z.enum(DELIVERY_METHODS),
     quote: z.string().min(1).max(QUOTE_MAX_CHARS).optional(),
@@ -95,6 +98,9 @@ export const summaryResponse = z.object({
   balance_available: money,
   bonus_used: money,
   balance_used: money,
+  /** Each gift certificate typed (issue 56): its code as printed, what this order takes from it, what is left on it, or why not. */
+  gift_certificates: z.array(z.object({ code: z.string(), applied: money, left: money, reason: z.string().nullable() })),
+  certificate_used: money,
   /** The carrier's fee for taking the money at the door, when the order is paid so and the shop passes it on. */
   cod_fee: money,
   total: money,

@@ -2,7 +2,6 @@
 // the sizes' stock rows in id order and refuses with 409 when one is short (stock never goes negative),
 // spends bonus points and balance under a lock on the customer, and answers a repeated Idempotency-Key
 // with the first order. An unpaid order holds its stock for PAYMENT_TIMEOUT_MINUTES.
-import { randomInt } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { isUniqueViolation, selectRows, type Db } from '~/lib/db/client.ts';
 import { getDb } from '~/lib/db/index.ts';
@@ -12,7 +11,7 @@ import { HttpError } from '~/lib/http/errors.ts';
 import { dashboardContent } from '~/features/auth/auth.server.ts';
 import { getDeliveryOptions } from '~/features/content/content.server.ts';
 import type { DeliveryOption } from '~/features/content/content.ts';
-import { acceptOnDelivery, cancelOrder, lockOrder, markPaid, orderHash, sendOrderMail } from '~/features/orders/orders.server.ts';
+import { acceptOnDelivery, cancelOrder, lockOrder, markPaid, newOrderCode, orderHash, sendOrderMail } from '~/features/orders/orders.server.ts';
 import { cartLinesOf } from '~/features/cart/cart.server.ts';
 import { carrierChoice, pointFacts, quoted, servicesFor, takesPaymentAtDoor } from '~/features/delivery/delivery.server.ts';
 import { codRefused, onDeliveryAnswer, type CodAnswer } from '~/features/payments/payments.on-delivery.server.ts';
@@ -25,14 +24,11 @@ import type { CarrierDeliveryRecord } from '~/features/delivery/delivery.ts';
 import { categoryIdsOf } from '~/features/catalog/catalog.categories.server.ts';
 import { applyPromotions, type LineDiscount, type PricedCartLine, type PromotionResult } from '~/features/promotions/promotions.ts';
 import { automaticPromotions, checkCode, claimCode, customerKeys, type CodeAnswer } from '~/features/promotions/promotions.server.ts';
+import { checkCertificates, spendCertificates, type GiftAnswer } from '~/features/gifts/gifts.server.ts';
 
 /** Bonus points pay at most this share of the goods (after discounts); the balance may pay everything. */
 export const BONUS_CAP_PERCENT = 30;
 
-/** BS-12345678: short enough to read over the phone. */
-function newOrderCode(): string {
-  return `BS-${String(randomInt(10_000_000, 100_000_000))}`;
-}
 
 export interface PlacedOrder {
   code: string;
@@ -72,7 +68,7 @@ const conflict = (key: 'checkout.outOfStock' | 'checkout.empty' | 'checkout.keyI
   new HttpError(409, key, undefined, undefined, params);
 
 /** What the shopper chooses, without the contact: enough to price an order (the summary call sends this much). */
-export type PricingInput = Pick<PlaceOrderInput, 'items' | 'use_bonus' | 'use_balance' | 'payment' | 'promo_code'> & {
+export type PricingInput = Pick<PlaceOrderInput, 'items' | 'use_bonus' | 'use_balance' | 'payment' | 'promo_code' | 'gift_codes'> & {
   delivery: Pick<PlaceOrderInput['delivery'], 'method'> & { quote?: string | undefined; point?: string | undefined };
 };
 
@@ -115,6 +111,9 @@ export interface Pricing {
   balance_available: number;
   bonus_used: number;
   balance_used: number;
+  /** Gift certificates typed (issue 56): each one's answer, and the kopecks they pay (last, before the card). */
+  certificates: GiftAnswer[];
+  certificate_used: number;
   /** The carrier's fee for taking the money at the door (payment on delivery, passed on), in the total. */
   cod_fee: number;
   total: number;
@@ -211,6 +210,12 @@ async function price(
   const balanceAvailable = Math.max(0, held.balance_amount);
   const bonusUsed = Math.min(input.use_bonus, bonusAvailable, bonusCap);
   const balanceUsed = Math.min(input.use_balance, balanceAvailable, goodsTotal + deliveryPrice - bonusUsed);
+  // Gift certificates are a prepayment, not a discount: they pay what is left, the card the rest (docs/promotions.md).
+  const certificates = await checkCertificates(tx, input.gift_codes ?? [], goodsTotal + deliveryPrice - bonusUsed - balanceUsed, {
+    lock,
+    onDelivery: input.payment === ON_DELIVERY,
+  });
+  const certificateUsed = certificates.reduce((s, c) => s + c.applied, 0);
   return {
     lines: lines.map((l, i) => ({
       ...l,
@@ -229,8 +234,10 @@ async function price(
     balance_available: balanceAvailable,
     bonus_used: bonusUsed,
     balance_used: balanceUsed,
+    certificates,
+    certificate_used: certificateUsed,
     cod_fee: 0,
-    total: goodsTotal + deliveryPrice - bonusUsed - balanceUsed,
+    total: goodsTotal + deliveryPrice - bonusUsed - balanceUsed - certificateUsed,
   };
 }
 
@@ -349,6 +356,9 @@ export async function placeOrder(input: PlaceOrderInput, owner: Owner, idempoten
       // A promotion ended, paused or edited between the summary and the press: refused, not charged more.
       if (input.shown_promo_discount !== undefined && p.promo_discount + p.delivery_discount < input.shown_promo_discount)
         throw new HttpError(409, 'promo.changed');
+      // A certificate typed and not applying now is refused with its reason, as a code is (the total would differ).
+      const refusedGift = p.certificates.find((c) => c.reason !== null);
+      if (refusedGift?.reason) throw new HttpError(409, refusedGift.reason);
       if (onDelivery) {
         // Checked with the stock and the customer locked: a refusal counted now is the last one.
         const cod = await onDeliveryAnswer(
@@ -375,11 +385,11 @@ export async function placeOrder(input: PlaceOrderInput, owner: Owner, idempoten
       const [order] = await selectRows<{ id: number }>(
         tx,
         sql`INSERT INTO orders (code, customer_id, status, contact_name, contact_phone, contact_email, delivery_address, items_total,
-                                discount_total, promo_discount, delivery_price, bonus_used, balance_used, cod_fee, total, payment_status, delivery_method,
+                                discount_total, promo_discount, delivery_price, bonus_used, balance_used, certificate_used, cod_fee, total, payment_status, delivery_method,
                                 payment_method, reserved_until, idempotency_key, delivery_carrier)
             VALUES (${code}, ${owner.customerId}, 'pending', ${input.contact.name}, ${input.contact.phone}, ${input.contact.email.toLowerCase()},
                     ${JSON.stringify(address)}::jsonb, ${p.items_total}, ${p.discount_total}, ${p.promo_discount}, ${p.delivery_price}, ${p.bonus_used}, ${p.balance_used},
-                    ${p.cod_fee}, ${p.total}, 'unpaid', ${option.id}, ${input.payment},
+                    ${p.certificate_used}, ${p.cod_fee}, ${p.total}, 'unpaid', ${option.id}, ${input.payment},
                     now() + make_interval(secs => ${seconds}), ${idempotencyKey}, ${carrier ? JSON.stringify(carrier) : null}::jsonb)
             RETURNING id`,
       );
@@ -414,7 +424,8 @@ export async function placeOrder(input: PlaceOrderInput, owner: Owner, idempoten
         await tx.execute(
           sql`INSERT INTO balance_ledger (customer_id, amount, reason, order_id) VALUES (${owner.customerId}, ${-p.balance_used}, 'order_payment', ${order.id})`,
         );
-      // Paid in full with points and balance, nothing is left to pay: the order is paid now.
+      await spendCertificates(tx, order.id, p.certificates);
+      // Paid in full with points, balance and certificates, nothing is left to pay: the order is paid now.
       if (p.total === 0) {
         const locked = await lockOrder(tx, order.id);
         if (locked) await markPaid(tx, locked);

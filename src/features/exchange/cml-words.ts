@@ -122,6 +122,8 @@ export const SALE = {
   service: 'Услуга',
   delivery: 'Доставка заказа',
   bonuses: 'Оплата бонусами и балансом',
+  // A gift certificate is a means of payment (an advance the shop holds), not a discount (issue 56).
+  certificate: 'Оплачено подарочным сертификатом',
   paymentMethod: 'Метод оплаты',
   deliveryMethod: 'Способ доставки',
   paid: 'Заказ оплачен',

@@ -148,7 +148,8 @@ function documentOf(
     el(SALE.role, SALE.seller),
     el(E.currency, 'RUB'),
     el(SALE.rate, 1),
-    el(SALE.sum, money(order.total)),
+    // What the order costs the buyer: the card's part and the gift certificates' (a payment, named below).
+    el(SALE.sum, money(order.total + Number(order.certificate_used ?? 0))),
     `<${SALE.counterparties}><${SALE.counterparty}>`,
     el(E.id, order.customer_id === null ? `guest-${order.code}` : `customer-${order.customer_id}`),
     el(E.name, order.contact_name),
@@ -168,6 +169,7 @@ function documentOf(
     `<${E.requisites}>`,
     requisite(SALE.paymentMethod, order.payment_method === 'sbp' ? SALE.sbp : SALE.card),
     requisite(SALE.deliveryMethod, method),
+    ...(Number(order.certificate_used ?? 0) > 0 ? [requisite(SALE.certificate, money(Number(order.certificate_used)))] : []),
     requisite(SALE.paid, String(paid)),
     requisite(SALE.deliveryAllowed, String(paid && order.status !== 'cancelled')),
     requisite(SALE.cancelled, String(order.status === 'cancelled')),
@@ -192,9 +194,9 @@ export async function ordersDocument(now = new Date()): Promise<{ xml: string; c
   const orders = (
     await q(
       `SELECT id, code, customer_id, status, payment_status, payment_method, delivery_method, contact_name, contact_phone, contact_email,
-              delivery_address, items_total, discount_total, delivery_price, bonus_used, balance_used, total, tracking_id, delivery_carrier, created_at,
+              delivery_address, items_total, discount_total, delivery_price, bonus_used, balance_used, certificate_used, total, tracking_id, delivery_carrier, created_at,
               updated_at, updated_at::text AS version
-         FROM orders WHERE exchanged_at IS NULL OR updated_at > exchanged_at ORDER BY updated_at, id LIMIT $1`,
+         FROM orders WHERE (exchanged_at IS NULL OR updated_at > exchanged_at) AND kind = 'goods' ORDER BY updated_at, id LIMIT $1`,
       [QUERY_LIMIT],
     )
   ).rows as unknown as OrderRow[];

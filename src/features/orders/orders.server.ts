@@ -2,7 +2,8 @@
 // its result page, and told to the shopper by e-mail. Checkout places orders, payments settle them, the
 // operator command moves them along — each through these functions, inside the caller's transaction.
 import { releaseUses } from '~/features/promotions/promotions.server.ts';
-import { createHmac } from 'node:crypto';
+import { activateCertificates, certificateUses, giveBackCertificates, mailCertificate, maskedGiftCode, purchasedCertificate } from '~/features/gifts/gifts.server.ts';
+import { createHmac, randomInt } from 'node:crypto';
 import { shopSecret } from '~/lib/secrets.server.ts';
 import { sameSecret } from '~/lib/same-secret.ts';
 import { sql } from 'drizzle-orm';
@@ -27,6 +28,11 @@ type Tx = Pick<Db, 'execute'>;
 /** A key of the shop's own for one purpose (a delivery quote's seal): src/lib/secrets.server.ts. */
 export { purposeKey } from '~/lib/secrets.server.ts';
 
+/** BS-12345678: short enough to read over the phone (an order of goods or a gift certificate's purchase). */
+export function newOrderCode(): string {
+  return `BS-${String(randomInt(10_000_000, 100_000_000))}`;
+}
+
 /** The hash in /order-success/{code}/{hash}: who holds it may see that order's result page. */
 export async function orderHash(code: string): Promise<string> {
   return createHmac('sha256', await shopSecret())
@@ -50,6 +56,8 @@ export interface OrderRow extends Record<string, unknown> {
   customer_id: number | null;
   status: string;
   payment_status: string;
+  /** goods, or certificate: a gift certificate's purchase (issue 56). */
+  kind: 'goods' | 'certificate';
   /** Unpaid past its reservation (PAYMENT_TIMEOUT_MINUTES). */
   overdue: boolean;
 }
@@ -58,7 +66,7 @@ export interface OrderRow extends Record<string, unknown> {
 export async function lockOrder(tx: Tx, id: number): Promise<OrderRow | null> {
   const [row] = await selectRows<OrderRow>(
     tx,
-    sql`SELECT id, code, customer_id, status, payment_status, coalesce(reserved_until < now(), false) AS overdue FROM orders WHERE id = ${id} FOR UPDATE`,
+    sql`SELECT id, code, customer_id, status, payment_status, kind, coalesce(reserved_until < now(), false) AS overdue FROM orders WHERE id = ${id} FOR UPDATE`,
   );
   return row ?? null;
 }
@@ -94,8 +102,10 @@ export async function cancelOrder(tx: Tx, order: OrderRow, note: string): Promis
 export async function giveBackHeld(tx: Tx, orderId: number): Promise<void> {
   await tx.execute(sql`UPDATE product_variants v SET stock = v.stock + l.quantity FROM order_lines l WHERE l.order_id = ${orderId} AND l.variant_id = v.id`);
   await tx.execute(sql`DELETE FROM order_marks WHERE order_id = ${orderId} AND status = 'sold'`);
-  // A promotion's code it used may be used again (issue 56): once, however often this runs.
+  // A promotion's code it used may be used again, and its gift certificates get back what it took (issue 56):
+  // once, however often this runs.
   await releaseUses(tx, orderId);
+  await giveBackCertificates(tx, orderId);
   await tx.execute(
     sql`INSERT INTO bonus_ledger (customer_id, amount, reason, order_id) SELECT customer_id, -amount, 'refund', order_id FROM bonus_ledger WHERE order_id = ${orderId} AND amount < 0`,
   );
@@ -110,6 +120,13 @@ export async function giveBackHeld(tx: Tx, orderId: number): Promise<void> {
  */
 export async function markPaid(tx: Tx, order: OrderRow): Promise<void> {
   await tx.execute(sql`UPDATE orders SET payment_status = 'paid', reserved_until = NULL, updated_at = now() WHERE id = ${order.id}`);
+  // A gift certificate's purchase has nothing to pack: paid, its certificate is active and is delivered by mail.
+  if (order.kind === 'certificate') {
+    await activateCertificates(tx, order.id);
+    await tx.execute(sql`UPDATE orders SET delivered_at = now() WHERE id = ${order.id}`);
+    await recordStatus(tx, order.id, 'delivered', 'certificate_sent');
+    return;
+  }
   await goesToWork(tx, order, 'paid');
 }
 
@@ -188,6 +205,13 @@ export interface OrderView {
   lines: OrderLineView[];
   /** Each promotion the order got (issue 56, order_promotions): its name as it was, class, code and kopecks. */
   promotions: OrderPromotion[];
+  /** goods, or certificate: a gift certificate's purchase (issue 56), which has no lines. */
+  kind: 'goods' | 'certificate';
+  /** Kopecks gift certificates paid, and each one's use (its code masked, what of it was given back). */
+  certificate_used: number;
+  certificates: { code: string; amount: number; returned: number }[];
+  /** A purchase's certificate: its nominal, to whom it went, and whether it is active yet. */
+  certificate: { nominal: number; recipient_email: string; status: string } | null;
   history: { status: string; note: string; created_at: string }[];
   tracking: { status: string; place: string; created_at: string }[];
 }
@@ -203,7 +227,7 @@ export interface OrderPromotion extends Record<string, unknown> {
 export async function orderByCode(code: string): Promise<OrderView | null> {
   const db = await getDb();
   const [order] = await selectRows<
-    Omit<OrderView, 'lines' | 'history' | 'tracking' | 'created_at' | 'delivered_at' | 'shipment'> & {
+    Omit<OrderView, 'lines' | 'history' | 'tracking' | 'created_at' | 'delivered_at' | 'shipment' | 'certificates' | 'certificate'> & {
       created_at: Date | string;
       delivered_at: Date | string | null;
       shipment_carrier: string | null;
@@ -216,7 +240,7 @@ export async function orderByCode(code: string): Promise<OrderView | null> {
     db,
     sql`SELECT o.id, o.code, o.customer_id, o.status, o.payment_status, o.contact_name, o.contact_email, o.contact_phone, o.delivery_method,
                o.payment_method, o.delivery_address, o.items_total, o.discount_total, o.promo_discount, o.delivery_price, o.bonus_used, o.balance_used, o.cod_fee, o.total, o.delivery_result,
-               o.tracking_id, o.delivery_carrier, o.delivered_at, o.created_at,
+               o.kind, o.certificate_used, o.tracking_id, o.delivery_carrier, o.delivered_at, o.created_at,
                s.carrier AS shipment_carrier, s.state AS shipment_state, s.number AS shipment_number,
                s.return_requested_at IS NOT NULL AS shipment_return, s.refused_at IS NOT NULL AS shipment_refused
           FROM orders o LEFT JOIN shipments s ON s.order_id = o.id WHERE o.code = ${code}`,
@@ -233,6 +257,8 @@ export async function orderByCode(code: string): Promise<OrderView | null> {
     sql`SELECT status, note, created_at FROM order_status_history WHERE order_id = ${order.id} AND order_line_id IS NULL ORDER BY created_at, id`,
   );
   const promotions = await selectRows<OrderPromotion>(db, sql`SELECT name, class, code, amount FROM order_promotions WHERE order_id = ${order.id} ORDER BY id`);
+  const uses = Number(order.certificate_used) > 0 ? await certificateUses(db, order.id) : [];
+  const bought = order.kind === 'certificate' ? await purchasedCertificate(db, order.id) : null;
   const tracking = await selectRows<{ status: string; place: string; created_at: Date | string }>(
     db,
     sql`SELECT status, place, created_at FROM tracking_events WHERE order_id = ${order.id} ORDER BY created_at, id`,
@@ -256,6 +282,9 @@ export async function orderByCode(code: string): Promise<OrderView | null> {
     lines: lines.map((l) => ({ ...l, unit_price: Number(l.unit_price), quantity: Number(l.quantity), discount: Number(l.discount ?? 0) })),
     history: history.map((h) => ({ ...h, created_at: new Date(h.created_at).toISOString() })),
     promotions: promotions.map((p) => ({ ...p, amount: Number(p.amount) })),
+    certificate_used: Number(order.certificate_used),
+    certificates: uses.map((u) => ({ code: maskedGiftCode(u.code), amount: u.amount, returned: u.returned })),
+    certificate: bought ? { nominal: bought.nominal, recipient_email: bought.recipient_email, status: bought.status } : null,
   };
 }
 
@@ -266,9 +295,9 @@ export function returnRequested(order: Pick<OrderView, 'history'>): boolean {
   return order.history.some((h) => h.note === RETURN_NOTE);
 }
 
-/** Delivered within the return window and not asked for yet (orders.ts canReturn). */
-export function returnAllowed(order: Pick<OrderView, 'status' | 'delivered_at' | 'history'>): boolean {
-  return canReturn(order.status, order.delivered_at ? new Date(order.delivered_at) : null) && !returnRequested(order);
+/** Delivered within the return window and not asked for yet (orders.ts canReturn); a gift certificate's purchase never (issue 56). */
+export function returnAllowed(order: Pick<OrderView, 'status' | 'delivered_at' | 'history'> & { kind?: OrderView['kind'] }): boolean {
+  return order.kind !== 'certificate' && canReturn(order.status, order.delivered_at ? new Date(order.delivered_at) : null) && !returnRequested(order);
 }
 
 /** An order as the order calls answer it (spec §3 order line, docs/api.md "Orders"). */
@@ -399,6 +428,11 @@ export async function sendOrderMail(code: string, kind: 'paid' | 'placed' | 'sta
   try {
     const order = await orderByCode(code);
     if (!order) return;
+    // A certificate's purchase is told by the certificate's own mails (to its recipient and its buyer).
+    if (order.kind === 'certificate') {
+      if (kind === 'paid') await mailCertificate(await getDb(), order.id);
+      return;
+    }
     const l = (key: MessageKey, params?: Record<string, string | number>) => t('ru', key, params);
     const url = new URL(order.customer_id === null ? await resultPath(order.code) : `/dashboard/order/${order.code}`, env().SITE_URL).href;
     const status = l(statusLabelKey(order.status));

@@ -11,12 +11,14 @@ import { selectRows } from '~/lib/db/client.ts';
 import { getDb } from '~/lib/db/index.ts';
 import { env } from '~/lib/env.ts';
 import { t } from '~/lib/i18n/index.ts';
+import { formatPrice } from '~/lib/format.ts';
 import { logger } from '~/lib/log.ts';
 import { orderCodes, packView } from '~/features/marking/marking.server.ts';
 import { orderByCode, type OrderView } from '~/features/orders/orders.server.ts';
 import { HANDED_OVER, ON_DELIVERY } from '~/features/orders/orders.ts';
 import { ProviderUnavailable, type PaymentProvider, type ReceiptMode, type ReceiptStatus } from './provider.server.ts';
-import { collectedAmounts, describe, receiptLines, receiptTotal, settlementLines, type ReceiptLine, type ReceiptSource } from './receipt.ts';
+import { certificateLines, collectedAmounts, describe, receiptLines, receiptTotal, settlementLines, type ReceiptLine, type ReceiptSource } from './receipt.ts';
+import { certificateUses } from '~/features/gifts/gifts.server.ts';
 import { testProvider } from './test-provider.server.ts';
 import { yookassaProvider } from './yookassa.server.ts';
 
@@ -28,7 +30,8 @@ export function receiptSource(order: OrderView): ReceiptSource {
     lines: order.lines,
     delivery_price: order.delivery_price,
     delivery_label: t('ru', 'payment.deliveryLine'),
-    deducted: order.bonus_used + order.balance_used,
+    deducted: order.bonus_used + order.balance_used + order.certificate_used,
+    certificates: order.certificates.map((c) => c.amount),
     cod_fee: order.cod_fee,
     cod_fee_label: t('ru', 'payment.codFeeLine'),
   };
@@ -37,11 +40,21 @@ export function receiptSource(order: OrderView): ReceiptSource {
 /** What a carrier collects at the door for an order paid on delivery (issue 55): the receipts' allocation. */
 export const collectedFor = (order: OrderView) => collectedAmounts(receiptSource(order));
 
-/** The payment's receipt lines (the same for a whole refund). */
-export const paymentReceiptLines = (order: OrderView): ReceiptLine[] => receiptLines(receiptSource(order));
+/**
+ * The payment's receipt lines (the same for a whole refund). A gift certificate's purchase is one line, an
+ * advance whose subject is a payment («платёж»): no goods are named until it is spent (docs/promotions.md).
+ */
+export const paymentReceiptLines = (order: OrderView): ReceiptLine[] =>
+  order.kind === 'certificate'
+    ? [{ description: t('ru', 'gift.receiptLine', { amount: formatPrice(order.total) }), quantity: 1, unit: order.total, subject: 'payment' }]
+    : receiptLines(receiptSource(order));
 
-/** A prepayment receipt when the order holds marked goods (their codes come at packing), a full payment otherwise. */
-export async function receiptModeFor(code: string): Promise<ReceiptMode> {
+/**
+ * A prepayment receipt when the order holds marked goods (their codes come at packing), an advance for a gift
+ * certificate's purchase, a full payment otherwise.
+ */
+export async function receiptModeFor(code: string, kind: OrderView['kind'] = 'goods'): Promise<ReceiptMode> {
+  if (kind === 'certificate') return 'advance';
   const view = await packView(code);
   return view && view.lines.length > 0 ? 'full_prepayment' : 'full_payment';
 }
@@ -73,7 +86,7 @@ function handedOver(order: Pick<OrderView, 'status' | 'shipment'>): boolean {
 interface ReceiptRow extends Record<string, unknown> {
   id: number;
   order_id: number;
-  kind: 'settlement' | 'refund';
+  kind: 'settlement' | 'refund' | 'certificate';
   provider: PaymentProvider['name'];
   provider_ref: string | null;
   idempotence_key: string;
@@ -142,6 +155,7 @@ export async function settleOrder(code: string, known?: OrderView): Promise<Rece
     // A caller that has just read and changed the order passes it as it now is: it is not read again.
     const order = known ?? (await orderByCode(code));
     if (!order) return null;
+    await settleCertificates(order);
     const row = await queueSettlement(order);
     if (!row) return null;
     return row.status === 'queued' ? await sendSettlement(row, order) : row.status;
@@ -149,6 +163,70 @@ export async function settleOrder(code: string, known?: OrderView): Promise<Rece
     logger.error({ order: code, err: error instanceof Error ? error.name : 'error' }, 'settlement receipt failed');
     return null;
   }
+}
+
+/**
+ * The receipts of what gift certificates paid for an order (issue 56, docs/promotions.md "Gift certificates"):
+ * one a certificate, a settlement of that certificate's own prepayment (its purchase's payment) for its share
+ * of the lines, keyed `gift-{code}-{position}` so a retry is the same receipt. Due when the order is paid —
+ * for marked goods at their handover, when the units are picked; their codes go on the certificate's receipt
+ * only when the card paid nothing (otherwise the card's settlement carries them). Never throws; answers how
+ * many went to the provider.
+ */
+export async function settleCertificates(order: OrderView): Promise<number> {
+  if (order.certificate_used <= 0 || order.payment_status !== 'paid') return 0;
+  try {
+    const marked = ((await packView(order.code))?.lines.length ?? 0) > 0;
+    if (marked && !handedOver(order)) return 0;
+    const db = await getDb();
+    const codes = marked && order.total === 0 ? await orderCodes(order.id) : undefined;
+    const source = receiptSource(order);
+    let sent = 0;
+    for (const [index, use] of (await certificateUses(db, order.id)).entries()) {
+      const key = `gift-${order.code}-${use.position}`;
+      const purchase = await paidPayment(use.purchase_order_id);
+      if (purchase?.status !== 'succeeded') continue;
+      const lines = certificateLines(source, index, codes);
+      if (receiptTotal(lines) !== use.amount) {
+        logger.error({ order: order.code }, 'certificate receipt does not add up to its use');
+        continue;
+      }
+      await db.execute(
+        sql`INSERT INTO receipts (order_id, kind, provider, idempotence_key, amount, lines)
+            VALUES (${order.id}, 'certificate', ${purchase.provider}, ${key}, ${use.amount}, ${JSON.stringify(lines)}::jsonb)
+            ON CONFLICT (idempotence_key) DO NOTHING`,
+      );
+      const [row] = await selectRows<ReceiptRow>(db, sql`SELECT ${RECEIPT_COLUMNS} FROM receipts WHERE idempotence_key = ${key}`);
+      if (row?.status !== 'queued') continue;
+      try {
+        const made = await providers[row.provider].settle({
+          paymentRef: purchase.provider_ref,
+          idempotenceKey: key,
+          amount: use.amount,
+          lines: row.lines,
+          customer: { email: order.contact_email, phone: order.contact_phone },
+        });
+        await db.execute(
+          sql`UPDATE receipts SET status = ${made.status}, provider_ref = ${made.ref}, attempts = attempts + 1, updated_at = now() WHERE id = ${row.id} AND status = 'queued'`,
+        );
+        sent++;
+      } catch (error) {
+        if (!(error instanceof ProviderUnavailable)) throw error;
+        await db.execute(sql`UPDATE receipts SET attempts = attempts + 1, updated_at = now() WHERE id = ${row.id}`);
+        logger.warn({ order: order.code, reason: error.message }, 'certificate receipt not taken: queued for the next run');
+      }
+    }
+    return sent;
+  } catch (error) {
+    logger.error({ order: order.code, err: error instanceof Error ? error.name : 'error' }, 'certificate receipt failed');
+    return 0;
+  }
+}
+
+/** The certificates' receipts of an order by its code, once it is paid (placement, a payment's success). */
+export async function settleCertificatesOf(code: string): Promise<number> {
+  const order = await orderByCode(code);
+  return order ? settleCertificates(order) : 0;
 }
 
 /**
@@ -170,6 +248,18 @@ export async function settleReceipts(limit = 50): Promise<number> {
   );
   let moved = 0;
   for (const { code } of due) if ((await settleOrder(code)) !== null) moved++;
+  // Paid with gift certificates: their receipts not all sent yet (one a use).
+  const gifted = await selectRows<{ code: string }>(
+    db,
+    sql`SELECT o.code FROM orders o WHERE o.certificate_used > 0 AND o.payment_status = 'paid'
+          AND (SELECT count(*) FROM gift_certificate_uses u WHERE u.order_id = o.id)
+            > (SELECT count(*) FROM receipts r WHERE r.order_id = o.id AND r.kind = 'certificate' AND r.status <> 'queued')
+         ORDER BY o.id LIMIT ${limit}`,
+  );
+  for (const { code } of gifted) {
+    const order = await orderByCode(code);
+    if (order) moved += await settleCertificates(order);
+  }
   const open = await selectRows<ReceiptRow & { code: string }>(
     db,
     sql`SELECT r.id, r.order_id, r.kind, r.provider, r.provider_ref, r.idempotence_key, r.amount, r.lines, r.status, o.code
@@ -200,7 +290,7 @@ export async function settleReceipts(limit = 50): Promise<number> {
 /** One of an order's receipts as its pages show it. */
 export interface ReceiptEntry {
   /** door, door_refund: the carrier's register's, for money taken at the door (issue 55). */
-  kind: 'payment' | 'prepayment' | 'settlement' | 'refund' | 'door' | 'door_refund';
+  kind: 'payment' | 'prepayment' | 'settlement' | 'refund' | 'door' | 'door_refund' | 'certificate' | 'advance';
   amount: number;
   /** sent: went with the payment or refund; waiting: due when the goods are handed over. */
   status: 'sent' | 'waiting' | 'queued' | 'door' | ReceiptStatus;
@@ -303,25 +393,28 @@ export async function orderReceipts(orderId: number): Promise<ReceiptEntry[]> {
     db,
     sql`SELECT amount, receipt_mode, status, updated_at FROM payments WHERE order_id = ${orderId} AND status IN ('succeeded', 'refunded') ORDER BY id DESC LIMIT 1`,
   );
-  if (!payment) return [];
   const rows = await selectRows<{
-    kind: 'settlement' | 'refund';
+    kind: 'settlement' | 'refund' | 'certificate';
     amount: number;
     status: ReceiptEntry['status'];
     lines: ReceiptLine[];
     created_at: Date | string;
   }>(db, sql`SELECT kind, amount, status, lines, created_at FROM receipts WHERE order_id = ${orderId} ORDER BY id`);
-  const entries: ReceiptEntry[] = [
-    {
-      kind: payment.receipt_mode === 'full_prepayment' ? 'prepayment' : 'payment',
-      amount: Number(payment.amount),
-      status: 'sent',
-      codes: 0,
-      at: new Date(payment.updated_at).toISOString(),
-    },
-  ];
+  // An order paid wholly with gift certificates has no payment of its own: only their receipts (issue 56).
+  if (!payment && rows.length === 0) return [];
+  const entries: ReceiptEntry[] = payment
+    ? [
+        {
+          kind: payment.receipt_mode === 'full_prepayment' ? 'prepayment' : payment.receipt_mode === 'advance' ? 'advance' : 'payment',
+          amount: Number(payment.amount),
+          status: 'sent',
+          codes: 0,
+          at: new Date(payment.updated_at).toISOString(),
+        },
+      ]
+    : [];
   // Due while the money is held for goods not yet handed over; a prepayment refunded whole needs none.
-  if (payment.receipt_mode === 'full_prepayment' && payment.status === 'succeeded' && !rows.some((r) => r.kind === 'settlement'))
+  if (payment && payment.receipt_mode === 'full_prepayment' && payment.status === 'succeeded' && !rows.some((r) => r.kind === 'settlement'))
     entries.push({ kind: 'settlement', amount: Number(payment.amount), status: 'waiting', codes: 0, at: null });
   for (const r of rows)
     entries.push({

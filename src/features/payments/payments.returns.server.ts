@@ -20,7 +20,8 @@ import { audit, type Actor } from '~/features/ops/ops.audit.server.ts';
 import { lockOrder, orderByCode, recordNote, type OrderView } from '~/features/orders/orders.server.ts';
 import { ProviderUnavailable } from './provider.server.ts';
 import { paidPayment, providers, receiptSource, settleOrder } from './payments.receipts.server.ts';
-import { apportion, describe, paidAmounts, receiptTotal, type ReceiptLine } from './receipt.ts';
+import { apportion, certificateShares, describe, paidAmounts, receiptTotal, type ReceiptLine } from './receipt.ts';
+import { giveBackShare } from '~/features/gifts/gifts.server.ts';
 
 /** Orders whose goods may come back: delivered, or sent back to the shop by the carrier. */
 const RETURNABLE = ['delivered', 'returned'];
@@ -39,6 +40,8 @@ interface ReturnUnit {
   code?: string;
   mark_id?: number;
   amount: number;
+  /** What each gift certificate paid for these units (by the use's position), given back to it (issue 56). */
+  gift?: number[];
   description: string;
 }
 
@@ -70,8 +73,7 @@ export interface ReturnView {
 }
 
 /** Each unit's card-paid share, by line id, in unit order (the first units take the remainder kopecks). */
-function unitAmounts(order: OrderView): Map<number, number[]> {
-  const paid = paidAmounts(receiptSource(order));
+function unitAmounts(order: OrderView, paid = paidAmounts(receiptSource(order))): Map<number, number[]> {
   return new Map(
     order.lines.map((l, i) => [
       l.id,
@@ -107,7 +109,7 @@ export async function returnView(code: string): Promise<ReturnView | null> {
   );
   return {
     order,
-    returnable: RETURNABLE.includes(order.status) && payment?.status === 'succeeded',
+    returnable: RETURNABLE.includes(order.status) && paidFor(order, payment),
     lines: order.lines.map((l) => ({
       lineId: l.id,
       description: describe(l.brand, l.name, l.variant),
@@ -125,11 +127,26 @@ export async function returnView(code: string): Promise<ReturnView | null> {
   };
 }
 
+/** Paid by card, or wholly by gift certificates (issue 56: no payment of its own; their shares go back to them). */
+const paidFor = (order: OrderView, payment: Awaited<ReturnType<typeof paidPayment>>) =>
+  payment?.status === 'succeeded' || (payment === null && order.certificate_used > 0 && order.payment_status === 'paid');
+
 const refuse = (field: string, key: MessageKey, params?: Record<string, string | number>) => new HttpError(422, key, { [field]: [key] }, undefined, params);
+
+/** Each gift certificate's share of each unit, by line id (issue 56): per certificate, as unitAmounts. */
+function giftUnitAmounts(order: OrderView): Map<number, number[]>[] {
+  const source = receiptSource(order);
+  return order.certificates.map((_, i) => unitAmounts(order, certificateShares(source, i)));
+}
+
+/** What the certificates paid for the units at these positions of a line (0-based, in unit order). */
+const giftOf = (gifts: Map<number, number[]>[], lineId: number, from: number, to: number): number[] =>
+  gifts.map((g) => (g.get(lineId) ?? []).slice(from, to).reduce((s, x) => s + x, 0));
 
 /** The units the form names, checked against the order: codes its own and sold, counts within what is left. */
 function chosenUnits(order: OrderView, fields: Record<string, string>, marks: MarkRow[], counts: Map<number, number>): ReturnUnit[] {
   const amounts = unitAmounts(order);
+  const gifts = giftUnitAmounts(order);
   const units: ReturnUnit[] = [];
   const seen = new Set<string>();
   const typed = (fields['codes'] ?? '').split(/\r\n|\r|\n/).filter((s) => s.trim() !== '');
@@ -151,6 +168,7 @@ function chosenUnits(order: OrderView, fields: Record<string, string>, marks: Ma
       code,
       mark_id: mark.id,
       amount: amounts.get(line.id)?.[mark.unit - 1] ?? 0,
+      gift: giftOf(gifts, line.id, mark.unit - 1, mark.unit),
       description: describe(line.brand, line.name, line.variant),
     });
   }
@@ -164,8 +182,16 @@ function chosenUnits(order: OrderView, fields: Record<string, string>, marks: Ma
     const left = line.quantity - (counts.get(line.id) ?? 0);
     if (!Number.isInteger(quantity) || quantity < 1 || quantity > left) throw refuse(name, 'returns.quantityInvalid', { max: left });
     // The last units not yet returned: the first ones took the remainder kopecks and may have gone back earlier.
-    const shares = (amounts.get(line.id) ?? []).slice(line.quantity - (counts.get(line.id) ?? 0) - quantity, line.quantity - (counts.get(line.id) ?? 0));
-    units.push({ line_id: line.id, quantity, amount: shares.reduce((s, x) => s + x, 0), description: describe(line.brand, line.name, line.variant) });
+    const from = line.quantity - (counts.get(line.id) ?? 0) - quantity;
+    const to = line.quantity - (counts.get(line.id) ?? 0);
+    const shares = (amounts.get(line.id) ?? []).slice(from, to);
+    units.push({
+      line_id: line.id,
+      quantity,
+      amount: shares.reduce((s, x) => s + x, 0),
+      gift: giftOf(gifts, line.id, from, to),
+      description: describe(line.brand, line.name, line.variant),
+    });
   }
   if (units.length === 0) throw refuse('codes', 'returns.nothing');
   return units;
@@ -219,9 +245,9 @@ export async function returnUnits(code: string, fields: Record<string, string>, 
     return Number(done.amount);
   }
   const payment = await paidPayment(order.id);
-  if (!RETURNABLE.includes(order.status) || payment?.status !== 'succeeded') throw new HttpError(409, 'returns.notReturnable');
+  if (!RETURNABLE.includes(order.status) || !paidFor(order, payment)) throw new HttpError(409, 'returns.notReturnable');
   // Goods handed over on a prepayment are returned as sold: the settlement receipt must be at the register first.
-  let settled = payment.receipt_mode === 'full_payment';
+  let settled = !payment || payment.receipt_mode === 'full_payment';
   if (!settled) {
     const state = await settleOrder(code);
     settled = state === 'succeeded' || state === 'pending';
@@ -261,10 +287,12 @@ async function finishReturn(row: ReturnRow, order: OrderView, undo = false): Pro
   const payment = await paidPayment(order.id);
   const { units, lines } = row;
   const marks = units.flatMap((u) => (u.mark_id === undefined ? [] : [u.mark_id]));
-  let ref: string;
+  let ref: string | null = null;
   try {
-    if (!payment) throw new ProviderUnavailable('no payment');
-    ({ ref } = await providers[payment.provider].refund({
+    // Nothing of it paid by card (all by certificates): no refund to ask for, only their shares to give back.
+    if (Number(row.amount) > 0) {
+      if (!payment) throw new ProviderUnavailable('no payment');
+      ({ ref } = await providers[payment.provider].refund({
       ref: payment.provider_ref,
       amount: Number(row.amount),
       idempotenceKey: row.idempotence_key,
@@ -272,6 +300,7 @@ async function finishReturn(row: ReturnRow, order: OrderView, undo = false): Pro
       receiptMode: lines.some((l) => l.mark !== undefined) || payment.receipt_mode === 'full_payment' ? 'full_payment' : 'full_prepayment',
       customer: { email: order.contact_email, phone: order.contact_phone },
     }));
+    }
   } catch (error) {
     if (!(error instanceof ProviderUnavailable)) throw error;
     if (undo) {
@@ -291,11 +320,15 @@ async function finishReturn(row: ReturnRow, order: OrderView, undo = false): Pro
     );
     if (changed.length === 0 || !locked) return;
     if (marks.length > 0) await tx.execute(sql`UPDATE order_marks SET status = 'returned', returned_at = now() WHERE id = ANY(${sql.param(marks)}::int[])`);
-    await tx.execute(
-      sql`INSERT INTO receipts (order_id, kind, provider, provider_ref, idempotence_key, amount, lines, status)
-          VALUES (${order.id}, 'refund', ${payment?.provider ?? 'test'}, ${ref}, ${row.idempotence_key}, ${receiptTotal(lines)}, ${JSON.stringify(lines)}::jsonb, 'sent')
-          ON CONFLICT (idempotence_key) DO NOTHING`,
-    );
+    if (ref !== null)
+      await tx.execute(
+        sql`INSERT INTO receipts (order_id, kind, provider, provider_ref, idempotence_key, amount, lines, status)
+            VALUES (${order.id}, 'refund', ${payment?.provider ?? 'test'}, ${ref}, ${row.idempotence_key}, ${receiptTotal(lines)}, ${JSON.stringify(lines)}::jsonb, 'sent')
+            ON CONFLICT (idempotence_key) DO NOTHING`,
+      );
+    // What certificates paid for these units goes back onto them (once: this runs only with the row's first change).
+    const back = units.reduce<number[]>((sums, u) => (u.gift ?? []).map((x, i) => x + (sums[i] ?? 0)), []);
+    for (const [position, amount] of back.entries()) await giveBackShare(tx, order.id, position, amount);
     // All the card paid is back: the payment is refunded as a whole.
     const [sum] = await selectRows<{ refunded: number }>(
       tx,

@@ -11,7 +11,7 @@ import { logger } from '~/lib/log.ts';
 import { metrics } from '~/lib/metrics.ts';
 import { cancelOrder, lockOrder, markPaid, orderByCode, recordNote, resultPath, sendOrderMail, type OrderView } from '~/features/orders/orders.server.ts';
 import { ProviderUnavailable, type PaymentProvider, type ProviderPayment, type ReceiptMode } from './provider.server.ts';
-import { paymentReceiptLines, providers, receiptModeFor } from './payments.receipts.server.ts';
+import { paymentReceiptLines, providers, receiptModeFor, settleCertificatesOf } from './payments.receipts.server.ts';
 import { receiptTotal } from './receipt.ts';
 
 export { ProviderUnavailable } from './provider.server.ts';
@@ -46,7 +46,7 @@ export async function startPayment(code: string, device: 'mobile' | 'desktop' = 
   // One payment per order: the key the provider sees is the order's.
   const key = `order-${order.code}`;
   // Decided once, with the payment: its receipt and the settlement's must agree whatever changes later.
-  const mode = await receiptModeFor(order.code);
+  const mode = await receiptModeFor(order.code, order.kind);
   await db.execute(
     sql`INSERT INTO payments (order_id, provider, amount, status, idempotence_key, receipt_mode)
         VALUES (${order.id}, ${provider.name}, ${order.total}, 'pending', ${key}, ${mode})
@@ -143,6 +143,8 @@ async function settle(payment: Pick<PaymentRow, 'id' | 'order_id'>, state: Provi
   if (outcome.mail) {
     metrics().orders.inc({ event: 'paid' });
     void sendOrderMail(outcome.mail, 'paid');
+    // The gift certificates' part of it (issue 56): its receipts, now that the order is paid.
+    void settleCertificatesOf(outcome.mail);
   }
   return outcome.status;
 }

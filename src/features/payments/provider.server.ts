@@ -19,9 +19,10 @@ export interface ProviderPayment {
 
 /**
  * The payment receipt's way of settling: full_payment, or full_prepayment when goods are handed over later
- * with a receipt of their own (marked goods, whose codes are known only at packing).
+ * with a receipt of their own (marked goods, whose codes are known only at packing), or advance for a gift
+ * certificate sold (issue 56: no goods named yet; each order it pays settles part of it).
  */
-export type ReceiptMode = 'full_payment' | 'full_prepayment';
+export type ReceiptMode = 'full_payment' | 'full_prepayment' | 'advance';
 
 /** A receipt's registration at the register: pending while it works, succeeded or canceled after. */
 export type ReceiptStatus = 'pending' | 'succeeded' | 'canceled';

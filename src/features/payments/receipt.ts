@@ -14,8 +14,13 @@ export interface ReceiptSource {
   delivery_price: number;
   /** The delivery line's description (the shop's language). */
   delivery_label: string;
-  /** Points and balance spent on the order: taken off the goods before the card pays the rest. */
+  /** Points, balance and gift certificates spent on the order: taken off the goods before the card pays the rest. */
   deducted: number;
+  /**
+   * Each gift certificate's kopecks in `deducted`, in the order they were applied (issue 56): they come last
+   * of the means before the card, and each has a receipt of its own (`certificateLines`).
+   */
+  certificates?: readonly number[];
   /** The carrier's fee for collecting the money at the door, passed on to the buyer (kopecks). */
   cod_fee?: number;
   /** The fee line's description. */
@@ -27,7 +32,8 @@ export interface ReceiptLine {
   quantity: number;
   /** Kopecks per unit. */
   unit: number;
-  subject: 'commodity' | 'service' | 'marked';
+  /** payment: a gift certificate sold (an advance, 54-FZ's «платёж»; issue 56). */
+  subject: 'commodity' | 'service' | 'marked' | 'payment';
   /** A marked unit's code (canonical, separators as ASCII 29): one unit a line. */
   mark?: string;
 }
@@ -72,7 +78,13 @@ function goodsLines(description: string, quantity: number, amount: number): Rece
  * without a code stays plain goods, so the money still adds up (handing over waits for every code).
  */
 export function receiptLines(source: ReceiptSource, codes?: ReadonlyMap<number, readonly string[]>): ReceiptLine[] {
-  const paid = paidAmounts(source);
+  const out = linesOf(source, paidAmounts(source), codes);
+  if ((source.cod_fee ?? 0) > 0) out.push({ description: source.cod_fee_label ?? '', quantity: 1, unit: source.cod_fee ?? 0, subject: 'service' });
+  return out;
+}
+
+/** The lines of these amounts paid for the source's goods and delivery (a marked line by unit, with `codes`). */
+function linesOf(source: ReceiptSource, paid: { goods: number[]; delivery: number }, codes?: ReadonlyMap<number, readonly string[]>): ReceiptLine[] {
   const out: ReceiptLine[] = [];
   source.lines.forEach((line, i) => {
     const amount = paid.goods[i] ?? 0;
@@ -93,9 +105,29 @@ export function receiptLines(source: ReceiptSource, codes?: ReadonlyMap<number, 
     });
   });
   if (paid.delivery > 0) out.push({ description: source.delivery_label, quantity: 1, unit: paid.delivery, subject: 'service' });
-  if ((source.cod_fee ?? 0) > 0) out.push({ description: source.cod_fee_label ?? '', quantity: 1, unit: source.cod_fee ?? 0, subject: 'service' });
   return out;
 }
+
+/**
+ * What the `index`-th gift certificate paid for each line and for delivery (issue 56): the difference between
+ * the amounts left before it and after it, so the certificates' shares and the card's add up to each line's
+ * amount to the kopeck, by the same rule (goods first, in proportion; then delivery).
+ */
+export function certificateShares(source: ReceiptSource, index: number): { goods: number[]; delivery: number } {
+  const uses = source.certificates ?? [];
+  const base = source.deducted - uses.reduce((s, x) => s + x, 0);
+  const before = base + uses.slice(0, index).reduce((s, x) => s + x, 0);
+  const a = paidAmounts({ ...source, deducted: before });
+  const b = paidAmounts({ ...source, deducted: before + (uses[index] ?? 0) });
+  return { goods: a.goods.map((g, i) => g - (b.goods[i] ?? 0)), delivery: a.delivery - b.delivery };
+}
+
+/**
+ * The goods' receipt for what the `index`-th certificate paid: a settlement of its prepayment (чек зачёта
+ * предоплаты against the certificate's own payment), its lines adding up to the certificate's use.
+ */
+export const certificateLines = (source: ReceiptSource, index: number, codes?: ReadonlyMap<number, readonly string[]>): ReceiptLine[] =>
+  linesOf(source, certificateShares(source, index), codes);
 
 /** What a carrier collects for one order line: units at one amount each (a line's kopecks may not divide evenly). */
 export interface CollectedUnits {

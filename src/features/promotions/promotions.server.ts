@@ -226,7 +226,8 @@ export async function underGuessLimit<T>(
     if (wasUnknown(value)) await countFailure([limit]);
     return value;
   } catch (error) {
-    if (error instanceof HttpError && error.messageKey === 'promo.unknown') await countFailure([limit]);
+    // A gift certificate's unknown code counts the same (issue 56): one limit for guessing either.
+    if (error instanceof HttpError && (error.messageKey === 'promo.unknown' || error.messageKey === 'gift.unknown')) await countFailure([limit]);
     throw error;
   }
 }

@@ -397,6 +397,10 @@ export const orders = pgTable(
     // Paid at the door: the carrier's delivery result — { collected, payments: [{ type, sum }], at } (migration 0032).
     deliveryResult: jsonb('delivery_result'),
     total: integer('total').notNull(),
+    // goods, or certificate: a gift certificate's purchase (issue 56, migration 0037) — no goods, nothing to ship.
+    kind: text('kind').notNull().default('goods'),
+    // Kopecks gift certificates paid (gift_certificate_uses holds each); the card pays `total`.
+    certificateUsed: integer('certificate_used').notNull().default(0),
     paymentStatus: text('payment_status').notNull().default('unpaid'),
     // courier | pickup | post
     deliveryMethod: text('delivery_method').notNull().default('courier'),
@@ -431,6 +435,7 @@ export const orders = pgTable(
     index('orders_on_delivery_email_idx')
       .on(sql`lower(${t.contactEmail})`)
       .where(sql`${t.paymentMethod} = 'on_delivery'`),
+    check('orders_kind_ck', sql`${t.kind} IN ('goods', 'certificate')`),
   ],
 );
 
@@ -1119,3 +1124,63 @@ export const promotionClock = pgTable('promotion_clock', {
   id: integer('id').primaryKey().default(1),
   checkedAt: timestamp('checked_at', { withTimezone: true }).notNull().defaultNow(),
 });
+
+// Gift certificates (issue 56, migration 0037): the nominal values the console offers, each certificate
+// (bought as an order of kind 'certificate'), and each order's use of one — `returned` of it given back.
+export const giftNominals = pgTable(
+  'gift_nominals',
+  {
+    amount: integer('amount').primaryKey(),
+    createdAt: createdAt(),
+  },
+  (t) => [check('gift_nominals_amount_ck', sql`${t.amount} >= 10000 AND ${t.amount} <= 50000000`)],
+);
+
+export const giftCertificates = pgTable(
+  'gift_certificates',
+  {
+    id: serial('id').primaryKey(),
+    code: text('code').notNull().unique('gift_certificates_code_uq'),
+    orderId: integer('order_id')
+      .notNull()
+      .references(() => orders.id, { onDelete: 'cascade' }),
+    nominal: integer('nominal').notNull(),
+    balance: integer('balance').notNull(),
+    status: text('status').notNull().default('pending'),
+    recipientEmail: text('recipient_email').notNull(),
+    recipientName: text('recipient_name').notNull().default(''),
+    senderName: text('sender_name').notNull().default(''),
+    message: text('message').notNull().default(''),
+    expiresAt: timestamp('expires_at', { withTimezone: true }),
+    activatedAt: timestamp('activated_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('gift_certificates_order_idx').on(t.orderId),
+    check('gift_certificates_status_ck', sql`${t.status} IN ('pending', 'active', 'void')`),
+    check('gift_certificates_balance_ck', sql`${t.balance} >= 0 AND ${t.balance} <= ${t.nominal}`),
+  ],
+);
+
+export const giftCertificateUses = pgTable(
+  'gift_certificate_uses',
+  {
+    id: serial('id').primaryKey(),
+    certificateId: integer('certificate_id')
+      .notNull()
+      .references(() => giftCertificates.id, { onDelete: 'cascade' }),
+    orderId: integer('order_id')
+      .notNull()
+      .references(() => orders.id, { onDelete: 'cascade' }),
+    position: integer('position').notNull(),
+    amount: integer('amount').notNull(),
+    returned: integer('returned').notNull().default(0),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('gift_certificate_uses_certificate_idx').on(t.certificateId),
+    index('gift_certificate_uses_order_idx').on(t.orderId),
+    check('gift_certificate_uses_amount_ck', sql`${t.amount} > 0 AND ${t.returned} >= 0 AND ${t.returned} <= ${t.amount}`),
+  ],
+);

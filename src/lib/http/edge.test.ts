@@ -15,6 +15,10 @@ describe('the front’s refusals', () => {
     expect(preflight('POST', '/ops/login')).toBeUndefined();
     expect(preflight('POST', '/ops')).toBeUndefined();
     expect(preflight('POST', '/opskins')?.status).toBe(405);
+    // The gift certificate's form posts to its page (docs/decisions/025); nothing beneath it does.
+    expect(preflight('POST', '/gift-certificate')).toBeUndefined();
+    expect(preflight('POST', '/gift-certificates')?.status).toBe(405);
+    expect(preflight('PUT', '/gift-certificate')?.status).toBe(405);
     expect(preflight('PUT', '/ops/login')?.status).toBe(405);
     expect(preflight('GET', '/c/1/%zz')?.status).toBe(400);
     expect(preflight('GET', '/brands?x=%ff')?.status).toBe(400);

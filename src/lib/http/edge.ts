@@ -33,8 +33,11 @@ export function exchangeUrl(url: string, exchangePath: string): string {
 /** Methods nothing here answers; undici cannot even build a request for some of them. */
 const REFUSED_METHODS = new Set(['TRACE', 'TRACK', 'CONNECT']);
 const PAGE_METHODS = 'GET, HEAD';
-/** The managers' console (docs/decisions/019), whose forms post to its pages. */
-const CONSOLE = /^\/ops(?:\/|$)/;
+/**
+ * Pages whose own forms post to them: the managers' console (docs/decisions/019), and the gift certificate's
+ * purchase, which must work without a script (docs/decisions/025).
+ */
+const POSTED_PAGES = /^\/(?:ops(?:\/|$)|gift-certificate\/?$)/;
 
 const REFUSAL_STYLE =
   'body{font-family:system-ui,sans-serif;max-width:36rem;margin:20vh auto;padding:0 1.5rem;color:#1d1d1f}.brand{letter-spacing:.3em}h1{font-weight:500}a{color:inherit}';
@@ -64,8 +67,9 @@ export function preflight(method: string, url: string, locale: Locale = 'ru'): E
     return refusal(400, path, t(locale, isApi ? 'error.badRequest' : 'error.badUrl'));
   }
   // Storefront pages are read, never written to: a form that posts goes to the API. The 1C exchange is not a
-  // page; the managers' console posts its forms (with their CSRF tokens) to its own pages.
-  if (!isApi && path !== EXCHANGE_ROUTE && !(CONSOLE.test(path) && method === 'POST') && method !== 'GET' && method !== 'HEAD')
+  // page; the managers' console posts its forms (with their CSRF tokens) to its own pages, and so does the
+  // gift certificate's purchase (refused from another site by its Sec-Fetch-Site).
+  if (!isApi && path !== EXCHANGE_ROUTE && !(POSTED_PAGES.test(path) && method === 'POST') && method !== 'GET' && method !== 'HEAD')
     return refusal(405, path, t(locale, 'error.methodNotAllowedPage'), { allow: PAGE_METHODS });
   return undefined;
 }

@@ -6,6 +6,7 @@ import { idempotencyKeySchema, placedResponse, placeOrderSchema } from '~/featur
 import { placeOrder } from '~/features/checkout/checkout.server.ts';
 import { resultPath } from '~/features/orders/orders.server.ts';
 import { ProviderUnavailable, startPayment } from '~/features/payments/payments.server.ts';
+import { settleCertificatesOf } from '~/features/payments/payments.receipts.server.ts';
 import { noteConsent } from '~/features/account/account.privacy.server.ts';
 import { endpoint } from '~/lib/http/endpoint.ts';
 import { fail, ok } from '~/lib/http/envelope.ts';
@@ -26,7 +27,7 @@ export const POST = endpoint({
     // Any Authorization header that is not a live session is a 401, not a silent guest order.
     const auth = await optionalCustomer(request);
     await enforce({ key: `checkout:${context.clientAddress}`, max: 200, windowSeconds: 600 });
-    const order = await underGuessLimit(context.clientAddress, body.promo_code, () => placeOrder(body, { customerId: auth?.customer.id ?? null }, key.data));
+    const order = await underGuessLimit(context.clientAddress, body.promo_code ?? body.gift_codes?.[0], () => placeOrder(body, { customerId: auth?.customer.id ?? null }, key.data));
     // Checkout says placing the order is consenting to the personal data policy (152-ФЗ): recorded once per order.
     if (order.created)
       await noteConsent({
@@ -38,6 +39,8 @@ export const POST = endpoint({
         phone: body.contact.phone,
         orderCode: order.code,
       });
+    // Paid wholly with points, balance and gift certificates: the certificates' receipts go now (issue 56).
+    if (order.created && order.payment_status === 'paid') void settleCertificatesOf(order.code);
     let paymentUrl: string | null;
     try {
       // SberPay confirms in the bank's app on a phone (issue 55): the device as its browser names itself.

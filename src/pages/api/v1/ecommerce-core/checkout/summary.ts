@@ -9,10 +9,11 @@ import { formatPrice } from '~/lib/format.ts';
 import { endpoint } from '~/lib/http/endpoint.ts';
 import { underGuessLimit } from '~/features/promotions/promotions.server.ts';
 import { ok } from '~/lib/http/envelope.ts';
+import { formatGiftCode } from '~/features/gifts/gifts.ts';
 
 export const POST = endpoint({
   summary:
-    "Prices a checkout: a guest's items or a customer's selected cart lines, delivery, promotions and a promo code (applied, or why not), points and balance, and the payment chosen (payment on delivery: whether it is offered for this delivery and point, why not, and its fee); 409 short of stock or nothing selected",
+    "Prices a checkout: a guest's items or a customer's selected cart lines, delivery, promotions and a promo code (applied, or why not), points and balance, gift certificates (each one's share, or why not), and the payment chosen (payment on delivery: whether it is offered for this delivery and point, why not, and its fee); 409 short of stock or nothing selected",
   failures: [409, 429],
   response: summaryResponse,
   body: summarySchema,
@@ -21,13 +22,16 @@ export const POST = endpoint({
     const auth = await optionalCustomer(request);
     const p = await underGuessLimit(
       context.clientAddress,
-      body.promo_code,
+      body.promo_code ?? body.gift_codes?.[0],
       () => summarize(body, { customerId: auth?.customer.id ?? null }),
-      (priced) => priced.promo_code?.answer.ok === false && priced.promo_code.answer.reason === 'promo.unknown',
+      (priced) =>
+        (priced.promo_code?.answer.ok === false && priced.promo_code.answer.reason === 'promo.unknown') ||
+        priced.certificates.some((c) => c.reason === 'gift.unknown'),
     );
     const { reason } = p.on_delivery;
+    const { certificates, ...priced } = p;
     return ok({
-      ...p,
+      ...priced,
       on_delivery: {
         available: p.on_delivery.available,
         reason: reason ? t(codReasonKey(reason), { limit: formatPrice(env().COD_MAX_TOTAL * 100) }) : null,
@@ -43,6 +47,12 @@ export const POST = endpoint({
         applied: p.promo_code.answer.ok,
         reason: p.promo_code.answer.ok ? null : t(p.promo_code.answer.reason, p.promo_code.answer.params),
       },
+      gift_certificates: certificates.map((c) => ({
+        code: formatGiftCode(c.code),
+        applied: c.applied,
+        left: c.balance - c.applied,
+        reason: c.reason ? t(c.reason) : null,
+      })),
       lines: p.lines.map(({ variant: v, quantity, promo_discount }) => ({
         id: v.product_id,
         variant_code: v.code,
