@@ -43,6 +43,7 @@ const PAGES: Record<string, [url: string, kind: Kind][]> = {
   '500.astro': [['/500', 'private']],
   'cart.astro': [['/cart', 'private']],
   'checkout.astro': [['/checkout', 'private']],
+  'gift-certificate.astro': [['/gift-certificate', 'private']],
   'checkout/pickup.astro': [['/checkout/pickup', 'private']],
   'auth-redirect.astro': [['/auth-redirect', 'private']],
   'password/reset.astro': [['/password/reset?token=x&email=a%40b.ru', 'private']],
@@ -85,6 +86,7 @@ const PAGES: Record<string, [url: string, kind: Kind][]> = {
   'ops/products/index.astro': [['/ops/products', 'private']],
   'ops/products/[id].astro': [['/ops/products/1', 'private']],
   'ops/promotions/index.astro': [['/ops/promotions', 'private']],
+  'ops/gift-certificates/index.astro': [['/ops/gift-certificates', 'private']],
   'ops/promotions/[id].astro': [
     ['/ops/promotions/new', 'private'],
     ['/ops/promotions/1', 'private'],

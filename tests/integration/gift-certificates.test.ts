@@ -75,7 +75,10 @@ function shop(server: () => TestServer) {
     ...over,
   });
   const buy = (over: Record<string, unknown> = {}) =>
-    call<{ code: string; result_url: string; payment_url: string | null }>(`${API}/gift-certificates`, json(purchase(over), { 'idempotency-key': randomUUID() }));
+    call<{ code: string; result_url: string; payment_url: string | null }>(
+      `${API}/gift-certificates`,
+      json(purchase(over), { 'idempotency-key': randomUUID() }),
+    );
   const summary = (body: object) => call<CheckoutSummary>(`${API}/checkout/summary`, json({ delivery: { method: 'courier' }, ...body }));
   const place = (body: object, base?: string) =>
     call<PlacedAnswer>(`${API}/checkout/place-order`, json({ contact, delivery, ...body }, { 'idempotency-key': randomUUID() }), base);
@@ -123,7 +126,14 @@ describe('gift certificates with the test provider', () => {
         const category = await makeCategory(db, { name: 'Подарки', slug: 'podarki-gift' });
         const brand = await makeBrand(db, { name: 'Giftest', nameRu: 'Гифтест', slug: 'giftest' });
         const coat = await makeProduct(db, { name: 'Пальто', slug: 'palto-gift', brand, category, price: 3_000, sizes: [{ label: 'M', stock: 500, max: 10 }] });
-        const scarf = await makeProduct(db, { name: 'Шарф', slug: 'sharf-gift', brand, category, price: 700, sizes: [{ label: 'Единый', stock: 500, max: 10 }] });
+        const scarf = await makeProduct(db, {
+          name: 'Шарф',
+          slug: 'sharf-gift',
+          brand,
+          category,
+          price: 700,
+          sizes: [{ label: 'Единый', stock: 500, max: 10 }],
+        });
         await certificate(db, 'EXPRDAAAAAAAAAAA', { balance: 500_000, expires: '2020-01-01T00:00:00Z' });
         await certificate(db, 'VOIDAAAAAAAAAAAA', { balance: 500_000, status: 'void' });
         await certificate(db, 'EMPTYAAAAAAAAAAA', { balance: 0 });
@@ -147,7 +157,11 @@ describe('gift certificates with the test provider', () => {
   });
 
   it('is bought on its page without a script: the form, the payment, the certificate mailed to its recipient and its buyer', async () => {
-    const page = await fetch(`${server.baseUrl}/gift-certificate`).then(async (r) => ({ status: r.status, html: await r.text(), cache: r.headers.get('cache-control') }));
+    const page = await fetch(`${server.baseUrl}/gift-certificate`).then(async (r) => ({
+      status: r.status,
+      html: await r.text(),
+      cache: r.headers.get('cache-control'),
+    }));
     expect(page.status).toBe(200);
     expect(page.cache).toContain('private');
     for (const amount of [3_000, 5_000, 10_000, 20_000, 30_000]) expect(page.html).toContain(`value="${amount * 100}"`);
@@ -225,7 +239,14 @@ describe('gift certificates with the test provider', () => {
     const html = await fetch(`${server.baseUrl}/gift-certificate`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-forwarded-for': '10.200.0.2' },
-      body: new URLSearchParams({ key: randomUUID(), nominal: '500000', recipient_email: 'не почта', name: 'Пётр Сидоров', email: 'petr@example.ru', phone: '+79992223344' }),
+      body: new URLSearchParams({
+        key: randomUUID(),
+        nominal: '500000',
+        recipient_email: 'не почта',
+        name: 'Пётр Сидоров',
+        email: 'petr@example.ru',
+        phone: '+79992223344',
+      }),
     }).then(async (r) => ({ status: r.status, text: await r.text() }));
     expect(html.status).toBe(422);
     expect(html.text).toMatch(/id="gift-recipient_email-error"[^>]*>\s*Email не валиден/);
@@ -433,7 +454,12 @@ describe('gift certificates through YooKassa', () => {
     const sale = standin.creates.at(-1)!;
     expect(sale.body.amount.value).toBe('3000.00');
     expect(sale.body.receipt.items).toEqual([
-      expect.objectContaining({ description: `Подарочный сертификат на ${formatPrice(300_000)}`, quantity: '1.00', payment_subject: 'payment', payment_mode: 'advance' }),
+      expect.objectContaining({
+        description: `Подарочный сертификат на ${formatPrice(300_000)}`,
+        quantity: '1.00',
+        payment_subject: 'payment',
+        payment_mode: 'advance',
+      }),
     ]);
     const payment = [...standin.payments.values()].find((p) => bought.body.data!.payment_url?.endsWith(p.id)) ?? [...standin.payments.values()].at(-1)!;
     standin.settle(payment.id, 'succeeded');

@@ -57,7 +57,8 @@ const SUBJECTS = ['commodity', 'marked', 'service', 'payment', 'excise', 'job', 
 /** Why YooKassa would refuse a receipt's item, or null. */
 function itemProblem(item: ReceiptItem): string | null {
   if (!/^\d+\.\d{2}$/.test(item.quantity ?? '') || !/^\d+\.\d{2}$/.test(item.amount?.value ?? '')) return 'items.quantity or amount';
-  if (!['full_prepayment', 'partial_prepayment', 'advance', 'full_payment', 'partial_payment', 'credit', 'credit_payment'].includes(item.payment_mode)) return 'items.payment_mode';
+  if (!['full_prepayment', 'partial_prepayment', 'advance', 'full_payment', 'partial_payment', 'credit', 'credit_payment'].includes(item.payment_mode))
+    return 'items.payment_mode';
   if (!SUBJECTS.includes(item.payment_subject)) return 'items.payment_subject';
   if (!item.description || item.description.length > 128) return 'items.description';
   const code = itemCode(item);

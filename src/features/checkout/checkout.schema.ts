@@ -49,14 +49,16 @@ export type PlaceOrderInput = z.output<typeof placeOrderSchema>;
 export const checkoutFormSchema = placeOrderSchema.pick({ contact: true, delivery: true, payment: true });
 
 /** The summary call's body: what prices an order, without the contact or the address. */
-export const summarySchema = placeOrderSchema.pick({ items: true, use_bonus: true, use_balance: true, payment: true, promo_code: true, gift_codes: true }).extend({
-  delivery: z.object({
-    method: z.enum(DELIVERY_METHODS),
-    quote: z.string().min(1).max(QUOTE_MAX_CHARS).optional(),
-    // The point chosen, if any: whether it takes payment on delivery.
-    point: z.string().trim().min(1).max(50).optional(),
-  }),
-});
+export const summarySchema = placeOrderSchema
+  .pick({ items: true, use_bonus: true, use_balance: true, payment: true, promo_code: true, gift_codes: true })
+  .extend({
+    delivery: z.object({
+      method: z.enum(DELIVERY_METHODS),
+      quote: z.string().min(1).max(QUOTE_MAX_CHARS).optional(),
+      // The point chosen, if any: whether it takes payment on delivery.
+      point: z.string().trim().min(1).max(50).optional(),
+    }),
+  });
 
 const money = z.number().int();
 const summaryLine = z.object({

@@ -29,7 +29,6 @@ import { checkCertificates, spendCertificates, type GiftAnswer } from '~/feature
 /** Bonus points pay at most this share of the goods (after discounts); the balance may pay everything. */
 export const BONUS_CAP_PERCENT = 30;
 
-
 export interface PlacedOrder {
   code: string;
   hash: string;

@@ -60,7 +60,8 @@ export function GiftCodesField({
         <ul className="mt-2 grid gap-1 text-sm" role="status">
           {answers.map((a) => (
             <li key={a.code} className={a.reason ? 'text-danger' : 'text-accent'} data-testid="gift-code-answer">
-              <span className="font-600">{a.code}</span>: {a.reason ?? fill(m['gift.applied'] ?? '', { amount: formatPrice(a.applied), left: formatPrice(a.left) })}{' '}
+              <span className="font-600">{a.code}</span>:{' '}
+              {a.reason ?? fill(m['gift.applied'] ?? '', { amount: formatPrice(a.applied), left: formatPrice(a.left) })}{' '}
               <button type="button" className="underline" onClick={() => onRemove(normalizeGiftCode(a.code))}>
                 {m['gift.remove']}
               </button>

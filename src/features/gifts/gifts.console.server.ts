@@ -80,6 +80,13 @@ export async function giftAction(action: z.output<typeof giftNominalActionSchema
     sql`UPDATE gift_certificates SET status = 'void' WHERE id = ${action.id} AND status = 'active' RETURNING code, balance`,
   );
   if (!voided) throw new HttpError(409, 'gift.void');
-  await audit(actor, 'gift.void', 'gift', GIFTS_AUDIT_ID, { id: action.id, status: 'active' }, { id: action.id, status: 'void', balance: Number(voided.balance) });
+  await audit(
+    actor,
+    'gift.void',
+    'gift',
+    GIFTS_AUDIT_ID,
+    { id: action.id, status: 'active' },
+    { id: action.id, status: 'void', balance: Number(voided.balance) },
+  );
   return 'voided';
 }

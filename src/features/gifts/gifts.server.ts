@@ -44,7 +44,12 @@ interface CertificateRow extends Record<string, unknown> {
  * `toPay` up to its balance. In placement (`lock`) their rows are locked in id order, so two orders spending
  * one certificate wait for each other and the second sees what the first left.
  */
-export async function checkCertificates(tx: Tx, typed: readonly string[], toPay: number, options: { lock: boolean; onDelivery: boolean }): Promise<GiftAnswer[]> {
+export async function checkCertificates(
+  tx: Tx,
+  typed: readonly string[],
+  toPay: number,
+  options: { lock: boolean; onDelivery: boolean },
+): Promise<GiftAnswer[]> {
   const codes = [...new Set(typed.map(normalizeGiftCode).filter(Boolean))];
   if (codes.length === 0) return [];
   const rows = await selectRows<CertificateRow>(
@@ -182,7 +187,10 @@ interface PurchaseRow extends Record<string, unknown> {
 }
 
 /** The certificate a purchase order made; null for another order. */
-export async function purchasedCertificate(tx: Tx, orderId: number): Promise<{ code: string; nominal: number; recipient_email: string; status: string } | null> {
+export async function purchasedCertificate(
+  tx: Tx,
+  orderId: number,
+): Promise<{ code: string; nominal: number; recipient_email: string; status: string } | null> {
   const [row] = await selectRows<PurchaseRow>(
     tx,
     sql`SELECT c.code, c.nominal, c.balance, c.status, c.recipient_email, c.recipient_name, c.sender_name, c.message, c.expires_at, o.contact_email AS buyer_email

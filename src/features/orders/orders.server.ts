@@ -2,7 +2,14 @@
 // its result page, and told to the shopper by e-mail. Checkout places orders, payments settle them, the
 // operator command moves them along — each through these functions, inside the caller's transaction.
 import { releaseUses } from '~/features/promotions/promotions.server.ts';
-import { activateCertificates, certificateUses, giveBackCertificates, mailCertificate, maskedGiftCode, purchasedCertificate } from '~/features/gifts/gifts.server.ts';
+import {
+  activateCertificates,
+  certificateUses,
+  giveBackCertificates,
+  mailCertificate,
+  maskedGiftCode,
+  purchasedCertificate,
+} from '~/features/gifts/gifts.server.ts';
 import { createHmac, randomInt } from 'node:crypto';
 import { shopSecret } from '~/lib/secrets.server.ts';
 import { sameSecret } from '~/lib/same-secret.ts';

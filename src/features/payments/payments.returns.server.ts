@@ -293,13 +293,13 @@ async function finishReturn(row: ReturnRow, order: OrderView, undo = false): Pro
     if (Number(row.amount) > 0) {
       if (!payment) throw new ProviderUnavailable('no payment');
       ({ ref } = await providers[payment.provider].refund({
-      ref: payment.provider_ref,
-      amount: Number(row.amount),
-      idempotenceKey: row.idempotence_key,
-      receipt: lines,
-      receiptMode: lines.some((l) => l.mark !== undefined) || payment.receipt_mode === 'full_payment' ? 'full_payment' : 'full_prepayment',
-      customer: { email: order.contact_email, phone: order.contact_phone },
-    }));
+        ref: payment.provider_ref,
+        amount: Number(row.amount),
+        idempotenceKey: row.idempotence_key,
+        receipt: lines,
+        receiptMode: lines.some((l) => l.mark !== undefined) || payment.receipt_mode === 'full_payment' ? 'full_payment' : 'full_prepayment',
+        customer: { email: order.contact_email, phone: order.contact_phone },
+      }));
     }
   } catch (error) {
     if (!(error instanceof ProviderUnavailable)) throw error;

@@ -138,3 +138,17 @@ describe('the settlement receipt of marked goods (issue 39)', () => {
     expect(receiptItem({ description: 'Delivery', quantity: 1, unit: 390_00, subject: 'service' }, 'full_payment', 4)).not.toHaveProperty('mark_mode');
   });
 });
+
+describe('a gift certificate sold (issue 56)', () => {
+  it('goes to YooKassa as an advance whose subject is a payment (54-FZ tags 1214 = 3, 1212 = 10)', () => {
+    const item = receiptItem({ description: 'Подарочный сертификат на 5 000 ₽', quantity: 1, unit: 5_000_00, subject: 'payment' }, 'advance', 1);
+    expect(item).toEqual({
+      description: 'Подарочный сертификат на 5 000 ₽',
+      quantity: '1.00',
+      amount: { value: '5000.00', currency: 'RUB' },
+      vat_code: 1,
+      payment_subject: 'payment',
+      payment_mode: 'advance',
+    });
+  });
+});

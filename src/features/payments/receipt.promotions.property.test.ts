@@ -5,7 +5,7 @@
 import fc from 'fast-check';
 import { describe, it } from 'vitest';
 import { applyPromotions, type Promotion, type PromotionRule } from '~/features/promotions/promotions.ts';
-import { apportion, paidAmounts, receiptLines, receiptTotal, type ReceiptSource } from './receipt.ts';
+import { apportion, certificateLines, certificateShares, paidAmounts, receiptLines, receiptTotal, type ReceiptSource } from './receipt.ts';
 
 const ALL = { all: true, productIds: [], categoryIds: [], brandIds: [] };
 const promo = (id: number, rule: PromotionRule, extra: Partial<Promotion> = {}): Promotion => ({
@@ -110,6 +110,70 @@ describe('100,000 carts', () => {
         return true;
       }),
       { numRuns: 100_000, seed: 20261202 },
+    );
+  }, 300_000);
+});
+
+const certificates = fc.record({
+  lines: fc.array(
+    fc.record({ unitPrice: fc.integer({ min: 1, max: 50_000_000 }), quantity: fc.integer({ min: 1, max: 6 }), discount: fc.integer({ min: 0, max: 100 }) }),
+    {
+      minLength: 1,
+      maxLength: 7,
+    },
+  ),
+  delivery: fc.integer({ min: 0, max: 100_000 }),
+  pointsShare: fc.double({ min: 0, max: 0.3, noNaN: true }),
+  // Each certificate's share of what is left after points, in the order applied.
+  uses: fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { minLength: 1, maxLength: 5 }),
+});
+
+describe('gift certificates on the receipts (issue 56)', () => {
+  it('over 100,000 orders, the card and each certificate split every line to the kopeck: none negative, each certificate its use', () => {
+    fc.assert(
+      fc.property(certificates, ({ lines, delivery, pointsShare, uses }) => {
+        const goods = lines.map((l) => l.unitPrice * l.quantity - Math.min(l.discount, l.unitPrice * l.quantity));
+        const total = goods.reduce((s, g) => s + g, 0) + delivery;
+        const points = Math.floor(total * pointsShare);
+        let rest = total - points;
+        const amounts = uses.map((share) => {
+          const used = Math.floor(rest * share);
+          rest -= used;
+          return used;
+        });
+        const certificateUsed = amounts.reduce((s, x) => s + x, 0);
+        const source: ReceiptSource = {
+          lines: lines.map((l, i) => ({
+            id: i + 1,
+            name: 'Пальто',
+            brand: 'Max Mara',
+            variant: 'M',
+            unit_price: l.unitPrice,
+            quantity: l.quantity,
+            discount: l.unitPrice * l.quantity - (goods[i] ?? 0),
+          })),
+          delivery_price: delivery,
+          delivery_label: 'Доставка',
+          deducted: points + certificateUsed,
+          certificates: amounts,
+        };
+        // The card's receipt: what is left after points and every certificate.
+        if (receiptTotal(receiptLines(source)) !== total - points - certificateUsed) return false;
+        const card = paidAmounts(source);
+        const shares = amounts.map((_, i) => certificateShares(source, i));
+        for (const [i, use] of amounts.entries()) {
+          const lines = certificateLines(source, i);
+          if (receiptTotal(lines) !== use || lines.some((l) => l.unit < 0 || l.quantity <= 0)) return false;
+        }
+        // Line by line, the card's part and the certificates' add up to what points left of it.
+        const afterPoints = paidAmounts({ ...source, deducted: points, certificates: [] });
+        for (const [i] of lines.entries()) {
+          const sum = (card.goods[i] ?? 0) + shares.reduce((s, x) => s + (x.goods[i] ?? 0), 0);
+          if (sum !== afterPoints.goods[i] || shares.some((x) => (x.goods[i] ?? 0) < 0)) return false;
+        }
+        return card.delivery + shares.reduce((s, x) => s + x.delivery, 0) === afterPoints.delivery;
+      }),
+      { numRuns: 100_000, seed: 20261203 },
     );
   }, 300_000);
 });

@@ -46,15 +46,35 @@ export function describe(brand: string, name: string, variant: string): string {
   return text.length > DESCRIPTION_MAX ? `${text.slice(0, DESCRIPTION_MAX - 1)}…` : text;
 }
 
-/** What the buyer pays for each of the source's lines, and for delivery (the fee apart: nothing is deducted from it). */
-export function paidAmounts(source: ReceiptSource): { goods: number[]; delivery: number } {
+interface Paid {
+  goods: number[];
+  delivery: number;
+}
+
+/** Takes `amount` off what is left to pay: the goods first, in proportion (largest remainder), then delivery. */
+function takeOff(left: Paid, amount: number): Paid {
+  const goodsTotal = left.goods.reduce((s, x) => s + x, 0);
+  const offGoods = Math.min(amount, goodsTotal);
+  const offDelivery = Math.min(amount - offGoods, left.delivery);
+  const cuts = apportion(offGoods, left.goods);
+  return { goods: left.goods.map((g, i) => g - (cuts[i] ?? 0)), delivery: left.delivery - offDelivery };
+}
+
+/**
+ * What is left to pay after points and balance, then after each gift certificate in turn (issue 56): each
+ * step takes its amount off what the one before left, so no step can take a kopeck back from a line.
+ */
+function stages(source: ReceiptSource): Paid[] {
+  const uses = source.certificates ?? [];
   const goods = source.lines.map((l) => Math.max(0, l.unit_price * l.quantity - (l.discount ?? 0)));
-  const goodsTotal = goods.reduce((s, x) => s + x, 0);
-  // Points and balance pay goods first; what is left of them pays delivery.
-  const offGoods = Math.min(source.deducted, goodsTotal);
-  const offDelivery = Math.min(source.deducted - offGoods, source.delivery_price);
-  const cuts = apportion(offGoods, goods);
-  return { goods: goods.map((g, i) => g - (cuts[i] ?? 0)), delivery: source.delivery_price - offDelivery };
+  const out = [takeOff({ goods, delivery: source.delivery_price }, source.deducted - uses.reduce((s, x) => s + x, 0))];
+  for (const use of uses) out.push(takeOff(out.at(-1) as Paid, use));
+  return out;
+}
+
+/** What the buyer pays (by card) for each of the source's lines, and for delivery (the fee apart: nothing is deducted from it). */
+export function paidAmounts(source: ReceiptSource): Paid {
+  return stages(source).at(-1) as Paid;
 }
 
 /** A line of goods paid `amount` kopecks for its units: one receipt line, or two when the kopecks do not divide. */
@@ -84,7 +104,7 @@ export function receiptLines(source: ReceiptSource, codes?: ReadonlyMap<number, 
 }
 
 /** The lines of these amounts paid for the source's goods and delivery (a marked line by unit, with `codes`). */
-function linesOf(source: ReceiptSource, paid: { goods: number[]; delivery: number }, codes?: ReadonlyMap<number, readonly string[]>): ReceiptLine[] {
+function linesOf(source: ReceiptSource, paid: Paid, codes?: ReadonlyMap<number, readonly string[]>): ReceiptLine[] {
   const out: ReceiptLine[] = [];
   source.lines.forEach((line, i) => {
     const amount = paid.goods[i] ?? 0;
@@ -109,17 +129,15 @@ function linesOf(source: ReceiptSource, paid: { goods: number[]; delivery: numbe
 }
 
 /**
- * What the `index`-th gift certificate paid for each line and for delivery (issue 56): the difference between
- * the amounts left before it and after it, so the certificates' shares and the card's add up to each line's
- * amount to the kopeck, by the same rule (goods first, in proportion; then delivery).
+ * What the `index`-th gift certificate paid for each line and for delivery (issue 56): what was left before it
+ * less what was left after it, so the certificates' shares and the card's add up to each line's amount to the
+ * kopeck, by the same rule (goods first, in proportion; then delivery).
  */
-export function certificateShares(source: ReceiptSource, index: number): { goods: number[]; delivery: number } {
-  const uses = source.certificates ?? [];
-  const base = source.deducted - uses.reduce((s, x) => s + x, 0);
-  const before = base + uses.slice(0, index).reduce((s, x) => s + x, 0);
-  const a = paidAmounts({ ...source, deducted: before });
-  const b = paidAmounts({ ...source, deducted: before + (uses[index] ?? 0) });
-  return { goods: a.goods.map((g, i) => g - (b.goods[i] ?? 0)), delivery: a.delivery - b.delivery };
+export function certificateShares(source: ReceiptSource, index: number): Paid {
+  const all = stages(source);
+  const before = all[index] as Paid;
+  const after = all[index + 1] ?? before;
+  return { goods: before.goods.map((g, i) => g - (after.goods[i] ?? 0)), delivery: before.delivery - after.delivery };
 }
 
 /**

@@ -27,7 +27,9 @@ export const POST = endpoint({
     // Any Authorization header that is not a live session is a 401, not a silent guest order.
     const auth = await optionalCustomer(request);
     await enforce({ key: `checkout:${context.clientAddress}`, max: 200, windowSeconds: 600 });
-    const order = await underGuessLimit(context.clientAddress, body.promo_code ?? body.gift_codes?.[0], () => placeOrder(body, { customerId: auth?.customer.id ?? null }, key.data));
+    const order = await underGuessLimit(context.clientAddress, body.promo_code ?? body.gift_codes?.[0], () =>
+      placeOrder(body, { customerId: auth?.customer.id ?? null }, key.data),
+    );
     // Checkout says placing the order is consenting to the personal data policy (152-ФЗ): recorded once per order.
     if (order.created)
       await noteConsent({
