@@ -1036,6 +1036,7 @@ export const en: Partial<Messages> = {
   'ops.delivery.courier': 'Courier',
   'ops.delivery.pickup': 'Pickup',
   'ops.delivery.post': 'Russian Post',
+  'ops.delivery.email': 'By e-mail (certificate)',
   'ops.order.notRefundDue': 'This order is not waiting for a refund',
   'ops.order.title': 'Order {code}',
   'ops.order.back': '← All orders',

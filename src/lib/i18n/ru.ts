@@ -1059,6 +1059,7 @@ export const ru = {
   'ops.delivery.courier': 'Курьер',
   'ops.delivery.pickup': 'Самовывоз',
   'ops.delivery.post': 'Почта России',
+  'ops.delivery.email': 'На e-mail (сертификат)',
   'ops.order.notRefundDue': 'Этот заказ не ждёт возврата денег',
   'ops.order.title': 'Заказ {code}',
   'ops.order.back': '← Все заказы',
