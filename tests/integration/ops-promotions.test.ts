@@ -3,6 +3,8 @@
 // batch downloaded as CSV, and the codes work at checkout; absurd values are the form's messages, never rows;
 // every change is in the audit log; a promotion paused while a shopper looks at the summary refuses the order
 // (409) rather than charging more than was shown.
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../src/lib/db/client.ts';
@@ -159,6 +161,15 @@ describe('promotions in the console', () => {
     expect(text(notes.html)).toContain('promotion.save: status: active → status: paused');
     expect(text(notes.html)).toContain('promo-manager@shop.ru');
     expect(text((await manager.go('/ops/promotions')).html)).toContain('На паузе');
+
+    // Running again for the end sizes only: the coat in M is not among them; in the cart, M is priced as is.
+    const ends = await post(`/ops/promotions/${made.id}`, form({ sizes: ' xs, 42/44 ;m ' }));
+    expect(ends.status).toBe(303);
+    expect((await manager.go(`/ops/promotions/${made.id}`)).html).toContain('value="XS, 42/44, M"');
+    expect((await summary([item(fx().coat)])).data.promo_discount).toBe(6_000_00);
+    await post(`/ops/promotions/${made.id}`, form({ sizes: 'XS, 42/44' }));
+    expect((await summary([item(fx().coat)])).data.promo_discount).toBe(0);
+    await post(`/ops/promotions/${made.id}`, form({ status: 'paused' }));
   });
 
   it.each([
@@ -178,6 +189,8 @@ describe('promotions in the console', () => {
     ['no target ticked', { products: '' }, 'Выберите, на что действует акция: категории, бренды или товары'],
     ['an unknown product', { products: '999999' }, 'Таких товаров нет: 999999'],
     ['products that are not numbers', { products: '1; DROP TABLE' }, 'Товары — номера через запятую, не больше 200'],
+    ['sizes with markup', { sizes: 'XS, <script>' }, 'Размеры — через запятую, не больше 50, каждый до 20 знаков'],
+    ['a size of 30 signs', { sizes: 'X'.repeat(30) }, 'Размеры — через запятую, не больше 50, каждый до 20 знаков'],
     ['a name of 10 KB', { name: 'Z'.repeat(10_240) }, 'Название акции — от 1 до 120 знаков'],
     ['an empty name', { name: '   ' }, 'Название акции — от 1 до 120 знаков'],
     ['an unknown kind', { kind: 'free_money' }, ''],
@@ -290,7 +303,14 @@ describe('promotions in the console', () => {
     const cheap = await listing('price_max=6000&sort=price_asc');
     expect(cheap.map((p) => p.id)).toEqual([fx().scarf.id]);
     const sorted = await listing('sort=price_asc&per_page=60');
-    expect(sorted.find((p) => p.id === coat)).toMatchObject({ price: 13_000_00, price_old: 20_000_00 });
+    expect(sorted.find((p) => p.id === coat)).toMatchObject({ price: 13_000_00, price_old: 20_000_00, promotion: 'Пальто −40 %' });
+    // The listing's card names the sale under its price, and the Yandex feed, at its next writing (its file
+    // taken away, as when its refresh is due), offers the sale price with the price before as its oldprice.
+    const page = await (await fetch(`${server.baseUrl}/c/${fx().categoryId}/x?sort=price_asc`)).text();
+    expect(page).toMatch(/data-testid="card-promotion"[^>]*>\s*Пальто −40 %\s*</);
+    rmSync(join(server.database.env['DATA_DIR']!, 'feeds', 'yandex.yml.gz'), { force: true });
+    const feed = await (await fetch(`${server.baseUrl}/feeds/yandex.yml`)).text();
+    expect(feed).toMatch(new RegExp(`group_id="${coat}"[^>]*>[\\s\\S]*?<price>13000</price><oldprice>20000</oldprice>`));
     expect((await listing('with_discount=1&per_page=60')).map((p) => p.id)).toContain(coat);
     // The product page's HTML (its JSON-LD offer too).
     const html = await (await fetch(`${server.baseUrl}/p/${coat}/palto-konsol-1`)).text();

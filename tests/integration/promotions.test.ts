@@ -95,6 +95,12 @@ beforeAll(async () => {
         code: 'OTHER',
       });
       await promotion(db, {
+        name: 'Размер S',
+        rule: { kind: 'percent', percent: 10 },
+        target: { all: true, productIds: [], categoryIds: [], brandIds: [], sizes: ['S'] },
+        code: 'SIZE-S',
+      });
+      await promotion(db, {
         name: 'Слабый',
         rule: { kind: 'percent', percent: 1 },
         target: { all: false, productIds: [], categoryIds: [shoes.id], brandIds: [] },
@@ -186,6 +192,14 @@ describe('promotions at checkout', () => {
     const small = await summary({ items: [item(fx().bag)] });
     expect(small.body.data!.delivery_discount).toBe(0);
     expect(small.body.data!.delivery_price).toBeGreaterThan(0);
+  });
+
+  it('a code for one size takes off that size only, and is refused for a cart without it', async () => {
+    const s = await summary({ items: [item(fx().boots), item(fx().dress)], promo_code: 'size-s' });
+    expect(s.body.data!.promo_code).toEqual({ code: 'size-s', applied: true, reason: null });
+    expect(s.body.data!.lines.map((l) => l.promo_discount)).toEqual([2_400_00, 800_00]);
+    const none = await summary({ items: [item(fx().boots)], promo_code: 'SIZE-S' });
+    expect(none.body.data!.promo_code?.reason).toBe('В корзине нет товаров, на которые действует промокод');
   });
 
   it.each([

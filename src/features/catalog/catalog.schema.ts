@@ -40,6 +40,8 @@ export const productCardSchema = z
     image: productImageSchema.nullable(),
     free_delivery: z.boolean(),
     rating: z.number(),
+    /** The automatic promotion the price is after (issue 56), by name; null when none. */
+    promotion: z.string().nullable(),
   })
   .meta({ id: 'ProductCard' });
 

@@ -117,6 +117,7 @@ function decodeCard(c: CardJson, pricing: Pricing): ProductCard {
     image: c.image ? decodeImage(c.image) : null,
     free_delivery: c.freeDelivery,
     rating: c.rating,
+    promotion: shown.promotion?.name ?? null,
   };
 }
 

@@ -182,6 +182,7 @@ async function price(
     brandId: Number(l.variant.brand_id),
     unitPrice: Number(l.variant.price),
     quantity: l.quantity,
+    size: l.variant.label,
   }));
   // Promotions (issue 56): the automatic ones in force, and the shopper's code when it is accepted.
   const keys = customerKeys({ customerId: owner.customerId, email: contact?.email, phone: contact?.phone });

@@ -147,7 +147,9 @@ function ruleOf(form: PromotionForm, methods: string[]): PromotionRule {
 
 /** The form's target, each id checked against what exists (an unknown one is the form's message, not a row). */
 async function targetOf(form: PromotionForm, choices: PromotionChoices): Promise<PromotionTarget> {
-  if (form.applies === 'all') return { all: true, productIds: [], categoryIds: [], brandIds: [] };
+  // Sizes narrow either choice (a sale of the end sizes on everything, or on one brand).
+  const sizes = form.sizes.length > 0 ? { sizes: form.sizes } : {};
+  if (form.applies === 'all') return { all: true, productIds: [], categoryIds: [], brandIds: [], ...sizes };
   const known = (ids: string[], list: readonly { id: number }[]) => ids.map(Number).filter((id) => list.some((c) => c.id === id));
   const categoryIds = known(ticked(form, 'category_'), choices.categories);
   const brandIds = known(ticked(form, 'brand_'), choices.brands);
@@ -164,7 +166,7 @@ async function targetOf(form: PromotionForm, choices: PromotionChoices): Promise
     if (missing.length > 0) throw new HttpError(422, 'ops.promotion.error.unknownProducts', undefined, undefined, { ids: missing.slice(0, 10).join(', ') });
   }
   if (categoryIds.length + brandIds.length + productIds.length === 0) throw new HttpError(422, 'ops.promotion.error.target');
-  return { all: false, productIds, categoryIds, brandIds };
+  return { all: false, productIds, categoryIds, brandIds, ...sizes };
 }
 
 /** A promotion's values as the audit log keeps them before and after. */
@@ -352,6 +354,7 @@ export function promotionFormValues(row: ConsolePromotionRow | null): Record<str
     cap: roublesText(row.cap === null ? null : Number(row.cap)),
     applies: target.all ? 'all' : 'some',
     products: target.productIds.join(', '),
+    sizes: (target.sizes ?? []).join(', '),
     status: row.status,
     starts_at: momentText(row.starts_at),
     ends_at: momentText(row.ends_at),

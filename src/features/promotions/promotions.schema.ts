@@ -91,6 +91,22 @@ export const promotionFormSchema = z
       ])
       .refine((ids) => ids.length <= PROMOTION_PRODUCTS_MAX && ids.every((id) => id > 0 && id <= 2_147_483_647), 'ops.promotion.error.products')
       .default([]),
+    // Only these sizes (issue 56): labels separated by commas, as the sizes are named (XS, 38, 42/44, One size).
+    sizes: z
+      .string()
+      .trim()
+      .max(600, 'ops.promotion.error.sizes')
+      .regex(/^[\p{L}\p{N} ./½,;-]*$/u, 'ops.promotion.error.sizes')
+      .transform((text) => [
+        ...new Set(
+          text
+            .split(/[,;]+/)
+            .map((s) => s.trim().toUpperCase())
+            .filter(Boolean),
+        ),
+      ])
+      .refine((sizes) => sizes.length <= 50 && sizes.every((s) => s.length <= 20), 'ops.promotion.error.sizes')
+      .default([]),
     needs_code: z.literal('on').optional(),
     status: z.enum(PROMOTION_STATUSES),
     starts_at: blankOr(moment),

@@ -35,6 +35,18 @@ describe('promotions, rule by rule', () => {
     expect(r.applied).toEqual([{ promotionId: 1, name: 'P1', cls: 'item', amount: 2_000_00 }]);
   });
 
+  it('a sale of the end sizes takes off only the sizes it names, whatever case they are typed in; a card shows no such price', () => {
+    const ends = promo(1, { kind: 'percent', percent: 30 }, { target: { ...ALL, sizes: ['XS', 'XXL'] } });
+    const r = applyPromotions(
+      [line(1, 10_000_00, 1, { size: 'xs' }), line(1, 10_000_00, 1, { size: 'M' }), line(2, 4_000_00, 2, { size: 'XXL ' })],
+      [ends],
+      NO_DELIVERY,
+    );
+    expect(r.lines.map((l) => l.amount)).toEqual([7_000_00, 10_000_00, 5_600_00]);
+    // One price a card for all its sizes: a size-bound promotion is the cart's.
+    expect(unitSale(line(1, 10_000_00), [ends])).toEqual({ off: 0, promotion: null });
+  });
+
   it('a fixed amount off each unit never takes a unit below zero', () => {
     const r = applyPromotions([line(1, 300_00, 2)], [promo(1, { kind: 'amount', amount: 500_00 })], NO_DELIVERY);
     expect(r.lines[0]?.amount).toBe(0);

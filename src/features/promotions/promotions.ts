@@ -15,6 +15,12 @@ export interface PromotionTarget {
   productIds: readonly number[];
   categoryIds: readonly number[];
   brandIds: readonly number[];
+  /**
+   * Only these sizes (labels, upper case) of the goods above — a sale of the end sizes; none or absent: every
+   * size. A size-bound promotion changes no price shown (a card is one price for all its sizes): the cart and
+   * the checkout apply it (docs/promotions.md "What a promotion is").
+   */
+  sizes?: readonly string[];
 }
 
 export type PromotionRule =
@@ -47,6 +53,8 @@ export interface PricedCartLine {
   /** Kopecks per unit: the price shown before promotions (the product's own sale price included). */
   unitPrice: number;
   quantity: number;
+  /** The size's label; absent where no size is chosen (a card's or a product page's price). */
+  size?: string | undefined;
 }
 
 export interface LineDiscount {
@@ -75,13 +83,17 @@ export const classOf = (rule: PromotionRule): PromotionClass =>
   rule.kind === 'delivery' ? 'delivery' : rule.kind === 'order_percent' || rule.kind === 'order_amount' ? 'order' : 'item';
 
 export function applies(target: PromotionTarget, line: PricedCartLine): boolean {
-  return (
+  const goods =
     target.all ||
     target.productIds.includes(line.productId) ||
     target.brandIds.includes(line.brandId) ||
-    line.categoryIds.some((id) => target.categoryIds.includes(id))
-  );
+    line.categoryIds.some((id) => target.categoryIds.includes(id));
+  if (!goods || !target.sizes || target.sizes.length === 0) return goods;
+  return line.size !== undefined && target.sizes.includes(sizeKey(line.size));
 }
+
+/** A size's label as a target keeps it: trimmed, upper case («xs » is «XS»). */
+export const sizeKey = (label: string): string => label.trim().toUpperCase();
 
 const percentOf = (amount: number, percent: number) => Math.round((amount * percent) / 100);
 

@@ -516,6 +516,10 @@ export const en: Partial<Messages> = {
   'ops.promotion.brands': 'Brands',
   'ops.promotion.products': 'Products',
   'ops.promotion.productsHint': 'Product numbers separated by commas, up to 200',
+  'ops.promotion.sizes': 'Only sizes',
+  'ops.promotion.sizesHint':
+    'Separated by commas, as the products name their sizes (XS, 38, 42/44); empty — every size. Catalogue prices do not change: the discount is priced in the cart',
+  'ops.promotion.error.sizes': 'Sizes: separated by commas, at most 50, each up to 20 characters',
   'ops.promotion.starts': 'Starts (Moscow time; empty: now)',
   'ops.promotion.ends': 'Ends (Moscow time; empty: never)',
   'ops.promotion.limitTotal': 'Uses in all (empty: no limit)',

@@ -516,6 +516,10 @@ export const ru = {
   'ops.promotion.brands': 'Бренды',
   'ops.promotion.products': 'Товары',
   'ops.promotion.productsHint': 'Номера товаров через запятую, до 200',
+  'ops.promotion.sizes': 'Только размеры',
+  'ops.promotion.sizesHint':
+    'Через запятую, как размеры названы у товаров (XS, 38, 42/44); пусто — все размеры. Цены в каталоге не меняются: скидка считается в корзине',
+  'ops.promotion.error.sizes': 'Размеры — через запятую, не больше 50, каждый до 20 знаков',
   'ops.promotion.starts': 'Начало (по Москве; пусто — сразу)',
   'ops.promotion.ends': 'Окончание (по Москве; пусто — бессрочно)',
   'ops.promotion.limitTotal': 'Всего применений (пусто — без ограничения)',
