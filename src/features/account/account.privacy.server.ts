@@ -50,6 +50,13 @@ export async function noteConsent(consent: Parameters<typeof recordConsent>[1]):
   await recordConsent(await getDb(), consent);
 }
 
+/**
+ * Placing an order (or buying a gift certificate) is consenting to the personal data policy (152-ФЗ): recorded
+ * once per order, with the contact it was placed with.
+ */
+export const noteOrderConsent = (orderCode: string, customerId: number | null, contact: { email: string; phone: string }) =>
+  noteConsent({ purpose: 'personal_data', source: 'checkout', given: true, customerId, email: contact.email, phone: contact.phone, orderCode });
+
 // ---------------------------------------------------------------- marketing
 
 /** Whether the address gets the shop's news and offers (its newsletter subscription). */

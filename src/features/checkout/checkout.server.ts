@@ -139,7 +139,8 @@ async function price(
   input: PricingInput,
   option: DeliveryOption,
   lock: boolean,
-  contact?: { email: string; phone: string },
+  /** The buyer's keys for a code's per-customer limit (customerKeys): the summary knows only a customer's. */
+  keys: readonly string[],
 ): Promise<Pricing> {
   // The same size twice in one order is one line.
   const wanted = new Map<string, number>();
@@ -185,7 +186,6 @@ async function price(
     size: l.variant.label,
   }));
   // Promotions (issue 56): the automatic ones in force, and the shopper's code when it is accepted.
-  const keys = customerKeys({ customerId: owner.customerId, email: contact?.email, phone: contact?.phone });
   const promoCode: PromoCodeState = input.promo_code ? { code: input.promo_code, answer: await checkCode(tx, input.promo_code, keys, cartLines) } : null;
   const candidates = [...(await automaticPromotions(tx)), ...(promoCode?.answer.ok ? [promoCode.answer.promotion] : [])];
   const promoted = applyPromotions(cartLines, candidates, {
@@ -284,7 +284,7 @@ export async function summarize(input: PricingInput, owner: Owner): Promise<Summ
   if (items.length === 0) throw conflict('checkout.empty');
   const quote = input.delivery.quote ? await quoted(input.delivery.quote, await parcelOfItems(items)) : null;
   const option = quote ? quotedOption(quote) : await deliveryOption(input.delivery.method);
-  const p = await price(await getDb(), owner, items, input, option, false);
+  const p = await price(await getDb(), owner, items, input, option, false, customerKeys({ customerId: owner.customerId }));
   // A guest's e-mail is not known yet: their refusals are counted at placement.
   const facts = quote ? await pointFacts(quote, input.delivery.point) : undefined;
   const cod = await onDeliveryAnswer({
@@ -345,10 +345,12 @@ export async function placeOrder(input: PlaceOrderInput, owner: Owner, idempoten
   const seconds = Math.round(env().PAYMENT_TIMEOUT_MINUTES * 60);
 
   const onDelivery = input.payment === ON_DELIVERY;
+  // Who the buyer is for a code's per-customer limit: counted and claimed under the same keys.
+  const keys = customerKeys({ customerId: owner.customerId, email: input.contact.email, phone: input.contact.phone });
   let placed: { total: number; paymentStatus: 'paid' | 'unpaid' | typeof ON_DELIVERY; soldOut: { productId: number; label: string }[] };
   try {
     placed = await db.transaction(async (tx) => {
-      let p = await price(tx, owner, items, input, option, true, input.contact);
+      let p = await price(tx, owner, items, input, option, true, keys);
       // A code the shopper sent and that does not apply now is refused with its reason, not dropped: the
       // order would cost more than the summary said (docs/promotions.md "Codes").
       const promo = p.promo_code?.answer;
@@ -406,12 +408,7 @@ export async function placeOrder(input: PlaceOrderInput, owner: Owner, idempoten
       }
       await keepPromotions(tx, order.id, p, lineIds);
       if (promo?.ok) {
-        const refused = await claimCode(
-          tx,
-          promo,
-          order.id,
-          customerKeys({ customerId: owner.customerId, email: input.contact.email, phone: input.contact.phone }),
-        );
+        const refused = await claimCode(tx, promo, order.id, keys);
         if (refused) throw new HttpError(409, refused);
       }
       // Paid at the door, the order never waits for a payment: its history begins at processing (acceptOnDelivery).

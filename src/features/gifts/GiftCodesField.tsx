@@ -1,6 +1,7 @@
 // The checkout's gift certificate field (issue 56): codes added one by one, each with the summary's answer —
 // what this order takes from it and what stays on it, or why not — and a way to take it off again.
 import { useState } from 'react';
+import { CodeEntry } from '~/components/ui/CodeEntry.tsx';
 import { fill } from '~/lib/i18n/fill.ts';
 import { formatPrice } from '~/lib/format.ts';
 import { GIFT_CODES_MAX, normalizeGiftCode } from './gifts.ts';
@@ -32,32 +33,21 @@ export function GiftCodesField({
   };
   return (
     <div className="border-b border-line pb-4" data-testid="gift-codes">
-      <label htmlFor="gift-code" className="mb-1.5 block text-xs font-600 uppercase tracking-wider text-ink-soft">
-        {m['gift.field']}
-      </label>
+      {answers.length >= GIFT_CODES_MAX && <p className="mb-1.5 text-xs font-600 uppercase tracking-wider text-ink-soft">{m['gift.field']}</p>}
       {answers.length < GIFT_CODES_MAX && (
-        <div className="flex gap-2">
-          <input
-            id="gift-code"
-            className="h-11 min-w-0 flex-1 border border-line bg-paper px-3 text-sm uppercase outline-none focus:border-ink"
-            value={text}
-            maxLength={40}
-            autoComplete="off"
-            placeholder="XXXX-XXXX-XXXX-XXXX"
-            onChange={(event) => setText(event.target.value)}
-            onKeyDown={(event) => {
-              if (event.key !== 'Enter') return;
-              event.preventDefault();
-              add();
-            }}
-          />
-          <button type="button" className="btn-outline h-11 px-4 disabled:opacity-60" disabled={!text.trim()} onClick={add}>
-            {m['gift.apply']}
-          </button>
-        </div>
+        <CodeEntry
+          id="gift-code"
+          label={m['gift.field'] ?? ''}
+          apply={m['gift.apply'] ?? ''}
+          value={text}
+          onChange={setText}
+          onApply={add}
+          placeholder="XXXX-XXXX-XXXX-XXXX"
+          answerId={answers.length > 0 ? 'gift-code-answers' : undefined}
+        />
       )}
       {answers.length > 0 && (
-        <ul className="mt-2 grid gap-1 text-sm" role="status">
+        <ul id="gift-code-answers" className="mt-2 grid gap-1 text-sm" role="status">
           {answers.map((a) => (
             <li key={a.code} className={a.reason ? 'text-danger' : 'text-accent'} data-testid="gift-code-answer">
               <span className="font-600">{a.code}</span>:{' '}

@@ -8,6 +8,7 @@ import { getDb } from '~/lib/db/index.ts';
 import { env } from '~/lib/env.ts';
 import { t } from '~/lib/i18n/index.ts';
 import { logger } from '~/lib/log.ts';
+import { HttpError } from '~/lib/http/errors.ts';
 import { metrics } from '~/lib/metrics.ts';
 import { cancelOrder, lockOrder, markPaid, orderByCode, recordNote, resultPath, sendOrderMail, type OrderView } from '~/features/orders/orders.server.ts';
 import { ProviderUnavailable, type PaymentProvider, type ProviderPayment, type ReceiptMode } from './provider.server.ts';
@@ -71,6 +72,22 @@ export async function startPayment(code: string, device: 'mobile' | 'desktop' = 
   await db.execute(sql`UPDATE payments SET provider_ref = ${made.ref}, confirmation_url = ${made.confirmationUrl}, updated_at = now() WHERE id = ${row.id}`);
   if (made.status !== 'pending') await settle(row, made);
   return made.confirmationUrl;
+}
+
+/** The device a browser names itself as: SberPay confirms in the bank's app on a phone (issue 55). */
+export const deviceOf = (userAgent: string | null): 'mobile' | 'desktop' => (/Mobi|Android|iPhone|iPad/i.test(userAgent ?? '') ? 'mobile' : 'desktop');
+
+/**
+ * The payment page for a shopper's new order (startPayment, for the request's device); 502 when the provider
+ * cannot be reached — the order stands, and the same Idempotency-Key again retries the payment.
+ */
+export async function paymentPageFor(code: string, userAgent: string | null): Promise<string | null> {
+  try {
+    return await startPayment(code, deviceOf(userAgent));
+  } catch (error) {
+    if (error instanceof ProviderUnavailable) throw new HttpError(502, 'payment.unavailable');
+    throw error;
+  }
 }
 
 /**

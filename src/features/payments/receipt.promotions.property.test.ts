@@ -4,19 +4,9 @@
 // a partial return refunds, one unit at a time) adding up to what the line was paid.
 import fc from 'fast-check';
 import { describe, it } from 'vitest';
-import { applyPromotions, type Promotion, type PromotionRule } from '~/features/promotions/promotions.ts';
+import { applyPromotions, type PromotionRule } from '~/features/promotions/promotions.ts';
 import { apportion, certificateLines, certificateShares, paidAmounts, receiptLines, receiptTotal, type ReceiptSource } from './receipt.ts';
-
-const ALL = { all: true, productIds: [], categoryIds: [], brandIds: [] };
-const promo = (id: number, rule: PromotionRule, extra: Partial<Promotion> = {}): Promotion => ({
-  id,
-  name: `P${id}`,
-  rule,
-  target: ALL,
-  cap: null,
-  needsCode: false,
-  ...extra,
-});
+import { ALL, promo } from '../../../tests/support/promotions.ts';
 
 const target = fc.oneof(
   fc.constant(ALL),

@@ -1,4 +1,5 @@
 // The promo code field (issue 56), the cart's and the checkout's: one island part, the summary's answer under it.
+import { CodeEntry } from '~/components/ui/CodeEntry.tsx';
 import type { PromoAnswer } from './promotions.ts';
 
 /**
@@ -23,29 +24,16 @@ export function PromoCodeField({
 }) {
   return (
     <div className="border-b border-line pb-4">
-      <label htmlFor="promo-code" className="mb-1.5 block text-xs font-600 uppercase tracking-wider text-ink-soft">
-        {m['promo.field']}
-      </label>
-      <div className="flex gap-2">
-        <input
-          id="promo-code"
-          className="h-11 min-w-0 flex-1 border border-line bg-paper px-3 text-sm uppercase outline-none focus:border-ink"
-          value={text}
-          maxLength={40}
-          autoComplete="off"
-          aria-describedby={answer ? 'promo-code-answer' : undefined}
-          aria-invalid={answer ? !answer.applied : undefined}
-          onChange={(event) => onText(event.target.value)}
-          onKeyDown={(event) => {
-            if (event.key !== 'Enter') return;
-            event.preventDefault();
-            if (text.trim()) onApply();
-          }}
-        />
-        <button type="button" className="btn-outline h-11 px-4 disabled:opacity-60" disabled={!text.trim()} onClick={onApply}>
-          {m['promo.apply']}
-        </button>
-      </div>
+      <CodeEntry
+        id="promo-code"
+        label={m['promo.field'] ?? ''}
+        apply={m['promo.apply'] ?? ''}
+        value={text}
+        onChange={onText}
+        onApply={onApply}
+        answerId={answer ? 'promo-code-answer' : undefined}
+        invalid={answer ? !answer.applied : undefined}
+      />
       {answer && (
         <p id="promo-code-answer" role="status" className={`mt-2 text-sm ${answer.applied ? 'text-accent' : 'text-danger'}`}>
           {answer.applied ? m['promo.applied'] : answer.reason}{' '}

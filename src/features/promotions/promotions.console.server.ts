@@ -10,23 +10,14 @@ import { HttpError } from '~/lib/http/errors.ts';
 import { audit, type Actor } from '~/features/ops/ops.audit.server.ts';
 import { getDeliveryOptions } from '~/features/content/content.server.ts';
 import { catalogueChanged } from '~/features/catalog/read-model.server.ts';
-import { forgetPromotions, normalizeCode } from './promotions.server.ts';
+import { forgetPromotions, normalizeCode, type PromotionFields } from './promotions.server.ts';
 import type { PromotionRule, PromotionTarget } from './promotions.ts';
 import { CODE_BATCH_MAX, type PromotionCodesAction, type PromotionForm, type PromotionStatus } from './promotions.schema.ts';
 
-export interface ConsolePromotionRow extends Record<string, unknown> {
-  id: number;
-  name: string;
-  rule: PromotionRule;
-  target: PromotionTarget;
-  cap: number | null;
-  needs_code: boolean;
+export interface ConsolePromotionRow extends Omit<PromotionFields, 'starts_at' | 'ends_at'>, Record<string, unknown> {
   status: PromotionStatus;
   starts_at: Date | null;
   ends_at: Date | null;
-  limit_total: number | null;
-  limit_per_customer: number | null;
-  uses: number;
   codes: number;
   updated_at: Date;
 }

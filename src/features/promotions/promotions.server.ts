@@ -12,7 +12,8 @@ import { applies, type PricedCartLine, type Promotion, type PromotionRule, type 
 
 type Tx = Pick<Db, 'execute'>;
 
-interface PromotionRow extends Record<string, unknown> {
+/** A promotion's columns as read (the console's list adds its own). */
+export interface PromotionFields {
   id: number;
   name: string;
   rule: PromotionRule;
@@ -25,6 +26,8 @@ interface PromotionRow extends Record<string, unknown> {
   limit_per_customer: number | null;
   uses: number;
 }
+
+type PromotionRow = PromotionFields & Record<string, unknown>;
 
 const toPromotion = (row: PromotionRow): Promotion => ({
   id: Number(row.id),

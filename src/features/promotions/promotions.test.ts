@@ -1,18 +1,9 @@
 // The promotion engine (issue 56): worked examples of each rule and of stacking (docs/promotions.md). The
 // 100,000 generated carts whose receipts must add up are src/features/payments/receipt.promotions.property.test.ts.
 import { describe, expect, it } from 'vitest';
-import { applyPromotions, pricesShown, unitSale, type PricedCartLine, type Promotion, type PromotionRule } from './promotions.ts';
+import { applyPromotions, pricesShown, unitSale, type PricedCartLine, type PromotionRule } from './promotions.ts';
+import { ALL, promo } from '../../../tests/support/promotions.ts';
 
-const ALL = { all: true, productIds: [], categoryIds: [], brandIds: [] };
-const promo = (id: number, rule: PromotionRule, extra: Partial<Promotion> = {}): Promotion => ({
-  id,
-  name: `P${id}`,
-  rule,
-  target: ALL,
-  cap: null,
-  needsCode: false,
-  ...extra,
-});
 const line = (productId: number, unitPrice: number, quantity = 1, extra: Partial<PricedCartLine> = {}): PricedCartLine => ({
   productId,
   categoryIds: [10],

@@ -5,12 +5,11 @@ import { optionalCustomer } from '~/features/auth/auth.server.ts';
 import { idempotencyKeySchema, placedResponse, placeOrderSchema } from '~/features/checkout/checkout.schema.ts';
 import { placeOrder } from '~/features/checkout/checkout.server.ts';
 import { resultPath } from '~/features/orders/orders.server.ts';
-import { ProviderUnavailable, startPayment } from '~/features/payments/payments.server.ts';
+import { paymentPageFor } from '~/features/payments/payments.server.ts';
 import { settleCertificatesOf } from '~/features/payments/payments.receipts.server.ts';
-import { noteConsent } from '~/features/account/account.privacy.server.ts';
+import { noteOrderConsent } from '~/features/account/account.privacy.server.ts';
 import { endpoint } from '~/lib/http/endpoint.ts';
 import { fail, ok } from '~/lib/http/envelope.ts';
-import { HttpError } from '~/lib/http/errors.ts';
 import { enforce } from '~/lib/http/rate-limit.server.ts';
 import { underGuessLimit } from '~/features/promotions/promotions.server.ts';
 
@@ -31,27 +30,10 @@ export const POST = endpoint({
       placeOrder(body, { customerId: auth?.customer.id ?? null }, key.data),
     );
     // Checkout says placing the order is consenting to the personal data policy (152-ФЗ): recorded once per order.
-    if (order.created)
-      await noteConsent({
-        purpose: 'personal_data',
-        source: 'checkout',
-        given: true,
-        customerId: auth?.customer.id ?? null,
-        email: body.contact.email,
-        phone: body.contact.phone,
-        orderCode: order.code,
-      });
+    if (order.created) await noteOrderConsent(order.code, auth?.customer.id ?? null, body.contact);
     // Paid wholly with points, balance and gift certificates: the certificates' receipts go now (issue 56).
     if (order.created && order.payment_status === 'paid') void settleCertificatesOf(order.code);
-    let paymentUrl: string | null;
-    try {
-      // SberPay confirms in the bank's app on a phone (issue 55): the device as its browser names itself.
-      const mobile = /Mobi|Android|iPhone|iPad/i.test(request.headers.get('user-agent') ?? '');
-      paymentUrl = await startPayment(order.code, mobile ? 'mobile' : 'desktop');
-    } catch (error) {
-      if (error instanceof ProviderUnavailable) throw new HttpError(502, 'payment.unavailable');
-      throw error;
-    }
+    const paymentUrl = await paymentPageFor(order.code, request.headers.get('user-agent'));
     const answer = { ...order, payment_url: paymentUrl, result_url: await resultPath(order.code) };
     return ok(answer, { status: order.created ? 201 : 200, message: t('checkout.placed', { code: order.code }) });
   },

@@ -5,11 +5,10 @@ import { idempotencyKeySchema } from '~/features/checkout/checkout.schema.ts';
 import { giftPurchasedResponse, giftPurchaseSchema } from '~/features/gifts/gifts.schema.ts';
 import { buyCertificate } from '~/features/gifts/gifts.purchase.server.ts';
 import { resultPath } from '~/features/orders/orders.server.ts';
-import { ProviderUnavailable, startPayment } from '~/features/payments/payments.server.ts';
-import { noteConsent } from '~/features/account/account.privacy.server.ts';
+import { paymentPageFor } from '~/features/payments/payments.server.ts';
+import { noteOrderConsent } from '~/features/account/account.privacy.server.ts';
 import { endpoint } from '~/lib/http/endpoint.ts';
 import { fail, ok } from '~/lib/http/envelope.ts';
-import { HttpError } from '~/lib/http/errors.ts';
 import { enforce } from '~/lib/http/rate-limit.server.ts';
 
 export const POST = endpoint({
@@ -25,24 +24,8 @@ export const POST = endpoint({
     const auth = await optionalCustomer(request);
     await enforce({ key: `checkout:${context.clientAddress}`, max: 200, windowSeconds: 600 });
     const bought = await buyCertificate(body, auth?.customer.id ?? null, key.data);
-    if (bought.created)
-      await noteConsent({
-        purpose: 'personal_data',
-        source: 'checkout',
-        given: true,
-        customerId: auth?.customer.id ?? null,
-        email: body.contact.email,
-        phone: body.contact.phone,
-        orderCode: bought.code,
-      });
-    let paymentUrl: string | null;
-    try {
-      const mobile = /Mobi|Android|iPhone|iPad/i.test(request.headers.get('user-agent') ?? '');
-      paymentUrl = await startPayment(bought.code, mobile ? 'mobile' : 'desktop');
-    } catch (error) {
-      if (error instanceof ProviderUnavailable) throw new HttpError(502, 'payment.unavailable');
-      throw error;
-    }
+    if (bought.created) await noteOrderConsent(bought.code, auth?.customer.id ?? null, body.contact);
+    const paymentUrl = await paymentPageFor(bought.code, request.headers.get('user-agent'));
     return ok({ code: bought.code, result_url: await resultPath(bought.code), payment_url: paymentUrl }, { status: bought.created ? 201 : 200 });
   },
 });
