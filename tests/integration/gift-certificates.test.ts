@@ -357,6 +357,29 @@ describe('gift certificates with the test provider', () => {
     expect(row).toContain(`возвращено ${formatPrice(300_000)}`);
   }, 60_000);
 
+  it('a paid order cancelled by the shop refunds the card its part and gives the certificate back its own', async () => {
+    const code = await paidCertificate(300_000, 'cancel.gift@example.ru');
+    const placed = await place({ items: [item(fx().coat, 2)], gift_codes: [code] });
+    const card = placed.body.data!.total;
+    expect(card).toBeGreaterThan(0);
+    expect((await payCard(placed.body.data!.payment_url!)).body.data!.status).toBe('succeeded');
+    const cancelled = await fetch(`${server.baseUrl}${API}/ops/orders/${placed.body.data!.code}`, {
+      method: 'POST',
+      headers: { 'x-operator-token': operatorToken(server), 'content-type': 'application/json' },
+      body: JSON.stringify({ status: 'cancelled' }),
+    });
+    expect(cancelled.status).toBe(200);
+    expect(((await cancelled.json()) as { data: { status: string; payment_status: string } }).data).toMatchObject({
+      status: 'cancelled',
+      payment_status: 'refunded',
+    });
+    const back = await summary({ items: [item(fx().scarf)], gift_codes: [code] });
+    expect(back.body.data!.gift_certificates[0]).toMatchObject({ reason: null, left: 300_000 - 700_00 - delivery });
+    // The card got back what it paid: the refund receipt is the card's part alone.
+    const result = await fetch(new URL(placed.body.data!.result_url, server.baseUrl)).then((r) => r.text());
+    expect(result).toMatch(new RegExp(`data-receipt="refund"[\\s\\S]*?${formatPrice(card).replace(/\s/g, '\\s')}`));
+  });
+
   it('a returned unit of an order paid by a certificate gives that unit’s share back to the certificate', async () => {
     const code = await paidCertificate(500_000, 'return.gift@example.ru');
     const placed = await place({ items: [item(fx().scarf, 2)], gift_codes: [code] });

@@ -27,8 +27,8 @@ import { checkoutFormSchema, type CheckoutSummary } from './checkout.schema.ts';
 import { newIdempotencyKey } from './checkout.ts';
 import { useIslandMark } from '~/lib/islands.ts';
 import { PromoCodeField } from '~/features/promotions/PromoCodeField.tsx';
-import { GiftCodesField } from '~/features/gifts/GiftCodesField.tsx';
-import { normalizeGiftCode } from '~/features/gifts/gifts.ts';
+import { GiftCodesField } from '~/features/promotions/GiftCodesField.tsx';
+import { normalizeGiftCode } from '~/features/promotions/promotions.gifts.ts';
 import { keepPromoCode, keptPromoCode } from '~/features/promotions/promotions.store.ts';
 
 type FormInput = z.input<typeof checkoutFormSchema>;

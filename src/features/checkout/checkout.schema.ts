@@ -5,7 +5,7 @@ import { emailField, mobilePhoneField, personNameField, postcodeField, textLine 
 import { cartItemSchema } from '~/features/cart/cart.schema.ts';
 import { QUOTE_MAX_CHARS } from '~/features/delivery/delivery.ts';
 import { promoCodeField } from '~/features/promotions/promotions.schema.ts';
-import { giftCodesField } from '~/features/gifts/gifts.schema.ts';
+import { giftCodesField } from '~/features/promotions/promotions.gifts.schema.ts';
 
 export const DELIVERY_METHODS = ['courier', 'pickup', 'post'] as const;
 // on_delivery: paid at the door or the pickup point (issue 55), where the shop, the carrier and the point allow it.

@@ -24,7 +24,7 @@ import type { CarrierDeliveryRecord } from '~/features/delivery/delivery.ts';
 import { categoryIdsOf } from '~/features/catalog/catalog.categories.server.ts';
 import { applyPromotions, type LineDiscount, type PricedCartLine, type PromotionResult } from '~/features/promotions/promotions.ts';
 import { automaticPromotions, checkCode, claimCode, customerKeys, type CodeAnswer } from '~/features/promotions/promotions.server.ts';
-import { checkCertificates, spendCertificates, type GiftAnswer } from '~/features/gifts/gifts.server.ts';
+import { checkCertificates, spendCertificates, type GiftAnswer } from '~/features/promotions/promotions.gifts.server.ts';
 
 /** Bonus points pay at most this share of the goods (after discounts); the balance may pay everything. */
 export const BONUS_CAP_PERCENT = 30;

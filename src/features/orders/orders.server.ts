@@ -9,7 +9,7 @@ import {
   mailCertificate,
   maskedGiftCode,
   purchasedCertificate,
-} from '~/features/gifts/gifts.server.ts';
+} from '~/features/promotions/promotions.gifts.server.ts';
 import { createHmac, randomInt } from 'node:crypto';
 import { shopSecret } from '~/lib/secrets.server.ts';
 import { sameSecret } from '~/lib/same-secret.ts';

@@ -18,7 +18,7 @@ import { orderByCode, type OrderView } from '~/features/orders/orders.server.ts'
 import { HANDED_OVER, ON_DELIVERY } from '~/features/orders/orders.ts';
 import { ProviderUnavailable, type PaymentProvider, type ReceiptMode, type ReceiptStatus } from './provider.server.ts';
 import { certificateLines, collectedAmounts, describe, receiptLines, receiptTotal, settlementLines, type ReceiptLine, type ReceiptSource } from './receipt.ts';
-import { certificateUses } from '~/features/gifts/gifts.server.ts';
+import { certificateUses } from '~/features/promotions/promotions.gifts.server.ts';
 import { testProvider } from './test-provider.server.ts';
 import { yookassaProvider } from './yookassa.server.ts';
 

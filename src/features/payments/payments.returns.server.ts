@@ -21,7 +21,7 @@ import { lockOrder, orderByCode, recordNote, type OrderView } from '~/features/o
 import { ProviderUnavailable } from './provider.server.ts';
 import { paidPayment, providers, receiptSource, settleOrder } from './payments.receipts.server.ts';
 import { apportion, certificateShares, describe, paidAmounts, receiptTotal, type ReceiptLine } from './receipt.ts';
-import { giveBackShare } from '~/features/gifts/gifts.server.ts';
+import { giveBackShare } from '~/features/promotions/promotions.gifts.server.ts';
 
 /** Orders whose goods may come back: delivered, or sent back to the shop by the carrier. */
 const RETURNABLE = ['delivered', 'returned'];

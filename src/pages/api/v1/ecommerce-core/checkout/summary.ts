@@ -9,7 +9,7 @@ import { formatPrice } from '~/lib/format.ts';
 import { endpoint } from '~/lib/http/endpoint.ts';
 import { underGuessLimit } from '~/features/promotions/promotions.server.ts';
 import { ok } from '~/lib/http/envelope.ts';
-import { formatGiftCode } from '~/features/gifts/gifts.ts';
+import { formatGiftCode } from '~/features/promotions/promotions.gifts.ts';
 
 export const POST = endpoint({
   summary:

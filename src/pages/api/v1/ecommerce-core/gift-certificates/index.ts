@@ -2,8 +2,8 @@
 // advance — and creates its payment; the Idempotency-Key header makes a retry answer the same purchase.
 import { optionalCustomer } from '~/features/auth/auth.server.ts';
 import { idempotencyKeySchema } from '~/features/checkout/checkout.schema.ts';
-import { giftPurchasedResponse, giftPurchaseSchema } from '~/features/gifts/gifts.schema.ts';
-import { buyCertificate } from '~/features/gifts/gifts.purchase.server.ts';
+import { giftPurchasedResponse, giftPurchaseSchema } from '~/features/promotions/promotions.gifts.schema.ts';
+import { buyCertificate } from '~/features/promotions/promotions.gifts.purchase.server.ts';
 import { resultPath } from '~/features/orders/orders.server.ts';
 import { paymentPageFor } from '~/features/payments/payments.server.ts';
 import { noteOrderConsent } from '~/features/account/account.privacy.server.ts';

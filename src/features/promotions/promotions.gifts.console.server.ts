@@ -7,8 +7,8 @@ import { getDb } from '~/lib/db/index.ts';
 import { HttpError } from '~/lib/http/errors.ts';
 import { audit, type Actor } from '~/features/ops/ops.audit.server.ts';
 import type { z } from '~/lib/zod.ts';
-import { normalizeGiftCode } from './gifts.ts';
-import type { giftNominalActionSchema } from './gifts.schema.ts';
+import { normalizeGiftCode } from './promotions.gifts.ts';
+import type { giftNominalActionSchema } from './promotions.gifts.schema.ts';
 
 export const GIFTS_PAGE_SIZE = 50;
 

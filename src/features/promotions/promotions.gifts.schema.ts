@@ -2,7 +2,7 @@
 // nominal values. Junk, 10 KB or NUL is a field message, never a 500.
 import { z } from '~/lib/zod.ts';
 import { emailField, mobilePhoneField, personNameField, textLine } from '~/lib/contact.schema.ts';
-import { GIFT_CODES_MAX } from './gifts.ts';
+import { GIFT_CODES_MAX } from './promotions.gifts.ts';
 
 /** A code as typed: the signs, with spaces or dashes between groups (normalized by the server). */
 export const giftCodeField = () =>

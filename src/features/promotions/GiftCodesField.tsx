@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { CodeEntry } from '~/components/ui/CodeEntry.tsx';
 import { fill } from '~/lib/i18n/fill.ts';
 import { formatPrice } from '~/lib/format.ts';
-import { GIFT_CODES_MAX, normalizeGiftCode } from './gifts.ts';
+import { GIFT_CODES_MAX, normalizeGiftCode } from './promotions.gifts.ts';
 
 export interface GiftCodeAnswer {
   code: string;

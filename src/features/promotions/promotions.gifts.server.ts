@@ -11,7 +11,7 @@ import { HttpError } from '~/lib/http/errors.ts';
 import { t, type MessageKey } from '~/lib/i18n/index.ts';
 import { loggableError, logger } from '~/lib/log.ts';
 import { mailLayout, sendMail } from '~/lib/mail.server.ts';
-import { formatGiftCode, GIFT_CODE_LENGTH, GIFT_CODE_SIGNS, GIFT_VALID_MONTHS, normalizeGiftCode } from './gifts.ts';
+import { formatGiftCode, GIFT_CODE_LENGTH, GIFT_CODE_SIGNS, GIFT_VALID_MONTHS, normalizeGiftCode } from './promotions.gifts.ts';
 
 type Tx = Pick<Db, 'execute'>;
 
