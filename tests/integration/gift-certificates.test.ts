@@ -222,6 +222,30 @@ describe('gift certificates with the test provider', () => {
     expect(s.body.data!.total).toBe(0);
   });
 
+  it("a customer's purchase is in their orders: the certificate, no goods, no return to ask for", async () => {
+    const reg = await call<{ access_token: string }>(
+      `${API}/auth/customer-registration`,
+      json({ email: 'gift.customer@example.ru', phone: '+7 (999) 765-43-21', password: 'подарок для мамы на праздник' }),
+    );
+    const auth = { authorization: `Bearer ${reg.body.data!.access_token}` };
+    const bought = await call<{ code: string; payment_url: string }>(
+      `${API}/gift-certificates`,
+      json(
+        { nominal: 300_000, recipient: { email: 'mama.gift@example.ru' }, contact: { ...contact, email: 'gift.customer@example.ru' } },
+        { ...auth, 'idempotency-key': randomUUID() },
+      ),
+    );
+    expect(bought.status).toBe(201);
+    await payCard(bought.body.data!.payment_url);
+    const mine = await call<{ code: string }[]>(`${API}/customer/orders`, { headers: auth });
+    expect(mine.body.data!.map((o) => o.code)).toContain(bought.body.data!.code);
+    const detail = await call<{ status: string; can_return: number; can_cancel: number; lines: unknown[] }>(`${API}/customer/orders/${bought.body.data!.code}`, {
+      headers: auth,
+    });
+    expect(detail.body.data).toMatchObject({ status: 'delivered', can_return: 0, can_cancel: 0, lines: [] });
+    expect((await call(`${API}/customer/orders/${bought.body.data!.code}/return`, json({}, auth))).status).toBe(409);
+  });
+
   it.each([
     ['an amount not on sale', { nominal: 123_400 }, 'nominal', 'Выберите номинал из списка'],
     ['a 10 KB message', { message: 'я'.repeat(10_240) }, 'message', 'Слишком длинный текст'],
