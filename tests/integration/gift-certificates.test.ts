@@ -239,9 +239,12 @@ describe('gift certificates with the test provider', () => {
     await payCard(bought.body.data!.payment_url);
     const mine = await call<{ code: string }[]>(`${API}/customer/orders`, { headers: auth });
     expect(mine.body.data!.map((o) => o.code)).toContain(bought.body.data!.code);
-    const detail = await call<{ status: string; can_return: number; can_cancel: number; lines: unknown[] }>(`${API}/customer/orders/${bought.body.data!.code}`, {
-      headers: auth,
-    });
+    const detail = await call<{ status: string; can_return: number; can_cancel: number; lines: unknown[] }>(
+      `${API}/customer/orders/${bought.body.data!.code}`,
+      {
+        headers: auth,
+      },
+    );
     expect(detail.body.data).toMatchObject({ status: 'delivered', can_return: 0, can_cancel: 0, lines: [] });
     expect((await call(`${API}/customer/orders/${bought.body.data!.code}/return`, json({}, auth))).status).toBe(409);
   });
