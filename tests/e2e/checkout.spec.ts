@@ -63,7 +63,7 @@ test('a guest applies a promo code: an unknown one says why, the right one lower
   await expect(total).toHaveText(before);
   // The code of tests/support/serve-e2e.ts, typed in lower case.
   await field.fill('e2e10');
-  await page.getByRole('button', { name: 'Применить' }).click();
+  await page.getByTestId('promo-code').getByRole('button', { name: 'Применить' }).click();
   await expect(page.getByText('Промокод применён')).toBeVisible();
   await expect(page.getByText('Минус 10 % по коду')).toBeVisible();
   await expect(total).not.toHaveText(before);
@@ -295,7 +295,7 @@ test('a guest applies a promo code in the cart: the cart shows what it takes off
   const before = (await total.textContent())!;
   const field = page.getByRole('textbox', { name: 'Промокод' });
   await field.fill('NETTAKOGO');
-  await page.getByRole('button', { name: 'Применить' }).click();
+  await page.getByTestId('promo-code').getByRole('button', { name: 'Применить' }).click();
   await expect(page.getByText('Такого промокода нет')).toBeVisible();
   await expect(total).toHaveText(before);
   await field.fill('e2e10');

@@ -23,7 +23,7 @@ export function PromoCodeField({
   onRemove: () => void;
 }) {
   return (
-    <div className="border-b border-line pb-4">
+    <div className="border-b border-line pb-4" data-testid="promo-code">
       <CodeEntry
         id="promo-code"
         label={m['promo.field'] ?? ''}
