@@ -31,6 +31,10 @@ const PAGES: Record<string, [url: string, kind: Kind][]> = {
     ['/p/{product}/{productSlug}', 'public'],
     ['/p/{product}', 'redirect'],
   ],
+  'p/[id]/reviews.astro': [
+    ['/p/{product}/reviews', 'public'],
+    ['/p/{product}/reviews?rating=5&utm_source=x', 'public'],
+  ],
   'product/search/[q].astro': [['/product/search/платье', 'public']],
   'product/search/index.astro': [['/product/search', 'redirect']],
   'i/[id]/[...slug].astro': [['/i/12/razmery', 'static']],
@@ -87,6 +91,7 @@ const PAGES: Record<string, [url: string, kind: Kind][]> = {
   'ops/products/[id].astro': [['/ops/products/1', 'private']],
   'ops/promotions/index.astro': [['/ops/promotions', 'private']],
   'ops/gift-certificates/index.astro': [['/ops/gift-certificates', 'private']],
+  'ops/reviews/index.astro': [['/ops/reviews', 'private']],
   'ops/promotions/[id].astro': [
     ['/ops/promotions/new', 'private'],
     ['/ops/promotions/1', 'private'],

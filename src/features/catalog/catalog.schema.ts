@@ -40,6 +40,8 @@ export const productCardSchema = z
     image: productImageSchema.nullable(),
     free_delivery: z.boolean(),
     rating: z.number(),
+    /** Approved reviews (issue 57): the card shows their stars and count. */
+    reviews_count: z.number().int().nonnegative(),
     /** The automatic promotion the price is after (issue 56), by name; null when none. */
     promotion: z.string().nullable(),
   })
@@ -110,6 +112,8 @@ export const productDetailSchema = productCardSchema
     category: z.object({ id, name: z.string(), url: z.string() }),
     color: z.object({ id, name: z.string(), hex: z.string() }).nullable(),
     reviews_count: z.number().int().nonnegative(),
+    /** The approved reviews' fit answers (issue 57): runs small, true to size, runs large. */
+    fit: z.object({ small: z.number().int().nonnegative(), true: z.number().int().nonnegative(), large: z.number().int().nonnegative() }),
     images: z.array(productImageSchema),
     variants: z.array(productVariantSchema),
     in_stock: z.boolean(),

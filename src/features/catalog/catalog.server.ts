@@ -21,7 +21,7 @@ type Product = typeof products.$inferSelect;
 type ImageJson = Pick<typeof productImages.$inferSelect, 'urlTemplate' | 'widths' | 'width' | 'height' | 'alt' | 'color'>;
 type VariantJson = Pick<typeof productVariants.$inferSelect, 'code' | 'label' | 'stock' | 'minItem' | 'maxItem'>;
 type AttributeJson = Pick<typeof productAttributes.$inferSelect, 'name' | 'value'>;
-type CardJson = Pick<Product, 'id' | 'name' | 'slug' | 'price' | 'priceOld' | 'freeDelivery' | 'rating' | 'categoryId'> & {
+type CardJson = Pick<Product, 'id' | 'name' | 'slug' | 'price' | 'priceOld' | 'freeDelivery' | 'rating' | 'reviewsCount' | 'categoryId'> & {
   discountPercent: number;
   brandId: number;
   brand: string;
@@ -96,7 +96,7 @@ const ri = alias(productImages, 'ri');
 /** A json_agg of the cards of the active products whose ids are in `ids` (an int[]), in that order. */
 function cardsJson(ids: SQL): SQL {
   return sql`(SELECT json_agg(json_build_object('id', ${r.id}, 'name', ${r.name}, 'slug', ${r.slug}, 'price', ${r.price}, 'priceOld', ${r.priceOld},
-            'discountPercent', ${r.discountPercent}, 'categoryId', ${r.categoryId}, 'freeDelivery', ${r.freeDelivery}, 'rating', ${r.rating}, 'brandId', ${rb.id}, 'brand', ${rb.name},
+            'discountPercent', ${r.discountPercent}, 'categoryId', ${r.categoryId}, 'freeDelivery', ${r.freeDelivery}, 'rating', ${r.rating}, 'reviewsCount', ${r.reviewsCount}, 'brandId', ${rb.id}, 'brand', ${rb.name},
             'image', (SELECT ${imageJson(ri)} FROM ${productImages} ${ri} WHERE ${ri.productId} = ${r.id} ORDER BY ${ri.position} LIMIT 1))
             ORDER BY array_position(${ids}, ${r.id}))
        FROM ${products} ${r} JOIN ${brands} ${rb} ON ${rb.id} = ${r.brandId} WHERE ${r.id} = ANY(${ids}) AND ${r.isActive})`;
@@ -117,6 +117,7 @@ function decodeCard(c: CardJson, pricing: Pricing): ProductCard {
     image: c.image ? decodeImage(c.image) : null,
     free_delivery: c.freeDelivery,
     rating: c.rating,
+    reviews_count: c.reviewsCount,
     promotion: shown.promotion?.name ?? null,
   };
 }
@@ -210,6 +211,9 @@ async function getProduct(id: number, pricing: Pricing): Promise<ProductDetail |
         discountPercent: products.discountPercent,
         rating: products.rating,
         reviewsCount: products.reviewsCount,
+        fitSmall: products.fitSmall,
+        fitTrue: products.fitTrue,
+        fitLarge: products.fitLarge,
         freeDelivery: products.freeDelivery,
       },
       brand: { id: brands.id, name: brands.name, slug: brands.slug, country: brands.country },
@@ -256,6 +260,7 @@ async function getProduct(id: number, pricing: Pricing): Promise<ProductDetail |
     currency_symbol: CURRENCY_SYMBOL,
     rating: p.rating,
     reviews_count: p.reviewsCount,
+    fit: { small: p.fitSmall, true: p.fitTrue, large: p.fitLarge },
     free_delivery: p.freeDelivery,
     images: jsonList<ImageJson>(row.images).map((i) => decodeImage(i, p.name)),
     variants,

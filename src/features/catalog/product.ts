@@ -14,8 +14,19 @@ function schemaPrice(kopecks: number): string {
   return (kopecks / 100).toFixed(2);
 }
 
-/** schema.org Product with an Offer, so search engines show price and availability. */
-export function productJsonLd(p: ProductDetail, origin: string): Record<string, unknown> {
+/** A review as schema.org's Product rich result reads it (issue 57): only approved ones are ever passed. */
+export interface JsonLdReview {
+  author: string;
+  rating: number;
+  published_at: string;
+  body: string;
+}
+
+/**
+ * schema.org Product with an Offer, so search engines show price and availability; with approved reviews, their
+ * AggregateRating and the reviews shown on the page as Review items — none where there are none.
+ */
+export function productJsonLd(p: ProductDetail, origin: string, reviews: readonly JsonLdReview[] = []): Record<string, unknown> {
   const url = new URL(p.url, origin).href;
   return {
     '@context': 'https://schema.org',
@@ -28,7 +39,22 @@ export function productJsonLd(p: ProductDetail, origin: string): Record<string, 
     brand: { '@type': 'Brand', name: p.brand },
     category: p.category.name,
     ...(p.color ? { color: p.color.name } : {}),
-    ...(p.reviews_count > 0 ? { aggregateRating: { '@type': 'AggregateRating', ratingValue: p.rating.toFixed(1), reviewCount: p.reviews_count } } : {}),
+    ...(p.reviews_count > 0
+      ? {
+          aggregateRating: { '@type': 'AggregateRating', ratingValue: p.rating.toFixed(1), reviewCount: p.reviews_count, bestRating: 5, worstRating: 1 },
+          ...(reviews.length > 0
+            ? {
+                review: reviews.map((r) => ({
+                  '@type': 'Review',
+                  author: { '@type': 'Person', name: r.author },
+                  datePublished: r.published_at.slice(0, 10),
+                  reviewRating: { '@type': 'Rating', ratingValue: r.rating, bestRating: 5, worstRating: 1 },
+                  ...(r.body ? { reviewBody: r.body } : {}),
+                })),
+              }
+            : {}),
+        }
+      : {}),
     offers: {
       '@type': 'Offer',
       url,

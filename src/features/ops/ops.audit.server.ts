@@ -45,7 +45,20 @@ export async function auditOf(objectType: string, objectId: string): Promise<Aud
 }
 
 export const AUDIT_PAGE_SIZE = 100;
-export const AUDIT_OBJECTS = ['order', 'buyout', 'customer', 'product', 'search', 'delivery', 'privacy', 'import', 'operator', 'promotion', 'gift'] as const;
+export const AUDIT_OBJECTS = [
+  'order',
+  'buyout',
+  'customer',
+  'product',
+  'search',
+  'delivery',
+  'privacy',
+  'import',
+  'operator',
+  'promotion',
+  'gift',
+  'review',
+] as const;
 
 export const auditQuerySchema = z.object({
   actor: z.string().trim().max(254).optional().catch(undefined),

@@ -182,8 +182,13 @@ export const products = pgTable(
     discountPercent: smallint('discount_percent').generatedAlwaysAs(
       sql`CASE WHEN price_old IS NOT NULL AND price_old > 0 AND price_old > price THEN round((price_old - price) * 100.0 / price_old)::smallint ELSE 0::smallint END`,
     ),
+    // The approved reviews' average and count, and their fit answers (issue 57): kept by migration 0038's
+    // triggers on reviews, never written by the catalogue's own code.
     rating: real('rating').notNull().default(0),
     reviewsCount: integer('reviews_count').notNull().default(0),
+    fitSmall: integer('fit_small').notNull().default(0),
+    fitTrue: integer('fit_true').notNull().default(0),
+    fitLarge: integer('fit_large').notNull().default(0),
     popularity: integer('popularity').notNull().default(0),
     freeDelivery: boolean('free_delivery').notNull().default(false),
     isActive: boolean('is_active').notNull().default(true),
@@ -1183,4 +1188,63 @@ export const giftCertificateUses = pgTable(
     index('gift_certificate_uses_order_idx').on(t.orderId),
     check('gift_certificate_uses_amount_ck', sql`${t.amount} > 0 AND ${t.returned} >= 0 AND ${t.returned} <= ${t.amount}`),
   ],
+);
+
+// Reviews with size fit (issue 57, migration 0038): one a bought line (the demo's have none), shown once
+// approved; the votes that make one "useful", once per visitor.
+export const reviews = pgTable(
+  'reviews',
+  {
+    id: serial('id').primaryKey(),
+    productId: integer('product_id')
+      .notNull()
+      .references(() => products.id, { onDelete: 'cascade' }),
+    orderLineId: integer('order_line_id')
+      .references(() => orderLines.id, { onDelete: 'set null' })
+      .unique('reviews_line_uq'),
+    customerId: integer('customer_id').references(() => customers.id, { onDelete: 'set null' }),
+    source: text('source').notNull().default('customer'),
+    author: text('author').notNull(),
+    email: text('email').notNull().default(''),
+    rating: smallint('rating').notNull(),
+    fit: text('fit'),
+    sizeLabel: text('size_label').notNull().default(''),
+    liked: text('liked').notNull().default(''),
+    disliked: text('disliked').notNull().default(''),
+    comment: text('comment').notNull().default(''),
+    photos: jsonb('photos')
+      .notNull()
+      .default(sql`'[]'::jsonb`),
+    status: text('status').notNull().default('pending'),
+    rejectReason: text('reject_reason').notNull().default(''),
+    reply: text('reply').notNull().default(''),
+    useful: integer('useful').notNull().default(0),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    publishedAt: timestamp('published_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('reviews_product_idx')
+      .on(t.productId, t.publishedAt.desc())
+      .where(sql`${t.status} = 'approved'`),
+    index('reviews_queue_idx').on(t.status, t.createdAt.desc()),
+    index('reviews_customer_idx').on(t.customerId),
+    check('reviews_rating_ck', sql`${t.rating} BETWEEN 1 AND 5`),
+    check('reviews_fit_ck', sql`${t.fit} IS NULL OR ${t.fit} IN ('small', 'true', 'large')`),
+    check('reviews_status_ck', sql`${t.status} IN ('pending', 'approved', 'rejected', 'hidden')`),
+    check('reviews_source_ck', sql`${t.source} IN ('customer', 'demo')`),
+    check('reviews_useful_ck', sql`${t.useful} >= 0`),
+  ],
+);
+
+export const reviewVotes = pgTable(
+  'review_votes',
+  {
+    reviewId: integer('review_id')
+      .notNull()
+      .references(() => reviews.id, { onDelete: 'cascade' }),
+    voter: text('voter').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ name: 'review_votes_pk', columns: [t.reviewId, t.voter] })],
 );

@@ -200,7 +200,11 @@ export function isPrivatePage(url: string): boolean {
 }
 
 /** The query parameters each page reads; any other (utm_*, ref, a cache-buster) cannot change the page. */
-const PAGE_PARAMS: [RegExp, readonly string[]][] = [[/^\/(?:c|m|product\/search)\//, LISTING_PARAMS]];
+const PAGE_PARAMS: [RegExp, readonly string[]][] = [
+  [/^\/(?:c|m|product\/search)\//, LISTING_PARAMS],
+  // A product's reviews page (issue 57, features/reviews/reviews.ts REVIEW_LIST_PARAMS; a test keeps them equal).
+  [/^\/p\/\d+\/reviews(?:[/?]|$)/, ['sort', 'rating', 'photos', 'page']],
+];
 
 /**
  * The key a request's page is kept under, or undefined when the request may not be answered from the

@@ -59,7 +59,70 @@ export type ProductRow = Omit<
   variants: Omit<Child<typeof productVariants>, 'externalId' | 'barcode'>[];
   images: Omit<Child<typeof productImages>, 'color' | 'sourceUrl'>[];
   attributes: Child<typeof productAttributes>[];
+  /** The demo catalogue's reviews (issue 57): approved, with no purchase behind them (`source` demo). */
+  reviews: DemoReview[];
 };
+
+export interface DemoReview {
+  author: string;
+  rating: number;
+  fit: 'small' | 'true' | 'large' | null;
+  sizeLabel: string;
+  liked: string;
+  disliked: string;
+  publishedAt: Date;
+}
+
+const REVIEW_AUTHORS = ['Анна', 'Мария', 'Екатерина', 'Ольга', 'Ирина', 'Дарья', 'Алексей', 'Дмитрий', 'Сергей', 'Наталья', 'Юлия', 'Павел'];
+const REVIEW_LIKED = [
+  'Качество отличное, швы ровные, материал приятный.',
+  'Цвет как на фото, смотрится дороже своей цены.',
+  'Пришло быстро и в фирменной упаковке, всё на месте.',
+  'Удобно с первого дня, ничего не натирает.',
+  'Оригинал: бирки, чек и пыльник на месте.',
+];
+const REVIEW_DISLIKED = ['', '', 'Доставка заняла почти три недели.', 'Немного мнётся.', 'Хотелось бы больше вариантов цвета.'];
+/** What a product's fit reviews lean to: how most of a model's sizes run (the rest say otherwise). */
+const FIT_LEANS = ['true', 'true', 'small', 'large'] as const;
+
+/**
+ * A product's demo reviews, from a stream of their own (the catalogue's own draws stay as they were): about
+ * the made-up figures the seed had before, one to eight reviews around its rating, the fit for clothes and shoes.
+ */
+function demoReviews(
+  seed: number,
+  id: number,
+  base: { rating: number; count: number; sizes: readonly string[]; fits: boolean; createdAt: Date },
+): DemoReview[] {
+  if (base.count === 0) return [];
+  const rnd = new Random((seed ^ Math.imul(id, 0x85ebca6b) ^ 0x5bd1e995) >>> 0);
+  const lean = rnd.pick(FIT_LEANS);
+  return Array.from({ length: Math.min(8, 1 + Math.floor(base.count / 34)) }, (_, i) => {
+    const rating = Math.max(1, Math.min(5, Math.round(base.rating + (rnd.next() - 0.5) * 1.6)));
+    const fit = !base.fits ? null : rnd.chance(0.7) ? lean : rnd.pick(['small', 'true', 'large'] as const);
+    return {
+      author: rnd.pick(REVIEW_AUTHORS),
+      rating,
+      fit,
+      sizeLabel: rnd.pick(base.sizes),
+      liked: rnd.pick(REVIEW_LIKED),
+      disliked: rating <= 3 ? rnd.pick(REVIEW_DISLIKED.filter(Boolean)) : rnd.pick(REVIEW_DISLIKED),
+      publishedAt: new Date(base.createdAt.getTime() + (10 + i * 9 + rnd.int(0, 8)) * DAY),
+    };
+  });
+}
+
+/** What the reviews triggers keep on a product (migration 0038), computed as they do: the average to two places. */
+export function reviewFigures(reviews: readonly DemoReview[]) {
+  const n = reviews.length;
+  return {
+    rating: n === 0 ? 0 : Math.round((reviews.reduce((s, r) => s + r.rating, 0) / n) * 100) / 100,
+    reviewsCount: n,
+    fitSmall: reviews.filter((r) => r.fit === 'small').length,
+    fitTrue: reviews.filter((r) => r.fit === 'true').length,
+    fitLarge: reviews.filter((r) => r.fit === 'large').length,
+  };
+}
 
 export interface Skeleton {
   brands: BrandRow[];
@@ -161,9 +224,10 @@ export function makeProductGenerator(seed: number, skeleton: Skeleton) {
       priceOld = roundPrice(price / (1 - d / 100));
       if (priceOld <= price) priceOld = null;
     }
+    // Drawn as before (the rest of the product's draws follow them); the reviews are made from them.
     const hasReviews = rnd.chance(0.85);
-    const rating = hasReviews ? Math.round((3.4 + rnd.next() ** 0.5 * 1.6) * 10) / 10 : 0;
-    const reviewsCount = hasReviews ? rnd.int(1, 240) : 0;
+    const madeUpRating = hasReviews ? Math.round((3.4 + rnd.next() ** 0.5 * 1.6) * 10) / 10 : 0;
+    const madeUpCount = hasReviews ? rnd.int(1, 240) : 0;
     // A long tail: most products are rarely bought, a few are best-sellers.
     const popularity = Math.floor(1000 * rnd.next() ** 4);
     const freeDelivery = price >= 50_000 || rnd.chance(0.25);
@@ -214,6 +278,14 @@ export function makeProductGenerator(seed: number, skeleton: Skeleton) {
       .filter(Boolean)
       .join(' ');
 
+    const reviews = demoReviews(seed, id, {
+      rating: madeUpRating,
+      count: madeUpCount,
+      sizes: sizeLabels,
+      fits: leaf.department === 'clothing' || leaf.department === 'shoes',
+      createdAt,
+    });
+    const figures = reviewFigures(reviews);
     return {
       id,
       brandId: brand.row.id,
@@ -226,13 +298,17 @@ export function makeProductGenerator(seed: number, skeleton: Skeleton) {
       description,
       price: price * 100,
       priceOld: priceOld === null ? null : priceOld * 100,
-      rating,
-      reviewsCount,
+      rating: figures.rating,
+      reviewsCount: figures.reviewsCount,
+      fitSmall: figures.fitSmall,
+      fitTrue: figures.fitTrue,
+      fitLarge: figures.fitLarge,
       popularity,
       freeDelivery,
       createdAt,
       variants,
       images,
+      reviews,
       attributes: attributes.map((a, position) => ({ ...a, position })),
     };
   };

@@ -22,8 +22,10 @@ const CATALOGUE_TABLES = ['product_attributes', 'product_images', 'product_varia
 async function insertProducts(query: RawQuery, rows: ProductRow[]): Promise<void> {
   const col = <K extends keyof ProductRow>(k: K) => rows.map((r) => r[k]);
   await query(
-    `INSERT INTO products (id, brand_id, category_id, color_id, name, slug, description, price, price_old, rating, reviews_count, popularity, free_delivery, created_at, vendor_code)
-     SELECT * FROM unnest($1::int[], $2::int[], $3::int[], $4::int[], $5::text[], $6::text[], $7::text[], $8::int[], $9::int[], $10::real[], $11::int[], $12::int[], $13::bool[], $14::timestamptz[], $15::text[])`,
+    `INSERT INTO products (id, brand_id, category_id, color_id, name, slug, description, price, price_old, rating, reviews_count, popularity, free_delivery, created_at, vendor_code,
+                           fit_small, fit_true, fit_large)
+     SELECT * FROM unnest($1::int[], $2::int[], $3::int[], $4::int[], $5::text[], $6::text[], $7::text[], $8::int[], $9::int[], $10::real[], $11::int[], $12::int[], $13::bool[], $14::timestamptz[], $15::text[],
+                          $16::int[], $17::int[], $18::int[])`,
     [
       col('id'),
       col('brandId'),
@@ -40,6 +42,26 @@ async function insertProducts(query: RawQuery, rows: ProductRow[]): Promise<void
       col('freeDelivery'),
       rows.map((r) => r.createdAt.toISOString()),
       col('vendorCode'),
+      col('fitSmall'),
+      col('fitTrue'),
+      col('fitLarge'),
+    ],
+  );
+  // The demo's reviews, approved: the products' figures above are theirs (reviewFigures), so no trigger recounts.
+  const reviews = rows.flatMap((r) => r.reviews.map((v) => ({ ...v, productId: r.id })));
+  await query(
+    `INSERT INTO reviews (product_id, source, author, rating, fit, size_label, liked, disliked, status, created_at, published_at)
+     SELECT p, 'demo', a, r, f, s, l, d, 'approved', t, t FROM unnest($1::int[], $2::text[], $3::smallint[], $4::text[], $5::text[], $6::text[], $7::text[], $8::timestamptz[])
+       AS x(p, a, r, f, s, l, d, t)`,
+    [
+      reviews.map((v) => v.productId),
+      reviews.map((v) => v.author),
+      reviews.map((v) => v.rating),
+      reviews.map((v) => v.fit),
+      reviews.map((v) => v.sizeLabel),
+      reviews.map((v) => v.liked),
+      reviews.map((v) => v.disliked),
+      reviews.map((v) => v.publishedAt.toISOString()),
     ],
   );
   const variants = rows.flatMap((r) => r.variants.map((v) => ({ ...v, productId: r.id })));
