@@ -12,29 +12,18 @@ import { loggableError, logger } from '~/lib/log.ts';
 import { mailLayout, sendMail } from '~/lib/mail.server.ts';
 import { audit, type Actor } from '~/features/ops/ops.audit.server.ts';
 import type { ReviewAction, ReviewTab } from './reviews.schema.ts';
-import type { Fit } from './reviews.ts';
-import type { ReviewPhoto } from './reviews.server.ts';
+import type { ReviewText } from './reviews.server.ts';
 
 export const REVIEWS_QUEUE_SIZE = 30;
 
-export interface ConsoleReview extends Record<string, unknown> {
-  id: number;
+export interface ConsoleReview extends ReviewText, Record<string, unknown> {
   product_id: number;
   product_name: string;
-  author: string;
   email: string;
   source: string;
   order_code: string | null;
-  rating: number;
-  fit: Fit | null;
-  size_label: string;
-  liked: string;
-  disliked: string;
-  comment: string;
-  photos: ReviewPhoto[];
   status: ReviewTab;
   reject_reason: string;
-  reply: string;
   created_at: Date;
 }
 

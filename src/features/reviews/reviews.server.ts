@@ -14,8 +14,8 @@ export interface ReviewPhoto {
   color: string;
 }
 
-/** One review as a storefront page shows it. */
-export interface PublicReview {
+/** What a review says, as its author wrote it (and the shop's reply): the storefront's and the console's. */
+export interface ReviewText {
   id: number;
   author: string;
   rating: number;
@@ -26,23 +26,17 @@ export interface PublicReview {
   comment: string;
   photos: ReviewPhoto[];
   reply: string;
+}
+
+/** One review as a storefront page shows it. */
+export interface PublicReview extends ReviewText {
   useful: number;
   published_at: string;
   /** Bought here (a demo review is not). */
   verified: boolean;
 }
 
-interface ReviewRow extends Record<string, unknown> {
-  id: number;
-  author: string;
-  rating: number;
-  fit: Fit | null;
-  size_label: string;
-  liked: string;
-  disliked: string;
-  comment: string;
-  photos: ReviewPhoto[];
-  reply: string;
+interface ReviewRow extends ReviewText, Record<string, unknown> {
   useful: number;
   published_at: Date | string;
   source: string;
