@@ -41,12 +41,22 @@ export class PhotoError extends Error {
 let loaded: Promise<(typeof import('sharp'))['default']> | undefined;
 const loadSharp = () => (loaded ??= import('sharp').then((module) => module.default));
 
+export interface PhotoRules {
+  /** Keep the bytes as they came beside the renditions (a catalogue's photo); a shopper's photo is not kept. */
+  keepOriginal?: boolean;
+  maxBytes?: number;
+  maxPixels?: number;
+}
+
 /**
  * Converts and stores a photo's bytes once (in a folder, or the given storage); the same bytes again cost
  * one read. The renditions are written first and the description last: a description means all are there.
+ * The renditions carry no metadata (sharp writes none unless asked: no EXIF, no place it was taken).
  */
-export async function storePhoto(bytes: Uint8Array, where: string | MediaStorage): Promise<StoredPhoto> {
-  if (bytes.byteLength > MAX_PHOTO_BYTES) throw new PhotoError(`the photo is ${bytes.byteLength} bytes, over ${MAX_PHOTO_BYTES}`);
+export async function storePhoto(bytes: Uint8Array, where: string | MediaStorage, rules: PhotoRules = {}): Promise<StoredPhoto> {
+  const maxBytes = rules.maxBytes ?? MAX_PHOTO_BYTES;
+  const maxPixels = rules.maxPixels ?? MAX_PHOTO_PIXELS;
+  if (bytes.byteLength > maxBytes) throw new PhotoError(`the photo is ${bytes.byteLength} bytes, over ${maxBytes}`);
   const storage = typeof where === 'string' ? folderStorage(where) : where;
   const hash = createHash('sha256').update(bytes).digest('hex').slice(0, 24);
   const metaName = `${hash}.json`;
@@ -61,7 +71,7 @@ export async function storePhoto(bytes: Uint8Array, where: string | MediaStorage
   const sharp = await loadSharp();
   let meta;
   try {
-    meta = await sharp(bytes, { limitInputPixels: MAX_PHOTO_PIXELS }).metadata();
+    meta = await sharp(bytes, { limitInputPixels: maxPixels }).metadata();
   } catch (error) {
     throw new PhotoError(`not an image sharp can read (${(error as Error).message.split('\n')[0]})`);
   }
@@ -70,14 +80,13 @@ export async function storePhoto(bytes: Uint8Array, where: string | MediaStorage
   const sourceWidth = (rotated ? meta.height : meta.width) ?? 0;
   const sourceHeight = (rotated ? meta.width : meta.height) ?? 0;
   if (sourceWidth < 1 || sourceHeight < 1) throw new PhotoError('the photo has no size');
-  if (sourceWidth * sourceHeight > MAX_PHOTO_PIXELS)
-    throw new PhotoError(`the photo is ${sourceWidth}×${sourceHeight}, over ${MAX_PHOTO_PIXELS / 1e6} megapixels`);
+  if (sourceWidth * sourceHeight > maxPixels) throw new PhotoError(`the photo is ${sourceWidth}×${sourceHeight}, over ${maxPixels / 1e6} megapixels`);
 
   // The original as it came, beside its renditions: new widths or formats can be made from it later.
-  await storage.write(`${hash}-original.${meta.format}`, bytes, `image/${meta.format}`);
+  if (rules.keepOriginal ?? true) await storage.write(`${hash}-original.${meta.format}`, bytes, `image/${meta.format}`);
   const widths: number[] = IMAGE_WIDTHS.filter((w) => w <= sourceWidth);
   if (widths.length === 0) widths.push(sourceWidth);
-  const base = sharp(bytes, { limitInputPixels: MAX_PHOTO_PIXELS }).rotate();
+  const base = sharp(bytes, { limitInputPixels: maxPixels }).rotate();
   let height = 0;
   for (const width of widths) {
     const resized = base.clone().resize({ width, withoutEnlargement: true });

@@ -57,6 +57,11 @@ export async function resultPath(code: string, outcome: 'success' | 'failed' = '
   return `/order-${outcome}/${code}/${await orderHash(code)}`;
 }
 
+/** The address of an order's review page (issue 57) for a mail: the hash lets a guest in. */
+export async function reviewPath(code: string, line?: number): Promise<string> {
+  return `/review/${code}/${await orderHash(code)}${line ? `?line=${line}` : ''}`;
+}
+
 export interface OrderRow extends Record<string, unknown> {
   id: number;
   code: string;
@@ -455,7 +460,14 @@ export async function sendOrderMail(code: string, kind: 'paid' | 'placed' | 'sta
         : kind === 'placed'
           ? l('mail.order.onDeliveryText', { total: formatPrice(order.total) })
           : l('mail.order.statusText', { status });
-    const body = mailLayout(title, [intro, ...orderSummary(order)], { label: l('mail.order.action'), url });
+    // Delivered: the mail asks for a review, its link the order's review page (a guest's way in, issue 57).
+    const review = kind === 'status' && order.status === 'delivered';
+    const body = review
+      ? mailLayout(title, [intro, ...orderSummary(order), l('reviews.write.mailLine'), `${l('mail.order.action')}: ${url}`], {
+          label: l('reviews.write.mailAction'),
+          url: new URL(await reviewPath(order.code), env().SITE_URL).href,
+        })
+      : mailLayout(title, [intro, ...orderSummary(order)], { label: l('mail.order.action'), url });
     await sendMail({ to: order.contact_email, subject: title, ...body });
   } catch (error) {
     logger.error({ err: loggableError(error) }, 'order mail failed');

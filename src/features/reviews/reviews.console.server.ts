@@ -11,6 +11,7 @@ import { t, type MessageKey } from '~/lib/i18n/index.ts';
 import { loggableError, logger } from '~/lib/log.ts';
 import { mailLayout, sendMail } from '~/lib/mail.server.ts';
 import { audit, type Actor } from '~/features/ops/ops.audit.server.ts';
+import { reviewPath } from '~/features/orders/orders.server.ts';
 import type { ReviewAction, ReviewTab } from './reviews.schema.ts';
 import type { ReviewText } from './reviews.server.ts';
 
@@ -87,9 +88,19 @@ export async function moderateReview(action: ReviewAction, actor: Actor): Promis
 /** The author is told (in Russian) what became of their review; logged, never thrown. */
 async function tellAuthor(id: number, key: MessageKey): Promise<void> {
   try {
-    const [row] = await selectRows<{ email: string; product_name: string; product_id: number; reject_reason: string; reply: string }>(
+    const [row] = await selectRows<{
+      email: string;
+      product_name: string;
+      product_id: number;
+      reject_reason: string;
+      reply: string;
+      order_code: string | null;
+      line_id: number | null;
+    }>(
       await getDb(),
-      sql`SELECT r.email, p.name AS product_name, p.id AS product_id, r.reject_reason, r.reply FROM reviews r JOIN products p ON p.id = r.product_id WHERE r.id = ${id}`,
+      sql`SELECT r.email, p.name AS product_name, p.id AS product_id, r.reject_reason, r.reply, o.code AS order_code, r.order_line_id AS line_id
+            FROM reviews r JOIN products p ON p.id = r.product_id
+            LEFT JOIN order_lines l ON l.id = r.order_line_id LEFT JOIN orders o ON o.id = l.order_id WHERE r.id = ${id}`,
     );
     if (!row?.email) return;
     const title = t('ru', key, { product: row.product_name });
@@ -100,10 +111,14 @@ async function tellAuthor(id: number, key: MessageKey): Promise<void> {
     await sendMail({
       to: row.email,
       subject: title,
-      ...mailLayout(title, body.length > 0 ? body : [title], {
-        label: t('ru', 'reviews.mail.action'),
-        url: new URL(`/p/${row.product_id}/reviews`, env().SITE_URL).href,
-      }),
+      // A rejected review is fixed on its order's review page; the others are seen on the product's.
+      ...mailLayout(
+        title,
+        body.length > 0 ? body : [title],
+        key === 'reviews.mail.rejected' && row.order_code
+          ? { label: t('ru', 'reviews.write.edit'), url: new URL(await reviewPath(row.order_code, Number(row.line_id)), env().SITE_URL).href }
+          : { label: t('ru', 'reviews.mail.action'), url: new URL(`/p/${row.product_id}/reviews`, env().SITE_URL).href },
+      ),
     });
   } catch (error) {
     logger.error({ err: loggableError(error) }, 'review mail failed');

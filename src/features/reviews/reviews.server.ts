@@ -92,3 +92,29 @@ export async function productReviews(
     withPhotos: Number(counts?.photos ?? 0),
   };
 }
+
+/**
+ * A visitor finds a review useful: counted once per visitor (a customer, or the browser's vote cookie). The
+ * review's count as it is now and whether this vote was new; null when no approved review has this id.
+ */
+export async function voteUseful(reviewId: number, voter: string): Promise<{ useful: number; counted: boolean; productId: number } | null> {
+  const db = await getDb();
+  return db.transaction(async (tx) => {
+    const [review] = await selectRows<{ product_id: number }>(
+      tx,
+      sql`SELECT product_id FROM reviews WHERE id = ${reviewId} AND status = 'approved' FOR UPDATE`,
+    );
+    if (!review) return null;
+    const added = await selectRows(
+      tx,
+      sql`INSERT INTO review_votes (review_id, voter) VALUES (${reviewId}, ${voter}) ON CONFLICT DO NOTHING RETURNING review_id`,
+    );
+    const [row] = await selectRows<{ useful: number }>(
+      tx,
+      added.length > 0
+        ? sql`UPDATE reviews SET useful = useful + 1 WHERE id = ${reviewId} RETURNING useful`
+        : sql`SELECT useful FROM reviews WHERE id = ${reviewId}`,
+    );
+    return { useful: Number(row?.useful ?? 0), counted: added.length > 0, productId: Number(review.product_id) };
+  });
+}

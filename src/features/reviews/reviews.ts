@@ -47,3 +47,15 @@ export type ReviewListQuery = z.output<typeof reviewListQuerySchema>;
 
 /** The reviews page's query parameters (page-cache.ts keys its pages by these alone). */
 export const REVIEW_LIST_PARAMS = ['sort', 'rating', 'photos', 'page'] as const;
+
+/** What one text of a review may hold (what was liked, what was not, the comment). */
+export const REVIEW_TEXT_MAX = 2_000;
+/** Photos one review may carry. */
+export const REVIEW_PHOTOS_MAX = 5;
+/** One photo's bytes as the shopper sends it (a phone's photo is 2–8 MB; five of them and the texts are the adapter's limit). */
+export const REVIEW_PHOTO_MAX_BYTES = 10 * 1024 * 1024;
+/** Pixels a shopper's photo may have (a 50-megapixel phone's): more is refused before it is decoded. */
+export const REVIEW_PHOTO_MAX_PIXELS = 52_000_000;
+
+/** A stored photo's name: the hash of its content its address begins with (what an edit keeps a photo by). */
+export const photoHash = (photo: { urlTemplate: string }) => /\/media\/([0-9a-f]+)-w/.exec(photo.urlTemplate)?.[1] ?? '';

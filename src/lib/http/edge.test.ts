@@ -19,6 +19,11 @@ describe('the front’s refusals', () => {
     expect(preflight('POST', '/gift-certificate')).toBeUndefined();
     expect(preflight('POST', '/gift-certificates')?.status).toBe(405);
     expect(preflight('PUT', '/gift-certificate')?.status).toBe(405);
+    // A review's form posts to its order's review page (docs/decisions/026), with or without the order's hash.
+    expect(preflight('POST', '/review/BS-12345678/abcDEF_-12')).toBeUndefined();
+    expect(preflight('POST', '/review/BS-12345678')).toBeUndefined();
+    expect(preflight('POST', '/review/BS-12345678/a/b')?.status).toBe(405);
+    expect(preflight('POST', '/reviews')?.status).toBe(405);
     expect(preflight('PUT', '/ops/login')?.status).toBe(405);
     expect(preflight('GET', '/c/1/%zz')?.status).toBe(400);
     expect(preflight('GET', '/brands?x=%ff')?.status).toBe(400);

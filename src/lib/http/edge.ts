@@ -34,10 +34,11 @@ export function exchangeUrl(url: string, exchangePath: string): string {
 const REFUSED_METHODS = new Set(['TRACE', 'TRACK', 'CONNECT']);
 const PAGE_METHODS = 'GET, HEAD';
 /**
- * Pages whose own forms post to them: the managers' console (docs/decisions/019), and the gift certificate's
- * purchase, which must work without a script (docs/decisions/025).
+ * Pages whose own forms post to them: the managers' console (docs/decisions/019), the gift certificate's
+ * purchase, which must work without a script (docs/decisions/025), and an order's review page, whose form
+ * carries photos (docs/decisions/026).
  */
-const POSTED_PAGES = /^\/(?:ops(?:\/|$)|gift-certificate\/?$)/;
+const POSTED_PAGES = /^\/(?:ops(?:\/|$)|gift-certificate\/?$|review\/BS-\d{8}(?:\/[\w-]{1,64})?\/?$)/;
 
 const REFUSAL_STYLE =
   'body{font-family:system-ui,sans-serif;max-width:36rem;margin:20vh auto;padding:0 1.5rem;color:#1d1d1f}.brand{letter-spacing:.3em}h1{font-weight:500}a{color:inherit}';

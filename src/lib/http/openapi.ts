@@ -54,12 +54,17 @@ const COMPONENTS = '#/components/schemas/';
 export type Access = 'public' | 'customer' | 'optional' | 'operator';
 
 /**
- * By path: the customer's calls and the session's own need a Bearer token; the checkout and a gift
- * certificate's purchase are open to guests and take a token when there is one; the operator's calls need the operator key.
+ * By path: the customer's calls and the session's own need a Bearer token; the checkout, a gift
+ * certificate's purchase and a review's useful vote are open to guests and take a token when there is one; the operator's calls need the operator key.
  */
 export function accessOf(path: string): Access {
   if (/^\/api\/v1\/ecommerce-core\/(customer\/|auth\/customer-(refresh-auth|logout)$)/.test(path)) return 'customer';
-  if (path.startsWith('/api/v1/ecommerce-core/checkout/') || path === '/api/v1/ecommerce-core/gift-certificates') return 'optional';
+  if (
+    path.startsWith('/api/v1/ecommerce-core/checkout/') ||
+    path === '/api/v1/ecommerce-core/gift-certificates' ||
+    path === '/api/v1/ecommerce-core/reviews/{id}/useful'
+  )
+    return 'optional';
   if (path.startsWith('/api/v1/ecommerce-core/ops/')) return 'operator';
   return 'public';
 }
