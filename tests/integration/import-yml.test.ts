@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ImportInputError, importYml } from '~/features/import/import.server.ts';
+import { applyCatalogueFile } from '~/features/exchange/catalogue.server.ts';
 import type { Database } from '~/lib/db/client.ts';
 import { plainText } from '~/lib/html.ts';
 import { createFreshDatabase, emptyCatalogue } from '../support/fresh-database.ts';
@@ -197,6 +198,30 @@ describe('idempotent and incremental', () => {
       { external_id: 'yml:g:77', is_active: true },
       { external_id: 'yml:g:78', is_active: true },
     ]);
+  });
+
+  it("leaves the shop's reviews and a product's figures from them alone: a changed feed, a hidden product, its return, a 1C exchange", async () => {
+    await importYml(database, file('r1.yml', feed(dress('r1', '42') + dress('r2', '44'))));
+    const [product] = await rows<{ id: number }>("SELECT id FROM products WHERE external_id = 'yml:g:77'");
+    await database.query(
+      `INSERT INTO reviews (product_id, author, rating, fit, status, published_at)
+       VALUES ($1, 'Анна', 5, 'small', 'approved', now()), ($1, 'Вера', 3, 'true', 'approved', now()), ($1, 'Спам', 1, NULL, 'pending', NULL)`,
+      [product!.id],
+    );
+    const figures = () => rows(`SELECT rating, reviews_count, fit_small, fit_true, fit_large FROM products WHERE id = $1`, [product!.id]);
+    const reviews = () => rows('SELECT id, product_id, author, rating, fit, status, useful, photos, reply FROM reviews ORDER BY id');
+    const before = { figures: await figures(), reviews: await reviews() };
+    expect(before.figures).toEqual([{ rating: 4, reviews_count: 2, fit_small: 1, fit_true: 1, fit_large: 0 }]);
+    await importYml(database, file('r2.yml', feed(dress('r1', '42', '', '9990') + dress('r2', '44'))));
+    await importYml(database, file('r2p.yml', feed(dress('r1', '42', '', '8990'))), { pricesStock: true });
+    await importYml(database, file('r3.yml', feed(dress('x1', '42').replaceAll('group_id="77"', 'group_id="79"'))));
+    expect(await rows('SELECT is_active FROM products WHERE id = $1', [product!.id])).toEqual([{ is_active: false }]);
+    await importYml(database, file('r4.yml', feed(dress('r1', '42') + dress('r2', '44'))));
+    // 1C's exchange writes the catalogue through its own reader: other products, the same reviews.
+    for (const f of ['cml-dobromyslov-commerceml-parser-import.xml', 'cml-dobromyslov-commerceml-parser-offers.xml'])
+      await applyCatalogueFile(database, fixture(f), { maxBytes: 50 * 1024 * 1024 });
+    expect(await reviews()).toEqual(before.reviews);
+    expect(await figures()).toEqual(before.figures);
   });
 
   it('--prices-stock changes only prices and stock of offers the catalogue has, and nothing when nothing differs', async () => {

@@ -5,7 +5,7 @@ import { searchParamsToObject } from '~/lib/http/search-params.ts';
 import { hasControlCharacters } from '~/lib/http/text.ts';
 import { idSchema } from './catalog.schema.ts';
 
-export const SORTS = ['popular', 'new', 'price_asc', 'price_desc', 'discount'] as const;
+export const SORTS = ['popular', 'new', 'price_asc', 'price_desc', 'discount', 'rating'] as const;
 export type Sort = (typeof SORTS)[number];
 export const DEFAULT_SORT: Sort = 'popular';
 export const PER_PAGE = 24;

@@ -126,6 +126,7 @@ export async function loadIndexSource(db: Db, kind: Database['kind']): Promise<I
         priceOld: products.priceOld,
         discountPercent: sql<number>`${products.discountPercent}`.mapWith(Number),
         rating: products.rating,
+        reviewsCount: products.reviewsCount,
         freeDelivery: products.freeDelivery,
         popularity: products.popularity,
         created: sql<number>`(extract(epoch FROM ${products.createdAt}) * 1000)::float8`.mapWith(Number),

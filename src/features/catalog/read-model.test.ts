@@ -22,6 +22,7 @@ import {
   wordMatchesLexemes,
   type IndexSource,
   type ListingScope,
+  ratingScoreOf,
 } from './read-model.ts';
 
 const DAY = 86_400_000;
@@ -53,11 +54,11 @@ const product = (
 const source: IndexSource = {
   version: 'test',
   products: [
-    product(1, 3, 1, 1, 10_000, 0, 4.8, true, ['плат', 'gucci', 'черн']),
-    product(2, 3, 2, 2, 20_000, 20, 4.0, false, ['плат', 'prada', 'бел']),
-    product(3, 4, 1, 2, 30_000, 10, 4.6, false, ['кроссовк', 'gucci', 'бел']),
+    { ...product(1, 3, 1, 1, 10_000, 0, 4.8, true, ['плат', 'gucci', 'черн']), reviewsCount: 300 },
+    { ...product(2, 3, 2, 2, 20_000, 20, 4.0, false, ['плат', 'prada', 'бел']), reviewsCount: 2 },
+    { ...product(3, 4, 1, 2, 30_000, 10, 4.6, false, ['кроссовк', 'gucci', 'бел']), reviewsCount: 20 },
     product(4, 4, 2, 1, 5_000, 0, 3.0, true, ['туфл', 'prada', 'черн']),
-    product(5, 4, 2, null, 7_000, 0, 5.0, false, ['туфл', 'prada']),
+    { ...product(5, 4, 2, null, 7_000, 0, 5.0, false, ['туфл', 'prada']), reviewsCount: 1 },
   ],
   sizes: [
     { productId: 1, labels: ['M', 'S'] },
@@ -154,6 +155,10 @@ describe('facet counting', () => {
     expect(list({}, { sort: 'price_desc' }).ids).toEqual([3, 2, 1, 5, 4]);
     expect(list({}, { sort: 'discount' }).ids.slice(0, 2)).toEqual([2, 3]);
     expect(list({}, { sort: 'new' }).ids).toEqual([5, 4, 3, 2, 1]);
+    // By rating, believed by its count: 4.8 of 300 before 4.6 of 20 before one review of 5; none last.
+    expect(list({}, { sort: 'rating' }).ids).toEqual([1, 3, 5, 2, 4]);
+    expect(ratingScoreOf(5, 1)).toBeCloseTo(4.17, 2);
+    expect(ratingScoreOf(3, 0)).toBeLessThan(ratingScoreOf(1, 1));
     const pages = [1, 2, 3].map((page) => list({}, { sort: 'price_asc', per_page: 2, page }).ids);
     expect(pages).toEqual([[4, 5], [1, 2], [3]]);
   });

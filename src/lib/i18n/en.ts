@@ -67,6 +67,7 @@ export const en: Partial<Messages> = {
   'catalog.sort.price_asc': 'Price: low to high',
   'catalog.sort.price_desc': 'Price: high to low',
   'catalog.sort.discount': 'Biggest discount',
+  'catalog.sort.rating': 'Top rated',
   'catalog.activeFilters': 'Selected filters',
   'catalog.removeFilter': 'Remove filter {name}',
   'catalog.resetAll': 'Clear all',

@@ -66,6 +66,7 @@ export const ru = {
   'catalog.sort.price_asc': 'Сначала дешевле',
   'catalog.sort.price_desc': 'Сначала дороже',
   'catalog.sort.discount': 'По размеру скидки',
+  'catalog.sort.rating': 'По рейтингу',
   'catalog.activeFilters': 'Выбранные фильтры',
   'catalog.removeFilter': 'Убрать фильтр {name}',
   'catalog.resetAll': 'Сбросить все',
