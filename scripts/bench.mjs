@@ -24,6 +24,7 @@
 // 11. --ops-orders (issue 24): the console's order list at 100,000 orders (tests/bench/ops-orders.bench.ts).
 // 12. --delivery (issue 38): the pickup step and the delivery options, warm, with both carriers' stand-ins (scripts/bench-delivery.ts).
 // 14. --promotions (issue 56): the summary with 200 promotions and 10,000 codes, listing and search with and without them (scripts/bench-promotions.ts).
+// 15. --reviews (issue 57): the listing with a million reviews' aggregates, product pages with 200 reviews each, against none (scripts/bench-reviews.ts).
 // Results: bench-results/<database>.json and a Markdown summary on stdout for docs/performance.md.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -73,6 +74,9 @@ if (process.argv.includes('--delivery')) {
 }
 // --against DIR (issue 59): uncached pages per second beside another built checkout, scripts/bench-against.mjs.
 // --promotions (issue 56): the summary with 200 promotions and 10,000 codes, scripts/bench-promotions.ts.
+if (process.argv.includes('--reviews')) {
+  process.exit(spawnSync(process.execPath, ['scripts/bench-reviews.ts', ...process.argv.slice(2)], { stdio: 'inherit' }).status ?? 1);
+}
 if (process.argv.includes('--promotions')) {
   process.exit(spawnSync(process.execPath, ['scripts/bench-promotions.ts', ...process.argv.slice(2)], { stdio: 'inherit' }).status ?? 1);
 }

@@ -14,6 +14,7 @@ import { verifyPassword } from '~/features/auth/auth.passwords.server.ts';
 import { audit, type Actor } from '~/features/ops/ops.audit.server.ts';
 import { ENDED } from '~/features/orders/orders.ts';
 import { z } from '~/lib/zod.ts';
+import { t } from '~/lib/i18n/index.ts';
 
 /** The personal data policy's text as a version: what a consent was given to (its SHA-256, 12 hex). */
 export const POLICY_VERSION = `sha256:${createHash('sha256').update(policyText).digest('hex').slice(0, 12)}`;
@@ -94,6 +95,8 @@ export interface PersonalData {
   wishlist: Record<string, unknown>[];
   cart: Record<string, unknown>[];
   buyout_requests: Record<string, unknown>[];
+  /** Reviews written (issue 57): what they said, their photos and where they stand. */
+  reviews: Record<string, unknown>[];
   newsletter: Record<string, unknown>[];
   partner: Record<string, unknown> | null;
   consents: Record<string, unknown>[];
@@ -115,6 +118,14 @@ async function ordersOf(db: Db, where: ReturnType<typeof sql>): Promise<Record<s
           FROM orders o WHERE ${where} ORDER BY o.created_at, o.id`,
   );
 }
+
+/** Reviews matched by `where` on `reviews r`, with their product's name. */
+const reviewsOf = (db: Db, where: ReturnType<typeof sql>) =>
+  rows(
+    db,
+    sql`SELECT p.name AS product, r.author, r.rating, r.fit, r.size_label, r.liked, r.disliked, r.comment, r.photos, r.status, r.created_at
+          FROM reviews r JOIN products p ON p.id = r.product_id WHERE ${where} AND r.source = 'customer' ORDER BY r.id`,
+  );
 
 /** What the shop holds about a customer: everything the file gives them (spec: the dashboard's "Мои данные"). */
 export async function customerData(customerId: number): Promise<PersonalData> {
@@ -161,6 +172,7 @@ export async function customerData(customerId: number): Promise<PersonalData> {
       db,
       sql`SELECT name, phone, messenger, description, product_url, status, created_at FROM buyout_requests WHERE customer_id = ${customerId} ORDER BY id`,
     ),
+    reviews: await reviewsOf(db, sql`r.customer_id = ${customerId}`),
     newsletter: await rows(db, sql`SELECT email, source, created_at FROM newsletter_subscribers WHERE lower(email) = ${email.toLowerCase()}`),
     partner: partner ?? null,
     consents: await rows(
@@ -197,6 +209,7 @@ export async function guestData(email: string, phone = ''): Promise<PersonalData
       db,
       sql`SELECT name, phone, messenger, description, product_url, status, created_at FROM buyout_requests WHERE ${guestBuyout(digits)} ORDER BY id`,
     ),
+    reviews: await reviewsOf(db, sql`r.customer_id IS NULL AND lower(r.email) = ${address}`),
     newsletter: await rows(db, sql`SELECT email, source, created_at FROM newsletter_subscribers WHERE lower(email) = ${address}`),
     partner: null,
     consents: await rows(db, sql`SELECT purpose, source, policy_version, given, at FROM consents WHERE ${guestConsents(address, digits)} ORDER BY at, id`),
@@ -271,6 +284,12 @@ async function erasePerson(
              WHERE ${where} RETURNING id`,
       )
     ).length;
+  // Reviews stay (what they say is about the goods, and the product's rating counts them) without who wrote
+  // them: no e-mail, a name of no one, no photos (they may show the person).
+  await tx.execute(
+    sql`UPDATE reviews SET email = '', author = ${t('ru', 'reviews.anonymous')}, photos = '[]'::jsonb, updated_at = now()
+         WHERE source = 'customer' AND ${customerId ? sql`(customer_id = ${customerId} OR (customer_id IS NULL AND lower(email) = ${address}))` : sql`customer_id IS NULL AND lower(email) = ${address}`}`,
+  );
   if (!customerId) {
     const orders = await anonymiseOrders(tx, sql`customer_id IS NULL AND lower(contact_email) = ${address}`);
     await tx.execute(sql`UPDATE consents SET email = NULL, phone = NULL WHERE ${guestConsents(address, digits)}`);
@@ -334,7 +353,7 @@ export interface PrivacyLookup {
   phone: string;
   /** A registered customer's id, when the address is one (the customer deletes the account themselves). */
   customerId: number | null;
-  counts: { orders: number; open: number; buyout: number; newsletter: number; consents: number };
+  counts: { orders: number; open: number; buyout: number; reviews: number; newsletter: number; consents: number };
 }
 
 export async function privacyLookup(email: string, phone = ''): Promise<PrivacyLookup> {
@@ -348,6 +367,7 @@ export async function privacyLookup(email: string, phone = ''): Promise<PrivacyL
       orders: data.orders.length,
       open: data.orders.filter((o) => !(ENDED as readonly string[]).includes(String(o['status']))).length,
       buyout: data.buyout_requests.length,
+      reviews: data.reviews.length,
       newsletter: data.newsletter.length,
       consents: data.consents.length,
     },

@@ -103,6 +103,7 @@ export const personalDataSchema = z.object({
   wishlist: z.array(looseRecord),
   cart: z.array(looseRecord),
   buyout_requests: z.array(looseRecord),
+  reviews: z.array(looseRecord),
   newsletter: z.array(looseRecord),
   partner: looseRecord.nullable(),
   consents: z.array(looseRecord),

@@ -1,6 +1,6 @@
 // Beyond the spec (152-ФЗ, issue 54): everything the shop holds about the signed-in customer — profile,
-// addresses, orders, balance and points history, wishlist, cart, buyout requests, newsletter, partner
-// programme, consents. The dashboard offers the same as a file (/dashboard/personal-data).
+// addresses, orders, balance and points history, wishlist, cart, buyout requests, reviews, newsletter,
+// partner programme, consents. The dashboard offers the same as a file (/dashboard/personal-data).
 import { personalDataSchema } from '~/features/account/account.schema.ts';
 import { customerData } from '~/features/account/account.privacy.server.ts';
 import { requireCustomer } from '~/features/auth/auth.server.ts';
