@@ -53,6 +53,10 @@ const PAGES: Record<string, [url: string, kind: Kind][]> = {
   'password/reset.astro': [['/password/reset?token=x&email=a%40b.ru', 'private']],
   'order-success/[code]/[...hash].astro': [['/order-success/BS-1/abc', 'private']],
   'order-failed/[code]/[...hash].astro': [['/order-failed/BS-1/abc', 'private']],
+  'review/[code]/[...hash].astro': [
+    ['/review/BS-12345678/abc', 'private'],
+    ['/review/BS-12345678', 'private'],
+  ],
   'test-payment/[id].astro': [['/test-payment/1', 'private']],
   'dashboard/index.astro': [['/dashboard', 'private']],
   'dashboard/address.astro': [['/dashboard/address', 'private']],

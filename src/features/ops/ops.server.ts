@@ -13,7 +13,7 @@ import { logger } from '~/lib/log.ts';
 import { openWithKnownKeys, sealingKey, sealTotpSecret, TotpKeyError } from '~/lib/totp-secrets.ts';
 import { HttpError, notFound } from '~/lib/http/errors.ts';
 import { hasControlCharacters } from '~/lib/http/text.ts';
-import { FORM_MAX_BYTES, readCapped } from '~/lib/http/limits.ts';
+import { FORM_MAX_BYTES, readFormData } from '~/lib/http/limits.ts';
 import { sameSecret } from '~/lib/same-secret.ts';
 import type { z } from '~/lib/zod.ts';
 import { fieldErrors } from '~/lib/http/endpoint.ts';
@@ -325,22 +325,8 @@ export interface PostedForm {
  * page does not take, a field twice, or control characters (NUL and the like). Either is refused whole.
  */
 async function readForm(request: Request, maxBytes: number, takesFiles: boolean, separators = false): Promise<PostedForm | 'bad' | 'large'> {
-  const type = request.headers.get('content-type') ?? '';
-  if (!type.startsWith('application/x-www-form-urlencoded') && !type.startsWith('multipart/form-data')) return 'bad';
-  let parts: Uint8Array[] | null;
-  try {
-    parts = await readCapped(request, maxBytes);
-  } catch {
-    return 'bad';
-  }
-  if (!parts) return 'large';
-  let form: FormData;
-  try {
-    // The parts as they came, without a copy into one buffer first.
-    form = await new Response(new Blob(parts as BlobPart[]), { headers: { 'content-type': type } }).formData();
-  } catch {
-    return 'bad';
-  }
+  const form = await readFormData(request, maxBytes);
+  if (typeof form === 'string') return form;
   const posted: PostedForm = { fields: {}, files: {} };
   for (const [name, value] of form) {
     if (name in posted.fields || name in posted.files || hasControlCharacters(name)) return 'bad';

@@ -7,33 +7,24 @@ import { sql } from 'drizzle-orm';
 import { selectRows } from '~/lib/db/client.ts';
 import { getDb } from '~/lib/db/index.ts';
 import { HttpError } from '~/lib/http/errors.ts';
-import { readCapped } from '~/lib/http/limits.ts';
+import { readFormData } from '~/lib/http/limits.ts';
 import { enforce } from '~/lib/http/rate-limit.server.ts';
 import type { FieldErrors } from '~/lib/http/envelope.ts';
 import { PhotoError, storePhoto } from '~/features/media/media.server.ts';
 import { mediaStorage } from '~/features/media/media.storage.server.ts';
 import { orderByCode, verifyOrderHash } from '~/features/orders/orders.server.ts';
 import { ORDER_CODE } from '~/features/orders/orders.ts';
-import { photoHash, REVIEW_PHOTO_MAX_BYTES, REVIEW_PHOTO_MAX_PIXELS, REVIEW_PHOTOS_MAX, type Fit } from './reviews.ts';
+import { photoHash, REVIEW_PHOTO_MAX_BYTES, REVIEW_PHOTO_MAX_PIXELS, REVIEW_PHOTOS_MAX } from './reviews.ts';
 import type { ReviewInput } from './reviews.schema.ts';
-import type { ReviewPhoto } from './reviews.server.ts';
+import type { ReviewPhoto, ReviewText } from './reviews.server.ts';
 
 /** A review form's largest body: five photos at their limit and the texts. */
 export const REVIEW_FORM_MAX_BYTES = REVIEW_PHOTOS_MAX * REVIEW_PHOTO_MAX_BYTES + 64 * 1024;
 
-/** A review as its author sees it on the review page (any status). */
-export interface OwnReview {
-  id: number;
+/** A review as its author sees it on the review page (any status; the shop's reply is the product page's). */
+export interface OwnReview extends Omit<ReviewText, 'reply'> {
   status: 'pending' | 'approved' | 'rejected' | 'hidden';
   reject_reason: string;
-  author: string;
-  rating: number;
-  fit: Fit | null;
-  size_label: string;
-  liked: string;
-  disliked: string;
-  comment: string;
-  photos: ReviewPhoto[];
 }
 
 export interface ReviewLine {
@@ -91,21 +82,8 @@ export async function reviewOrder(code: string, hash: string, customerId: number
 
 /** A review form's fields and its photos, or null when it is not a form or too large (413 then). */
 export async function readReviewForm(request: Request): Promise<{ fields: Record<string, string | string[]>; photos: File[] } | 'bad' | 'large'> {
-  const type = request.headers.get('content-type') ?? '';
-  if (!type.startsWith('multipart/form-data') && !type.startsWith('application/x-www-form-urlencoded')) return 'bad';
-  let parts: Uint8Array[] | null;
-  try {
-    parts = await readCapped(request, REVIEW_FORM_MAX_BYTES);
-  } catch {
-    return 'bad';
-  }
-  if (!parts) return 'large';
-  let form: FormData;
-  try {
-    form = await new Response(new Blob(parts as BlobPart[]), { headers: { 'content-type': type } }).formData();
-  } catch {
-    return 'bad';
-  }
+  const form = await readFormData(request, REVIEW_FORM_MAX_BYTES);
+  if (typeof form === 'string') return form;
   const fields: Record<string, string | string[]> = {};
   const photos: File[] = [];
   for (const [name, value] of form) {

@@ -35,3 +35,24 @@ export async function readCapped(request: Request, max: number): Promise<Uint8Ar
   }
   return parts;
 }
+
+/**
+ * A posted form (URL-encoded or multipart) read within `max` bytes: 'large' past it, 'bad' when it is not a
+ * form or does not parse. The parts go to the parser as they came, without a copy into one buffer first.
+ */
+export async function readFormData(request: Request, max: number): Promise<FormData | 'bad' | 'large'> {
+  const type = request.headers.get('content-type') ?? '';
+  if (!type.startsWith('application/x-www-form-urlencoded') && !type.startsWith('multipart/form-data')) return 'bad';
+  let parts: Uint8Array[] | null;
+  try {
+    parts = await readCapped(request, max);
+  } catch {
+    return 'bad';
+  }
+  if (!parts) return 'large';
+  try {
+    return await new Response(new Blob(parts as BlobPart[]), { headers: { 'content-type': type } }).formData();
+  } catch {
+    return 'bad';
+  }
+}

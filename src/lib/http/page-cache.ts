@@ -190,10 +190,11 @@ export const LISTING_PARAMS = [
 
 /**
  * Pages made for one visitor (DESIGN §4): the account area, cart, checkout, order results, the test
- * provider's payment page, the reset and sign-in pages, a mail's unsubscribe page, a gift certificate's purchase. Never kept, never coalesced with another visitor's render, always `private, no-store`.
+ * provider's payment page, the reset and sign-in pages, a mail's unsubscribe page, a gift certificate's purchase, an
+ * order's review page. Never kept, never coalesced with another visitor's render, always `private, no-store`.
  */
 const PRIVATE_PAGES =
-  /^\/(?:dashboard|ops|checkout|cart|password|auth-redirect|order-success|order-failed|test-payment|exchange|unsubscribe|gift-certificate)(?:[/?]|$)/;
+  /^\/(?:dashboard|ops|checkout|cart|password|auth-redirect|order-success|order-failed|test-payment|exchange|unsubscribe|gift-certificate|review)(?:[/?]|$)/;
 
 export function isPrivatePage(url: string): boolean {
   return PRIVATE_PAGES.test(url);
