@@ -109,4 +109,17 @@ describe('Cache', () => {
     expect(serverTiming).toMatch(new RegExp(`^cache-${c.name};desc="hit 1 miss 1"(;dur=\\d+\\.\\d)?$`));
     expect(cacheStats().find((s) => s.name === c.name)).toMatchObject({ hits: 1, misses: 1, loads: 1 });
   });
+
+  it('names in Server-Timing only the caches a request missed', async () => {
+    const warm = cache<number>();
+    const cold = cache<number>();
+    await warm.getOrLoad('k', async () => 1);
+    const { serverTiming } = await withCacheTimings(async () => {
+      await warm.getOrLoad('k', async () => 1);
+      await cold.getOrLoad('k', async () => 2);
+    });
+    expect(serverTiming).toMatch(new RegExp(`^cache-${cold.name};desc="hit 0 miss 1"(;dur=\\d+\\.\\d)?$`));
+    const { serverTiming: none } = await withCacheTimings(async () => warm.getOrLoad('k', async () => 1));
+    expect(none).toBe('');
+  });
 });

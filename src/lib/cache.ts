@@ -221,8 +221,14 @@ export async function withCacheTimings<T>(run: () => Promise<T>): Promise<{ resu
   return { result, serverTiming: serverTimingOf(store) };
 }
 
+/**
+ * The page cache's line always (whether the page was kept), the others' only when they missed: a page
+ * rendered from warm caches names nine caches that all hit, 0.3 KB of headers in the bytes that decide
+ * whether a phone gets the page in its first round trip (issue 59, docs/performance.md).
+ */
 function serverTimingOf(store: RequestTimings): string {
   return [...store.caches]
+    .filter(([name, c]) => name === 'page' || c.misses > 0)
     .map(([name, c]) => `cache-${name};desc="hit ${c.hits} miss ${c.misses}"${c.loadMs > 0 ? `;dur=${c.loadMs.toFixed(1)}` : ''}`)
     .join(', ');
 }

@@ -22,7 +22,9 @@ describe('what a selector asks of the document', () => {
     ['.group:hover .group-hover\\:underline', ['group', 'group-hover:underline'], []],
     ['abbr:where([title])', [], ['abbr']],
     ['ul>li+li', [], ['ul', 'li', 'li']],
-    ['::-webkit-datetime-edit', [], []],
+    // A form control's parts need that kind of field (usedIn names them).
+    ['::-webkit-datetime-edit', [], ['input:date']],
+    ['::-webkit-inner-spin-button', [], ['input:number']],
   ])('%s needs classes %j and elements %j', (selector, classes, tags) => {
     expect(requirements(selector)).toEqual({ classes, tags });
   });
@@ -67,6 +69,21 @@ describe('a sheet pruned to what a page can use', () => {
       '.a{color:red}.b{color:blue}',
     );
     expect(pruneSheet(compileSheet('.a{color:red}.a:hover{color:blue}'), usedIn(page('<p class="a">x</p>'))).complete).toBe(false);
+  });
+
+  it('keeps the parts of a date, number or search field only where the page has such a field', () => {
+    const css =
+      '::-webkit-datetime-edit{padding-block:0}::-webkit-inner-spin-button,::-webkit-outer-spin-button{height:auto}::-webkit-search-decoration{-webkit-appearance:none}';
+    expect(prune(css, '<input name="q">')).toBe('');
+    expect(prune(css, '<input type="date" name="d"><input type=search>')).toBe(
+      '::-webkit-datetime-edit{padding-block:0}::-webkit-search-decoration{-webkit-appearance:none}',
+    );
+    expect(prune(css, '<input name="n" type="NUMBER">')).toBe('::-webkit-inner-spin-button,::-webkit-outer-spin-button{height:auto}');
+    expect(prune(css, '<input type="datetime-local">')).toBe('::-webkit-datetime-edit{padding-block:0}');
+  });
+
+  it("leaves Firefox's focus ring and invalid mark to the whole sheet", () => {
+    expect(prune(':-moz-focusring{outline:auto}:-moz-ui-invalid{box-shadow:none}p{margin:0}', '<p>x</p>')).toBe('p{margin:0}');
   });
 
   it('says whether the page used the sheet whole', () => {

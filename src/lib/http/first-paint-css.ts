@@ -40,6 +40,8 @@ export interface Sheet {
  */
 export const REST_CSS_BOOT = `(function(){function f(e){var l=e.target;if(l&&l.dataset&&l.dataset.rest!=null){if(e.type=='load'&&l.rel=='preload')l.rel='stylesheet';else delete l.dataset.rest}}document.addEventListener('load',f,true);document.addEventListener('error',f,true)})()`;
 
+const DATE_TYPES = new Set(['date', 'time', 'datetime-local', 'month', 'week']);
+
 const ENTITIES: Record<string, string> = { amp: '&', quot: '"', apos: "'", lt: '<', gt: '>' };
 
 /** What of a document a stylesheet's rules can match (its classes and element names), and the custom properties its own styles read. */
@@ -53,6 +55,11 @@ export interface Used {
 export function usedIn(html: string): Used {
   const tags = new Set(['html', 'head', 'body']);
   for (const [, tag] of html.matchAll(/<([a-zA-Z][a-zA-Z0-9-]*)/g)) tags.add((tag as string).toLowerCase());
+  // The fields whose parts the preflight styles (first-paint-css-compile.ts, CONTROL_PARTS).
+  for (const [, type] of html.matchAll(/<input\b[^>]*?\stype=["']?([\w-]+)/gi)) {
+    const kind = (type as string).toLowerCase();
+    tags.add(`input:${DATE_TYPES.has(kind) ? 'date' : kind}`);
+  }
   const vars = new Set<string>();
   readInto(vars, html);
   return { classes: usedClasses(html), tags, vars };

@@ -33,6 +33,21 @@ describe('externalizeScripts', () => {
     expect(externalizeScripts(html, undefined)).toBe(html.replaceAll('<script type="module" src="', lowered));
   });
 
+  it("takes out of an island's tag what its runtime reads as the default or never reads", () => {
+    const tag = (attributes: string) => `<body><astro-island ${attributes}><p>x</p></astro-island></body>`;
+    const astro =
+      'uid="Z1tBzNL" prefix="r11" component-url="/_astro/Toaster.X.js" component-export="default" renderer-url="/_astro/client.Y.js" props="{}" ssr client="eager" opts="{&quot;name&quot;:&quot;Toaster&quot;,&quot;value&quot;:true}" await-children';
+    expect(externalizeScripts(tag(astro), scripts)).toBe(
+      tag(
+        'prefix="r11" component-url="/_astro/Toaster.X.js" renderer-url="/_astro/client.Y.js" ssr client="eager" opts="{&quot;value&quot;:true}" await-children',
+      ),
+    );
+    // A named export, props and a directive's own value stay.
+    const kept =
+      'component-url="/_astro/A.js" component-export="Named" props="{&quot;a&quot;:[0,1]}" client="visible" opts="{&quot;value&quot;:{&quot;rootMargin&quot;:&quot;10px&quot;}}"';
+    expect(externalizeScripts(tag(kept), undefined)).toBe(tag(kept));
+  });
+
   it('knows the texts Astro writes: its island runtime and the built-in directives, in a file named by its content', () => {
     const { texts, path } = sharedScripts();
     expect(texts.some((text) => text.includes('astro-island'))).toBe(true);

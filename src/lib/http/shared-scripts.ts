@@ -35,7 +35,8 @@ export function externalizeScripts(html: string, scripts: SharedScripts | undefi
   // copy stays, as it did.
   const seen = new Set<string>();
   let placed = false;
-  return html.replace(/<(script|style)>([\s\S]*?)<\/\1>|<script type="module" src="/g, (element, tag?: string, text?: string) => {
+  return html.replace(/<(script|style)>([\s\S]*?)<\/\1>|<script type="module" src="|<astro-island\s[^>]*>/g, (element, tag?: string, text?: string) => {
+    if (element.startsWith('<astro-island')) return trimIsland(element);
     if (tag === undefined || text === undefined) return LOW_PRIORITY_MODULE;
     if (!(tag === 'script' ? texts : styles).has(text) || seen.has(tag + text)) return element;
     seen.add(tag + text);
@@ -46,3 +47,14 @@ export function externalizeScripts(html: string, scripts: SharedScripts | undefi
 }
 
 const LOW_PRIORITY_MODULE = '<script type="module" fetchpriority="low" src="';
+
+/**
+ * An island's tag without what its runtime reads as the default or never reads: `component-export="default"`
+ * (read as "default" when absent), empty props (read as {} when absent), the component's name in `opts`
+ * (only a directive's `value` is read) and `uid` (no script reads it; the shop has no view transitions).
+ * About 70–120 bytes of a page's brotli, in the bytes that decide whether it comes in the first round trip
+ * (issue 59, docs/performance.md).
+ */
+export function trimIsland(tag: string): string {
+  return tag.replace(/ uid="[^"]*"| component-export="default"| props="\{\}"/g, '').replace(/ opts="\{&quot;name&quot;:&quot;[\w$-]*&quot;,/, ' opts="{');
+}
