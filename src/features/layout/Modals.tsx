@@ -14,6 +14,7 @@ import type { GroupMessages } from '~/lib/i18n/groups.ts';
 import { $authTab, $modal, closeModal, openAuth, openModal } from './layout.store.ts';
 import { useIslandMark } from '~/lib/islands.ts';
 import { MODAL_IDS } from './modal-ids.ts';
+import { frameProp } from './layout.labels.client.ts';
 
 const BuyoutContent = lazy(() => import('~/features/buyout/BuyoutContent.tsx'));
 const AuthForms = lazy(() => import('~/features/auth/AuthForms.tsx'));
@@ -22,11 +23,15 @@ const AuthForms = lazy(() => import('~/features/auth/AuthForms.tsx'));
 export type ModalMessages = GroupMessages<'modals'>;
 
 export interface ModalsProps {
-  /** The two dialogs' headings and what they say until their form is ready, in the page's language. */
-  frame: { buyout: string; auth: string; close: string; loading: string };
+  /**
+   * The two dialogs' headings and what they say until their form is ready, in the page's language (layout.labels.ts
+   * `modalsFrame`); in the browser, from the frame's labels (the front takes them out of the props).
+   */
+  frame?: { buyout: string; auth: string; close: string; loading: string };
 }
 
-export default function Modals({ frame }: ModalsProps) {
+export default function Modals({ frame: given }: ModalsProps) {
+  const frame = frameProp('Modals', 'frame', given);
   useIslandMark('modals');
   const modal = useClientStore($modal, null);
   const authTab = useClientStore($authTab, 'login');

@@ -1,5 +1,5 @@
 // The strings of the page frame's islands — the header, the bottom navigation, the footer's newsletter
-// form — in one language. The server renders the islands with them as props; the browser takes them from
+// form, the modals — in one language. The server renders the islands with them as props; the browser takes them from
 // a module of its own per language (layout.labels.client.ts, made at build by labels-chunk.ts), cached once
 // for every page, because the front takes them out of the islands' props in each page (about 0.7 KB of
 // brotli a page: src/lib/http/island-props.ts, docs/decisions/016).
@@ -63,12 +63,19 @@ export function newsletterMessages(locale: Locale): NewsletterMessages {
   return messagesFor(locale, 'newsletter.', ...Object.values(NEWSLETTER_TEXT), 'nav.close') as NewsletterMessages;
 }
 
+/** The login and buyout dialogs' headings and what they say until their form is ready (Modals' `frame`). */
+export function modalsFrame(locale: Locale) {
+  const l = (key: Parameters<typeof t>[1]) => t(locale, key);
+  return { buyout: l('buyout.title'), auth: l('nav.account'), close: l('nav.close'), loading: l('ui.loading') };
+}
+
 /** Everything the frame's islands show, by island and prop (src/lib/http/island-props.ts strips the same). */
 export function frameLabels(locale: Locale) {
   return {
     Header: { labels: headerLabels(locale) },
     BottomNav: { labels: bottomNavLabels(locale), accountMenu: accountMenuLabels(locale) },
     NewsletterForm: { messages: newsletterMessages(locale) },
+    Modals: { frame: modalsFrame(locale) },
   };
 }
 

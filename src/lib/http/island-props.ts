@@ -10,6 +10,7 @@ export const BROWSER_LOADED_PROPS: Readonly<Record<string, readonly string[]>> =
   Header: ['labels'],
   BottomNav: ['labels', 'accountMenu'],
   NewsletterForm: ['messages'],
+  Modals: ['frame'],
 };
 
 // Astro writes props as JSON in an attribute, escaped like this (html-escaper's five).
