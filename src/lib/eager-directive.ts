@@ -6,6 +6,8 @@
 // - links, forms, popovers and dialogs underneath work on their own (the search form, the cart link, a
 //   size's radio; the catalogue, menu and search panels' popovertarget buttons; the buyout and login
 //   dialogs' command buttons: docs/decisions/021);
+// - such a button tapped before the parser has reached the dialog or panel it names is clicked again once
+//   the document is parsed;
 // - a tap on any other button, or on a link the island answers itself (`data-hold`), is held — the
 //   browser neither follows it nor forgets it — and clicked again, in order, once the island has hydrated
 //   («Добавить в корзину»).
@@ -23,6 +25,17 @@ if (typeof document !== 'undefined') {
   document.addEventListener(
     'click',
     (event) => {
+      // A dialog's or a popover's button answers itself, but only once the parser has reached what it names
+      // (the dialogs stand at the page's end): tapped sooner, the platform does nothing. Held until the
+      // document is parsed, then clicked again.
+      const opener = event.target instanceof Element ? event.target.closest<HTMLElement>('button[commandfor],button[popovertarget]') : null;
+      const named = opener?.getAttribute('commandfor') ?? opener?.getAttribute('popovertarget');
+      if (opener && named && document.readyState === 'loading' && !document.getElementById(named)) {
+        event.preventDefault();
+        event.stopImmediatePropagation();
+        document.addEventListener('DOMContentLoaded', () => opener.click(), { once: true });
+        return;
+      }
       const target = event.target instanceof Element ? event.target.closest<HTMLElement>(HELD) : null;
       const island = target?.closest('astro-island[client="eager"]');
       if (!target || !island || state.hydrated.has(island)) return;

@@ -1,6 +1,7 @@
 // Every tap works from the first paint (issue 22, docs/decisions/014): the islands' code is held back by
 // request interception, the shopper taps, and the tap does its job once the code arrives — never lost,
 // never a page left behind. Then the whole journey with JavaScript off: links, forms and radios underneath.
+import { createServer, request as forward } from 'node:http';
 import type { Page, Route } from '@playwright/test';
 import { expect, test } from './fixtures.ts';
 import { isMobile } from './helpers.ts';
@@ -81,6 +82,53 @@ test.describe('a tap before the islands have hydrated', () => {
     await expect(modal).toContainText('Загрузка…');
     await release();
     await expect(modal.getByRole('button', { name: 'К созданию заявки' })).toBeVisible();
+  });
+
+  test('the buyout button tapped before the page has reached its dialog opens it once it has', async ({ page, baseURL }) => {
+    // The shop behind a proxy that sends /brands up to the header's end, then holds the rest until told.
+    let sendRest!: () => void;
+    const rest = new Promise<void>((resolve) => (sendRest = resolve));
+    const shop = new URL(baseURL as string);
+    const proxy = createServer((req, res) => {
+      const upstream = forward(
+        new URL(req.url ?? '/', shop),
+        { method: req.method, headers: { ...req.headers, host: shop.host, 'accept-encoding': 'identity' } },
+        (answer) => {
+          const headers = { ...answer.headers };
+          if (req.url !== '/brands') {
+            res.writeHead(answer.statusCode ?? 502, headers);
+            answer.pipe(res);
+            return;
+          }
+          const chunks: Buffer[] = [];
+          answer.on('data', (chunk: Buffer) => chunks.push(chunk));
+          answer.on('end', () => {
+            const html = Buffer.concat(chunks).toString('utf8');
+            const cut = html.indexOf('</header>') + '</header>'.length;
+            delete headers['content-length'];
+            res.writeHead(answer.statusCode ?? 200, headers);
+            res.write(html.slice(0, cut));
+            void rest.then(() => res.end(html.slice(cut)));
+          });
+        },
+      );
+      req.pipe(upstream);
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = proxy.address() as { port: number };
+      await page.goto(`http://127.0.0.1:${port}/brands`, { waitUntil: 'commit' });
+      const button = page.getByRole('banner').getByRole('button', { name: isMobile(page) ? 'Выкуп' : 'Заявка на выкуп' });
+      await expect(button).toBeVisible();
+      // The dialog it names is not in the page yet.
+      await expect(page.locator('#modal-buyout')).toHaveCount(0);
+      await button.click();
+      sendRest();
+      await expect(page.getByRole('dialog', { name: 'Заявка на поиск и выкуп товара' })).toBeVisible();
+    } finally {
+      sendRest();
+      proxy.close();
+    }
   });
 
   test('a guest’s wishlist and account open the login dialog at once; the form fills in with the island', async ({ page }) => {
