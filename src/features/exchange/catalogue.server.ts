@@ -1,16 +1,18 @@
-// One CommerceML file of the catalogue exchange applied: checked whole first, then what it says of
-// products (import.xml) and offers (offers.xml, prices, rests) kept in the exchange's own copy, then the
-// products it touched written to the catalogue through the import's writer — the same categories,
-// brands, sizes, photos and idempotence as a YML import (docs/exchange-1c.md). A product becomes visible
-// once it has an offer with a price; a product 1C deletes is hidden; a full offers package hides what it
-// no longer lists.
+// One CommerceML file of the catalogue exchange applied: checked whole first, then what it says of products
+// (import.xml) and offers (offers.xml, prices, rests) kept in the exchange's own copy (packages.server.ts),
+// then the products it touched read back as the import's records (cml-offers.server.ts) and written through
+// its read → map → write pipeline: the same categories, brands, sizes, photos and idempotence as a YML
+// import (docs/exchange-1c.md). A product becomes visible once it has an offer with a price; a product 1C
+// deletes is hidden; a full offers package hides what it no longer lists.
 import { createReadStream, statSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { Database, RawQuery } from '../../lib/db/client.ts';
-import { CatalogueWriter, checkXml, XmlReadError } from '../import/import.parts.server.ts';
-import { NO_PARCEL, type ImportProblem, type ImportSummary, type SourceOffer } from '../import/import.ts';
+import type { Database } from '../../lib/db/client.ts';
+import { CatalogueImport, checkXml, XmlReadError } from '../import/import.parts.server.ts';
+import type { ImportProblem, ImportSummary, SourceOffer } from '../import/import.ts';
 import { E } from './cml-words.ts';
-import { checkRoot, CmlFormatError, emptyHeader, isCmlRecord, readCommerceMl, type CmlContext, type CmlOffer, type CmlProduct } from './commerceml.server.ts';
+import { cmlSourceOffers } from './cml-offers.server.ts';
+import { checkRoot, CmlFormatError, emptyHeader, isCmlRecord, readCommerceMl, type CmlContext, type CmlHeader } from './commerceml.server.ts';
+import { keepOffers, keepProducts, keptRecords, readState, writeState } from './packages.server.ts';
 
 export const SOURCE = 'cml';
 const BATCH = 500;
@@ -44,124 +46,8 @@ export function asFileError(error: unknown): unknown {
   return error;
 }
 
-export async function readState<T>(query: RawQuery, key: string, fallback: T): Promise<T> {
-  const row = (await query('SELECT value FROM exchange_state WHERE key = $1', [key])).rows[0] as { value: T } | undefined;
-  return row?.value ?? fallback;
-}
-
-export async function writeState(query: RawQuery, key: string, value: unknown): Promise<void> {
-  await query(
-    `INSERT INTO exchange_state (key, value, updated_at) VALUES ($1, $2::jsonb, now())
-     ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value, updated_at = now()`,
-    [key, JSON.stringify(value)],
-  );
-}
-
-/** The stored offer with what this file says of it laid over. */
-type StoredOffer = Omit<CmlOffer, 'line' | 'id' | 'productId'> & { line: number };
-
-/** The exchange's copy of the products a file lists. */
-async function keepProducts(database: Database, products: readonly CmlProduct[]): Promise<void> {
-  await database.rawTransaction((query) =>
-    query(
-      `INSERT INTO exchange_products (id, data, updated_at) SELECT u.id, u.data::jsonb, now() FROM unnest($1::text[], $2::text[]) AS u(id, data)
-       ON CONFLICT (id) DO UPDATE SET data = EXCLUDED.data, updated_at = now()`,
-      [products.map((p) => p.id), products.map((p) => JSON.stringify(p))],
-    ),
-  );
-}
-
-/** The exchange's copy of the offers a file lists, each merged with what earlier files said of it. */
-async function keepOffers(database: Database, offers: readonly CmlOffer[]): Promise<void> {
-  const latest = new Map<string, CmlOffer>();
-  for (const offer of offers) latest.set(offer.id, { ...latest.get(offer.id), ...offer });
-  await database.rawTransaction(async (query) => {
-    const stored = new Map<string, StoredOffer>();
-    for (const r of (await query('SELECT id, data FROM exchange_offers WHERE id = ANY($1::text[])', [[...latest.keys()]])).rows as {
-      id: string;
-      data: StoredOffer;
-    }[])
-      stored.set(r.id, r.data);
-    const rows = [...latest.values()].map(({ id, productId, ...fields }) => {
-      const merged: StoredOffer = { ...stored.get(id), ...fields };
-      // A price the file could use replaces an earlier problem with it, and the other way round.
-      if ('price' in fields && !fields.priceProblem) delete merged.priceProblem;
-      return { id, productId, data: merged };
-    });
-    await query(
-      `INSERT INTO exchange_offers (id, product_id, data, updated_at) SELECT u.id, u.product_id, u.data::jsonb, now()
-         FROM unnest($1::text[], $2::text[], $3::text[]) AS u(id, product_id, data)
-       ON CONFLICT (id) DO UPDATE SET product_id = EXCLUDED.product_id, data = EXCLUDED.data, updated_at = now()`,
-      [rows.map((r) => r.id), rows.map((r) => r.productId), rows.map((r) => JSON.stringify(r.data))],
-    );
-  });
-}
-
-/** A size's label from the offer's name when 1C gives no characteristic: "Ботинки (39)" → "39". */
-function sizeFromName(offerName: string | undefined, productName: string): string | null {
-  if (!offerName || offerName === productName) return null;
-  const bracket = /\(([^()]+)\)\s*$/.exec(offerName);
-  if (bracket?.[1]) return bracket[1].split(',')[0]?.trim() || null;
-  return offerName.startsWith(productName) ? offerName.slice(productName.length).trim() || null : null;
-}
-
-/** A product and its offers as the plain offers the writer takes; none while it has no priced offer. */
-function sourceOffers(product: CmlProduct, offers: { id: string; data: StoredOffer }[], problems: ImportProblem[]): SourceOffer[] {
-  const priced = offers.filter((o) => !o.data.deleted && typeof o.data.price === 'number');
-  for (const o of offers)
-    if (!o.data.deleted && o.data.priceProblem) problems.push({ severity: 'error', id: o.id, line: o.data.line, reason: o.data.priceProblem });
-  if (priced.length === 0) return [];
-  const prices = priced.map((o) => o.data.price as number);
-  const price = Math.min(...prices);
-  if (Math.max(...prices) !== price)
-    problems.push({
-      severity: 'warning',
-      id: product.id,
-      line: product.line,
-      reason: `its sizes have different prices (${price / 100}–${Math.max(...prices) / 100} RUB): the product is sold at the lowest`,
-    });
-  const olds = priced.map((o) => o.data.priceOld).filter((p): p is number => typeof p === 'number' && p > price);
-  const labels = new Set<string>();
-  return priced.map((o, index) => {
-    // Sizes from the characteristic, else from the name; offers that differ by colour alone are told apart by it.
-    let size = o.data.size ?? sizeFromName(o.data.name, product.name) ?? (priced.length === 1 ? product.size : (o.data.color ?? null));
-    if (priced.length > 1 && (size === null || labels.has(size))) size = `${size ?? o.data.name ?? product.name} #${index + 1}`;
-    if (size !== null) labels.add(size);
-    return {
-      id: o.id,
-      productKey: product.id,
-      line: o.data.line,
-      name: product.name,
-      vendor: product.vendor,
-      categoryId: product.groupId,
-      price,
-      priceOld: olds.length > 0 ? Math.min(...olds) : null,
-      stock: o.data.stock ?? 0,
-      available: (o.data.stock ?? 0) > 0,
-      pictures: product.pictures,
-      description: product.description,
-      size,
-      color: product.color ?? o.data.color ?? null,
-      attributes: product.attributes,
-      vendorCode: product.article,
-      barcodes: priced.length === 1 ? product.barcodes : [],
-      salesNotes: '',
-      url: '',
-      parcel: product.parcel ?? NO_PARCEL,
-    };
-  });
-}
-
-/**
- * Applies one CommerceML file of the catalogue exchange (import, offers, prices or rests) to the shop.
- * Throws ExchangeFileError when the file cannot be used at all; the catalogue is then as it was.
- */
-export async function applyCatalogueFile(database: Database, file: string, options: CatalogueFileOptions): Promise<CatalogueFileResult> {
-  const size = statSync(file).size;
-  if (size > options.maxBytes) throw new ExchangeFileError(`the file is ${size} bytes, over the limit of ${options.maxBytes} (IMPORT_MAX_BYTES)`);
-  const open = () => createReadStream(file, { highWaterMark: 256 * 1024 });
-
-  // First pass: well-formed, CommerceML 2.03–2.10, and how many records, before anything is kept.
+/** The first pass: well-formed, CommerceML 2.03–2.10, and how many records, before anything is kept. */
+async function checkFile(open: () => ReturnType<typeof createReadStream>): Promise<number> {
   let records = 0;
   let root: string | undefined;
   let version = '';
@@ -176,6 +62,123 @@ export async function applyCatalogueFile(database: Database, file: string, optio
   } catch (error) {
     throw asFileError(error);
   }
+  return records;
+}
+
+/** What one file listed, as kept: the header, the products and offers it named, the products it touched. */
+interface Kept {
+  header: CmlHeader;
+  touched: Set<string>;
+  listedProducts: Set<string>;
+  listedOffers: Set<string>;
+}
+
+/** The second pass: the file's groups to the catalogue, its products and offers into the exchange's copy. */
+async function keepFile(
+  database: Database,
+  stream: AsyncIterable<Uint8Array>,
+  run: { pipeline: CatalogueImport; context: CmlContext; problems: ImportProblem[]; progress: (read: number) => void },
+): Promise<Kept> {
+  const kept: Kept = { header: emptyHeader(), touched: new Set(), listedProducts: new Set(), listedOffers: new Set() };
+  let read = 0;
+  try {
+    for await (const event of readCommerceMl(stream, run.context, run.problems, kept.header)) {
+      if (event.kind === 'groups') await run.pipeline.applyCategories(event.categories);
+      else if (event.kind === 'products') {
+        for (let i = 0; i < event.products.length; i += BATCH) await keepProducts(database, event.products.slice(i, i + BATCH));
+        for (const p of event.products) {
+          kept.touched.add(p.id);
+          kept.listedProducts.add(p.id);
+        }
+        read += event.products.length;
+      } else if (event.kind === 'offers') {
+        for (let i = 0; i < event.offers.length; i += BATCH) await keepOffers(database, event.offers.slice(i, i + BATCH));
+        for (const o of event.offers) {
+          kept.touched.add(o.productId);
+          kept.listedOffers.add(o.id);
+        }
+        read += event.offers.length;
+      }
+      run.progress(read);
+    }
+  } catch (error) {
+    throw asFileError(error);
+  }
+  return kept;
+}
+
+/**
+ * A whole catalogue or offers package: what it no longer lists is gone from 1C. Answers the products to hide;
+ * a whole offers package touches every product 1C has, so that what is not written can be hidden.
+ */
+async function dropUnlisted(database: Database, kept: Kept): Promise<string[]> {
+  const q = database.query;
+  const gone: string[] = [];
+  if (kept.header.fullCatalogue && kept.header.hasCatalogue) {
+    const ids = (await q('SELECT id FROM exchange_products')).rows as { id: string }[];
+    for (const { id } of ids) if (!kept.listedProducts.has(id)) gone.push(id);
+    if (gone.length > 0) await q('DELETE FROM exchange_products WHERE id = ANY($1::text[])', [gone]);
+  }
+  if (kept.header.fullOffers && kept.header.hasOffers) {
+    const ids = (await q('SELECT id, product_id FROM exchange_offers')).rows as { id: string; product_id: string }[];
+    const dropped = ids.filter((r) => !kept.listedOffers.has(r.id));
+    for (const r of dropped) kept.touched.add(r.product_id);
+    if (dropped.length > 0) await q('DELETE FROM exchange_offers WHERE id = ANY($1::text[])', [dropped.map((r) => r.id)]);
+    for (const { id } of (await q('SELECT id FROM exchange_products')).rows as { id: string }[]) kept.touched.add(id);
+  }
+  return gone;
+}
+
+/** One batch of touched products as records: deleted ones to hide, those without a priced offer waiting. */
+async function recordsOf(database: Database, part: readonly string[], kept: Kept, problems: ImportProblem[]) {
+  const { products, offers } = await keptRecords(database, part);
+  const out = { records: [] as SourceOffer[], hide: [] as string[], waiting: 0 };
+  for (const id of part) {
+    const product = products.get(id);
+    const its = offers.get(id) ?? [];
+    if (!product) {
+      // Offers of a product 1C has not sent (yet): one line each, when this file listed them.
+      for (const o of its)
+        if (kept.listedOffers.has(o.id))
+          problems.push({
+            severity: 'error',
+            id: o.id,
+            line: o.data.line,
+            reason: `the product ${id} is not in the catalogue file (import.xml): the offer waits for it`,
+          });
+      continue;
+    }
+    if (product.deleted) {
+      out.hide.push(id);
+      continue;
+    }
+    const made = cmlSourceOffers(product, its, problems);
+    if (made.length === 0) out.waiting++;
+    out.records.push(...made);
+  }
+  return out;
+}
+
+/** Products 1C deleted, or a whole package no longer lists, hidden (orders refer to them). */
+async function hideProducts(database: Database, ids: readonly string[]): Promise<number> {
+  if (ids.length === 0) return 0;
+  return database.rawTransaction(async (query) => {
+    const result = await query('UPDATE products SET is_active = false WHERE is_active AND external_id = ANY($1::text[]) RETURNING id', [
+      ids.map((id) => `${SOURCE}:${id}`),
+    ]);
+    return result.rows.length;
+  });
+}
+
+/**
+ * Applies one CommerceML file of the catalogue exchange (import, offers, prices or rests) to the shop.
+ * Throws ExchangeFileError when the file cannot be used at all; the catalogue is then as it was.
+ */
+export async function applyCatalogueFile(database: Database, file: string, options: CatalogueFileOptions): Promise<CatalogueFileResult> {
+  const size = statSync(file).size;
+  if (size > options.maxBytes) throw new ExchangeFileError(`the file is ${size} bytes, over the limit of ${options.maxBytes} (IMPORT_MAX_BYTES)`);
+  const open = () => createReadStream(file, { highWaterMark: 256 * 1024 });
+  const records = await checkFile(open);
 
   const q = database.query;
   const context: CmlContext = {
@@ -185,119 +188,31 @@ export async function applyCatalogueFile(database: Database, file: string, optio
     oldPriceTypeName: options.oldPriceTypeName,
   };
   const problems: ImportProblem[] = [];
-  const writer = new CatalogueWriter(
-    database,
-    { dryRun: false, defaultStock: 0, ...(options.photos ? { photos: { ...options.photos, baseDir: dirname(file) } } : {}) },
-    problems,
-    SOURCE,
-  );
-  await writer.load();
-  const header = emptyHeader();
-  const touched = new Set<string>();
-  const listedProducts = new Set<string>();
-  const listedOffers = new Set<string>();
-  let read = 0;
-  options.onProgress?.(0, records * 2);
-  try {
-    for await (const event of readCommerceMl(open(), context, problems, header)) {
-      if (event.kind === 'groups') await writer.applyCategories(event.categories);
-      else if (event.kind === 'products') {
-        for (let i = 0; i < event.products.length; i += BATCH) await keepProducts(database, event.products.slice(i, i + BATCH));
-        for (const p of event.products) {
-          touched.add(p.id);
-          listedProducts.add(p.id);
-        }
-        read += event.products.length;
-      } else if (event.kind === 'offers') {
-        for (let i = 0; i < event.offers.length; i += BATCH) await keepOffers(database, event.offers.slice(i, i + BATCH));
-        for (const o of event.offers) {
-          touched.add(o.productId);
-          listedOffers.add(o.id);
-        }
-        read += event.offers.length;
-      }
-      options.onProgress?.(read, records * 2);
-    }
-  } catch (error) {
-    throw asFileError(error);
-  }
+  const photos = options.photos ? { photos: { ...options.photos, baseDir: dirname(file) } } : {};
+  const pipeline = new CatalogueImport(database, { dryRun: false, defaultStock: 0, ...photos }, problems, SOURCE);
+  await pipeline.load();
+  const progress = (done: number) => options.onProgress?.(done, records * 2);
+  progress(0);
+  const kept = await keepFile(database, open(), { pipeline, context, problems, progress });
   await database.rawTransaction(async (query) => {
     await writeState(query, 'properties', context.properties);
     await writeState(query, 'price-types', context.priceTypes);
   });
 
-  // A whole catalogue or offers package: what it no longer lists is gone from 1C.
-  const gone: string[] = [];
-  if (header.fullCatalogue && header.hasCatalogue) {
-    const ids = (await q('SELECT id FROM exchange_products')).rows as { id: string }[];
-    for (const { id } of ids) if (!listedProducts.has(id)) gone.push(id);
-    if (gone.length > 0) await q('DELETE FROM exchange_products WHERE id = ANY($1::text[])', [gone]);
-  }
-  const wholeOffers = header.fullOffers && header.hasOffers;
-  if (wholeOffers) {
-    const ids = (await q('SELECT id, product_id FROM exchange_offers')).rows as { id: string; product_id: string }[];
-    const dropped = ids.filter((r) => !listedOffers.has(r.id));
-    for (const r of dropped) touched.add(r.product_id);
-    if (dropped.length > 0) await q('DELETE FROM exchange_offers WHERE id = ANY($1::text[])', [dropped.map((r) => r.id)]);
-    // Every product 1C has is written, so that what is not written can be hidden.
-    for (const { id } of (await q('SELECT id FROM exchange_products')).rows as { id: string }[]) touched.add(id);
-  }
-
-  // The touched products written to the catalogue, a batch at a time.
-  const ids = [...touched];
+  // The touched products written to the catalogue through the import's pipeline, a batch at a time.
+  const hide = await dropUnlisted(database, kept);
+  const ids = [...kept.touched];
   let waiting = 0;
-  const hide: string[] = [...gone];
   for (let i = 0; i < ids.length; i += BATCH) {
-    const part = ids.slice(i, i + BATCH);
-    const products = new Map(
-      ((await q('SELECT id, data FROM exchange_products WHERE id = ANY($1::text[])', [part])).rows as { id: string; data: CmlProduct }[]).map((r) => [
-        r.id,
-        r.data,
-      ]),
-    );
-    const offers = new Map<string, { id: string; data: StoredOffer }[]>();
-    for (const r of (await q('SELECT id, product_id, data FROM exchange_offers WHERE product_id = ANY($1::text[])', [part])).rows as {
-      id: string;
-      product_id: string;
-      data: StoredOffer;
-    }[])
-      offers.set(r.product_id, [...(offers.get(r.product_id) ?? []), { id: r.id, data: r.data }]);
-    const batch: SourceOffer[] = [];
-    for (const id of part) {
-      const product = products.get(id);
-      const its = offers.get(id) ?? [];
-      if (!product) {
-        // Offers of a product 1C has not sent (yet): one line each, when this file listed them.
-        for (const o of its)
-          if (listedOffers.has(o.id))
-            problems.push({
-              severity: 'error',
-              id: o.id,
-              line: o.data.line,
-              reason: `the product ${id} is not in the catalogue file (import.xml): the offer waits for it`,
-            });
-        continue;
-      }
-      if (product.deleted) {
-        hide.push(id);
-        continue;
-      }
-      const made = sourceOffers(product, its, problems);
-      if (made.length === 0) waiting++;
-      batch.push(...made);
-    }
-    if (batch.length > 0) await writer.applyOffers(batch);
-    options.onProgress?.(records + Math.round((records * Math.min(ids.length, i + BATCH)) / Math.max(1, ids.length)), records * 2);
+    const part = await recordsOf(database, ids.slice(i, i + BATCH), kept, problems);
+    hide.push(...part.hide);
+    waiting += part.waiting;
+    if (part.records.length > 0) await pipeline.applyOffers(part.records);
+    progress(records + Math.round((records * Math.min(ids.length, i + BATCH)) / Math.max(1, ids.length)));
   }
-  if (wholeOffers) await writer.hideMissing();
-  if (hide.length > 0)
-    await database.rawTransaction(async (query) => {
-      const result = await query('UPDATE products SET is_active = false WHERE is_active AND external_id = ANY($1::text[]) RETURNING id', [
-        hide.map((id) => `${SOURCE}:${id}`),
-      ]);
-      writer.summary.hidden += result.rows.length;
-    });
-  await writer.tidy();
-  options.onProgress?.(records * 2, records * 2);
-  return { summary: { ...writer.summary, errors: problems.filter((p) => p.severity === 'error').length }, problems, records, waiting };
+  if (kept.header.fullOffers && kept.header.hasOffers) await pipeline.hideMissing();
+  pipeline.summary.hidden += await hideProducts(database, hide);
+  await pipeline.tidy();
+  progress(records * 2);
+  return { summary: { ...pipeline.summary, errors: problems.filter((p) => p.severity === 'error').length }, problems, records, waiting };
 }

@@ -12,7 +12,7 @@ import { carrierNameKey, type CarrierDeliveryRecord } from '~/features/delivery/
 import { t } from '~/lib/i18n/index.ts';
 import { orderByCode, type OrderView } from '~/features/orders/orders.server.ts';
 import type { ImportProblem } from '~/features/import/import.ts';
-import { readState, writeState } from './catalogue.server.ts';
+import { readState, writeState } from './packages.server.ts';
 import type { CmlDocument } from './commerceml.server.ts';
 import { E, SALE, SALE_IN, STATUS_WORDS } from './cml-words.ts';
 

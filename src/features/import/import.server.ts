@@ -6,7 +6,7 @@ import { dirname, join } from 'node:path';
 import type { Database } from '../../lib/db/client.ts';
 import { checkXml, sniffEncoding, XmlReadError } from './xml.server.ts';
 import { isYmlOffer, readYml, YmlFormatError } from './yml.server.ts';
-import { CatalogueWriter } from './writer.server.ts';
+import { CatalogueImport } from './import.pipeline.server.ts';
 import type { ImportProblem, ImportSummary, SourceOffer } from './import.ts';
 
 export interface ImportOptions {
@@ -157,7 +157,7 @@ export async function importYml(database: Database, path: string, options: Impor
   }
 
   const problems: ImportProblem[] = [];
-  const writer = new CatalogueWriter(
+  const writer = new CatalogueImport(
     database,
     {
       dryRun: options.dryRun ?? false,
