@@ -8,7 +8,7 @@
 //   entity is expanded: XXE and "billion laughs" do nothing), as is anything that is not well-formed.
 import { SaxesParser, type SaxesTag } from 'saxes';
 import { escapeHtml } from '../../lib/html.ts';
-import { emptyLongCData, type ByteFilter } from './cdata.ts';
+import { emptyLongCData } from './cdata.ts';
 
 export interface XmlElement {
   /** The local name: `offer`, `Товар` (no namespace prefix). */
@@ -194,14 +194,10 @@ export interface ReadElement {
 }
 
 /**
- * Reads a document and yields, after each chunk of input, the wanted elements that chunk completed.
- * Throws XmlReadError when the document is not well-formed, is cut short, declares entities, or nests
- * deeper than any catalogue does; what was yielded before stays yielded, so a caller that must apply all
- * or nothing reads the document once without applying first (`checkXml`).
+ * The parser's handlers that build the wanted elements: `take` hands over those completed so far, `fatal` the
+ * error that ends the read, if one came.
  */
-export async function* readXml(source: AsyncIterable<Uint8Array>, options: ReadOptions): AsyncGenerator<ReadElement[]> {
-  const parser = new SaxesParser({ position: true });
-  Object.assign(parser.ENTITIES, HTML_ENTITIES);
+function buildElements(parser: SaxesParser, options: ReadOptions) {
   const path: string[] = [];
   // The wanted element being built, and the open elements inside it; the text it holds, against
   // MAX_TEXT; the depth inside an element skipped.
@@ -249,12 +245,8 @@ export async function* readXml(source: AsyncIterable<Uint8Array>, options: ReadO
   parser.on('text', addText);
   parser.on('cdata', addText);
   parser.on('closetag', () => {
-    if (skipping > 0) {
-      skipping--;
-      path.pop();
-      return;
-    }
-    if (building.length > 0) {
+    if (skipping > 0) skipping--;
+    else if (building.length > 0) {
       const element = building.pop() as XmlElement;
       if (building.length === 0) {
         out.push({ path: [...path], element });
@@ -271,34 +263,59 @@ export async function* readXml(source: AsyncIterable<Uint8Array>, options: ReadO
     }
     fail(message);
   });
+  const take = () => {
+    const done = out;
+    out = [];
+    return done;
+  };
+  return { path, take, fatal: () => fatal };
+}
 
-  let decoder: { write(bytes: Uint8Array): string; end(): string } | undefined;
-  let filter: ByteFilter | undefined;
+/** Text from a document's bytes, in the encoding its first bytes say, without the BOM; long CDATA emptied first when asked. */
+function decoderFor(first: Uint8Array, options: ReadOptions): { bom: number; write(bytes: Uint8Array): string; end(): string } {
+  const { encoding, bom } = sniffEncoding(first);
+  // TextDecoder for every encoding: on Node 24 it decodes a mostly Cyrillic UTF-8 feed in about two
+  // thirds of StringDecoder's time (486–536 against 726–1,044 ms for 170 MB).
+  const text = new TextDecoder(encoding);
+  const filter = options.emptyLongCData && !encoding.startsWith('utf-16') ? emptyLongCData() : undefined;
+  return {
+    bom,
+    write: (bytes) => text.decode(filter ? filter.write(bytes) : bytes, { stream: true }),
+    end: () => (filter ? text.decode(filter.end(), { stream: true }) : '') + text.decode(),
+  };
+}
+
+/**
+ * Reads a document and yields, after each chunk of input, the wanted elements that chunk completed.
+ * Throws XmlReadError when the document is not well-formed, is cut short, declares entities, or nests
+ * deeper than any catalogue does; what was yielded before stays yielded, so a caller that must apply all
+ * or nothing reads the document once without applying first (`checkXml`).
+ */
+export async function* readXml(source: AsyncIterable<Uint8Array>, options: ReadOptions): AsyncGenerator<ReadElement[]> {
+  const parser = new SaxesParser({ position: true });
+  Object.assign(parser.ENTITIES, HTML_ENTITIES);
+  const built = buildElements(parser, options);
+  let decoder: ReturnType<typeof decoderFor> | undefined;
   for await (const chunk of source) {
     let bytes = chunk;
     if (!decoder) {
-      const { encoding, bom } = sniffEncoding(bytes);
-      // TextDecoder for every encoding: on Node 24 it decodes a mostly Cyrillic UTF-8 feed in about two
-      // thirds of StringDecoder's time (486–536 against 726–1,044 ms for 170 MB).
-      const text = new TextDecoder(encoding);
-      decoder = { write: (b) => text.decode(b, { stream: true }), end: () => text.decode() };
-      if (options.emptyLongCData && !encoding.startsWith('utf-16')) filter = emptyLongCData();
-      bytes = bytes.subarray(bom);
+      decoder = decoderFor(bytes, options);
+      bytes = bytes.subarray(decoder.bom);
     }
-    parser.write(decoder.write(filter ? filter.write(bytes) : bytes));
+    parser.write(decoder.write(bytes));
+    const fatal = built.fatal();
     if (fatal) throw fatal;
-    if (out.length > 0) {
-      yield out;
-      out = [];
-    }
+    const done = built.take();
+    if (done.length > 0) yield done;
   }
   if (!decoder) throw new XmlReadError('the file is empty');
-  if (filter) parser.write(decoder.write(filter.end()));
   parser.write(decoder.end());
   parser.close();
+  const fatal = built.fatal();
   if (fatal) throw fatal;
-  if (path.length > 0) throw new XmlReadError(`the file ends inside <${path.at(-1)}>: it was cut short`, parser.line);
-  if (out.length > 0) yield out;
+  if (built.path.length > 0) throw new XmlReadError(`the file ends inside <${built.path.at(-1)}>: it was cut short`, parser.line);
+  const done = built.take();
+  if (done.length > 0) yield done;
 }
 
 /** Reads a document through without building anything: throws XmlReadError where readXml would. */

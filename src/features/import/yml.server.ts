@@ -42,61 +42,43 @@ function readRate(element: XmlElement, rates: Map<string, number>): void {
   if (id && Number.isFinite(rate) && rate > 0) rates.set(id, rate * (1 + plus / 100));
 }
 
-function readOffer(element: XmlElement, rates: ReadonlyMap<string, number>, problems: ImportProblem[], pricesOnly = false): SourceOffer | null {
-  const id = (element.attrs['id'] ?? '').trim();
-  const line = element.line;
-  const fail = (reason: string) => {
-    problems.push({ severity: 'error', id, line, reason });
-    return null;
-  };
-  if (!id) return fail('an offer without an id');
-  if (element.problem) return fail(element.problem);
-  const group = (element.attrs['group_id'] ?? childText(element, 'group_id')).trim();
-
-  const vendor = childText(element, 'vendor');
-  let name = childText(element, 'name');
-  // vendor.model offers are named by their parts; artist.title ones (music, films) by artist and title.
-  if (!name) name = [childText(element, 'typePrefix'), vendor, childText(element, 'model')].filter(Boolean).join(' ');
-  if (!name) name = [childText(element, 'artist'), childText(element, 'title')].filter(Boolean).join(' — ');
-  if (!name && !pricesOnly) return fail('no <name> (nor <model>, nor <title>)');
-
+/** The offer's price and old price in kopecks, at the feed's rate for its currency; a string is why there is none. */
+function readPrices(
+  element: XmlElement,
+  rates: ReadonlyMap<string, number>,
+  warn: (reason: string) => void,
+): { price: number; priceOld: number | null } | string {
   const currency = (childText(element, 'currencyId') || 'RUB').toUpperCase();
   const rate = currency === 'RUB' || currency === 'RUR' ? 1 : rates.get(currency);
-  if (rate === undefined) return fail(`the price is in ${currency}, and the feed gives no rate for it in roubles`);
+  if (rate === undefined) return `the price is in ${currency}, and the feed gives no rate for it in roubles`;
   const priceText = childText(element, 'price');
   const amount = parseAmount(priceText);
-  if (amount === null) return fail(priceText ? `the price "${priceText}" is not a positive amount` : 'no <price>');
+  if (amount === null) return priceText ? `the price "${priceText}" is not a positive amount` : 'no <price>';
   const price = Math.round(amount * rate);
   const oldText = childText(element, 'oldprice');
   let priceOld: number | null = null;
   if (oldText) {
     const old = parseAmount(oldText);
-    if (old === null) problems.push({ severity: 'warning', id, line, reason: `the old price "${oldText}" is not a positive amount: left out` });
+    if (old === null) warn(`the old price "${oldText}" is not a positive amount: left out`);
     else if (Math.round(old * rate) > price) priceOld = Math.round(old * rate);
   }
+  return { price, priceOld };
+}
 
-  const available = (element.attrs['available'] ?? 'true').trim().toLowerCase() !== 'false';
+/** The offer's stock: its count, none when it is not available, null when only availability is said. */
+function readStock(element: XmlElement, available: boolean, warn: (reason: string) => void): number | null {
   const countText = childText(element, 'count') || childText(element, 'quantity');
   let stock: number | null = null;
   if (countText) {
     const count = Number(countText);
     if (Number.isInteger(count) && count >= 0 && count < 1_000_000) stock = count;
-    else problems.push({ severity: 'warning', id, line, reason: `the stock "${countText}" is not a whole number: availability used instead` });
+    else warn(`the stock "${countText}" is not a whole number: availability used instead`);
   }
-  if (!available) stock = 0;
+  return available ? stock : 0;
+}
 
-  const pictures = [
-    ...new Set(
-      childrenNamed(element, 'picture')
-        .map((p) => textOf(p))
-        .filter(Boolean),
-    ),
-  ].slice(0, PICTURES_MAX);
-  const descriptionElement = child(element, 'description');
-  const description = descriptionElement
-    ? safeDescription(descriptionElement.children.length > 0 ? innerMarkup(descriptionElement) : rawText(descriptionElement))
-    : '';
-
+/** The offer's params: its size, its colour, and the rest as attributes (one per name, values joined). */
+function readParams(element: XmlElement): Pick<SourceOffer, 'size' | 'color' | 'attributes'> {
   let size: string | null = null;
   let color: string | null = null;
   const attributes: { name: string; value: string }[] = [];
@@ -114,7 +96,47 @@ function readOffer(element: XmlElement, rates: ReadonlyMap<string, number>, prob
       else if (!same.value.split(', ').includes(full)) same.value += `, ${full}`;
     }
   }
+  return { size, color, attributes };
+}
 
+/** The distinct texts of the children with this name. */
+const distinctTexts = (element: XmlElement, name: string) => [
+  ...new Set(
+    childrenNamed(element, name)
+      .map((e) => textOf(e))
+      .filter(Boolean),
+  ),
+];
+
+/** The offer's name; vendor.model offers are named by their parts, artist.title ones (music, films) by artist and title. */
+function offerName(element: XmlElement, vendor: string): string {
+  const name = childText(element, 'name');
+  if (name) return name;
+  return (
+    [childText(element, 'typePrefix'), vendor, childText(element, 'model')].filter(Boolean).join(' ') ||
+    [childText(element, 'artist'), childText(element, 'title')].filter(Boolean).join(' — ')
+  );
+}
+
+function readOffer(element: XmlElement, rates: ReadonlyMap<string, number>, problems: ImportProblem[], pricesOnly = false): SourceOffer | null {
+  const id = (element.attrs['id'] ?? '').trim();
+  const line = element.line;
+  const fail = (reason: string) => {
+    problems.push({ severity: 'error', id, line, reason });
+    return null;
+  };
+  const warn = (reason: string) => problems.push({ severity: 'warning', id, line, reason });
+  if (!id) return fail('an offer without an id');
+  if (element.problem) return fail(element.problem);
+  const group = (element.attrs['group_id'] ?? childText(element, 'group_id')).trim();
+  const vendor = childText(element, 'vendor');
+  const name = offerName(element, vendor);
+  if (!name && !pricesOnly) return fail('no <name> (nor <model>, nor <title>)');
+  const prices = readPrices(element, rates, warn);
+  if (typeof prices === 'string') return fail(prices);
+  const available = (element.attrs['available'] ?? 'true').trim().toLowerCase() !== 'false';
+  const stock = readStock(element, available, warn);
+  const descriptionElement = child(element, 'description');
   return {
     id,
     productKey: group ? `g:${group}` : `o:${id}`,
@@ -122,23 +144,16 @@ function readOffer(element: XmlElement, rates: ReadonlyMap<string, number>, prob
     name,
     vendor,
     categoryId: childText(element, 'categoryId') || null,
-    price,
-    priceOld,
+    ...prices,
     stock,
     available,
-    pictures,
-    description,
-    size,
-    color,
-    attributes,
+    pictures: distinctTexts(element, 'picture').slice(0, PICTURES_MAX),
+    description: descriptionElement
+      ? safeDescription(descriptionElement.children.length > 0 ? innerMarkup(descriptionElement) : rawText(descriptionElement))
+      : '',
+    ...readParams(element),
     vendorCode: childText(element, 'vendorCode'),
-    barcodes: [
-      ...new Set(
-        childrenNamed(element, 'barcode')
-          .map((b) => textOf(b))
-          .filter(Boolean),
-      ),
-    ],
+    barcodes: distinctTexts(element, 'barcode'),
     salesNotes: childText(element, 'sales_notes'),
     url: childText(element, 'url'),
     parcel: readParcel(element, id, line, problems),
