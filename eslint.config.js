@@ -1,12 +1,56 @@
 // `npm run lint` (inside `npm test`): the recommended rules of ESLint, typescript-eslint and Astro, and
 // the shop's own rules (eslint/rules.js): every interface string in the i18n modules, imports only
-// downwards (pages → features → lib) and never server code in a browser file.
+// downwards (pages → features → lib, and the features in their written order), no import circle, and never
+// server code in a browser file.
 import js from '@eslint/js';
 import { defineConfig } from 'eslint/config';
 import astro from 'eslint-plugin-astro';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 import shop from './eslint/rules.js';
+
+/**
+ * The domains of src/features, lowest first: each imports only from those before it (docs/decisions/027 says
+ * why each stands where it does; README "Layout").
+ */
+const DOMAIN_ORDER = [
+  // What everything shows or counts on: texts and pages, the shoppers' analytics, photos, the frame's state.
+  'content',
+  'analytics',
+  'media',
+  'frame',
+  // Who is asking: sessions and accounts' keys, the console's operators and audit, referral codes.
+  'auth',
+  'ops',
+  'partners',
+  'newsletter',
+  // What is sold and found.
+  'promotions',
+  'catalog',
+  'wishlist',
+  'search',
+  'discovery',
+  // Buying and what follows it.
+  'cart',
+  'orders',
+  'account',
+  'marking',
+  'payments',
+  'fulfilment',
+  'delivery',
+  'checkout',
+  // The console's screens that join several domains, and what comes after an order.
+  'console',
+  'reviews',
+  'buyout',
+  // The shop's machinery: the CDN, the catalogue coming in, 1C, the jobs.
+  'cdn',
+  'import',
+  'exchange',
+  'housekeeping',
+  // The page frame, which shows all of the above.
+  'layout',
+];
 
 export default defineConfig(
   {
@@ -39,6 +83,7 @@ export default defineConfig(
     plugins: { shop },
     rules: {
       'shop/import-boundaries': 'error',
+      'shop/no-import-cycle': 'error',
       // Islands read stores through useClientStore, whose hydration render matches the server's HTML.
       'no-restricted-imports': [
         'error',
@@ -50,6 +95,13 @@ export default defineConfig(
         },
       ],
     },
+  },
+  {
+    // A test may set several domains' parts side by side; the code it tests keeps the order.
+    files: ['src/**/*.{ts,tsx,astro}'],
+    ignores: ['src/**/*.test.ts'],
+    plugins: { shop },
+    rules: { 'shop/domain-order': ['error', { order: DOMAIN_ORDER }] },
   },
   {
     // The import and the 1C exchange read → map → write in steps a reader can follow (docs/decisions/027).

@@ -1,4 +1,5 @@
 // The shop's own lint rules (DESIGN §2, §9), run by `npm run lint` inside `npm test`.
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 
 const CYRILLIC = /[\u0400-\u04FF]/;
@@ -114,4 +115,144 @@ const importBoundaries = {
   },
 };
 
-export default { rules: { 'no-cyrillic-literal': noCyrillicLiteral, 'import-boundaries': importBoundaries } };
+/** Where an import specifier leads inside src/, as a file on disk; undefined for packages and virtual modules. */
+function resolveSource(fromFile, source) {
+  if (typeof source !== 'string') return undefined;
+  const bare = source.replace(/\?.*$/, '');
+  let target;
+  if (bare.startsWith('~/')) target = path.join(SRC, bare.slice(2));
+  else if (bare.startsWith('.')) target = path.resolve(path.dirname(fromFile), bare);
+  else return undefined;
+  for (const candidate of [target, `${target}.ts`, `${target}.tsx`, path.join(target, 'index.ts')])
+    if (existsSync(candidate) && statSync(candidate).isFile()) return candidate;
+  return target;
+}
+
+const IMPORTED = /(?:^|[^\w.$])(?:import|export)\s*(?:type\s+)?(?:[\w*{}\s,$]*?\sfrom\s*)?['"]([^'"\n]+)['"]|import\(\s*['"]([^'"\n]+)['"]\s*\)/g;
+
+/** What each file under src/ imports (type-only imports and re-exports included), read from disk once per lint run. */
+let sourceGraph;
+function graphOfSources() {
+  if (sourceGraph) return sourceGraph;
+  sourceGraph = new Map();
+  const walk = (dir) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else if (/\.(ts|tsx|astro|mjs|js)$/.test(entry.name) && !/\.test\.ts$/.test(entry.name)) {
+        const text = readFileSync(full, 'utf8');
+        const targets = new Set();
+        for (const m of text.matchAll(IMPORTED)) {
+          const target = resolveSource(full, m[1] ?? m[2]);
+          if (target) targets.add(target);
+        }
+        sourceGraph.set(full, targets);
+      }
+    }
+  };
+  walk(SRC);
+  return sourceGraph;
+}
+
+/** The import chain from `start` back to `file`, if there is one (breadth first: the shortest). */
+function chainBack(graph, start, file, ownTargets) {
+  const edgesOf = (node) => (node === file ? ownTargets : (graph.get(node) ?? new Set()));
+  const previous = new Map([[start, null]]);
+  const queue = [start];
+  while (queue.length > 0) {
+    const node = queue.shift();
+    if (node === file) {
+      const chain = [];
+      for (let at = node; at !== null; at = previous.get(at)) chain.unshift(at);
+      return chain;
+    }
+    for (const next of edgesOf(node))
+      if (!previous.has(next)) {
+        previous.set(next, node);
+        queue.push(next);
+      }
+  }
+  return undefined;
+}
+
+/** Every import form an ESLint rule sees, with the specifier's text and whether it is type-only. */
+function eachImport(check) {
+  return {
+    ImportDeclaration: (node) => check(node, node.source.value, node.importKind === 'type'),
+    ExportNamedDeclaration: (node) => node.source && check(node, node.source.value, node.exportKind === 'type'),
+    ExportAllDeclaration: (node) => check(node, node.source.value, node.exportKind === 'type'),
+    ImportExpression: (node) => node.source.type === 'Literal' && check(node, node.source.value, false),
+  };
+}
+
+/**
+ * The domains of src/features stand in one order (the option, lowest first: docs/decisions/027): a domain
+ * imports only from domains below it (and from lib/ and components/), type-only imports included, so no two
+ * domains need each other. A domain missing from the order is reported until it is placed.
+ */
+const domainOrder = {
+  meta: {
+    type: 'problem',
+    docs: { description: 'a feature imports only from features below it in the written order' },
+    messages: {
+      upwards: 'features/{{from}} may not import from features/{{to}}, which stands above it in the order of the domains (docs/decisions/027).',
+      unplaced: 'features/{{domain}} is not in the order of the domains (eslint.config.js, docs/decisions/027): place it.',
+    },
+    schema: [{ type: 'object', properties: { order: { type: 'array', items: { type: 'string' } } }, required: ['order'], additionalProperties: false }],
+  },
+  create(context) {
+    const order = context.options[0]?.order ?? [];
+    const file = context.filename;
+    const from = layerOf(file);
+    if (from.layer !== 'features') return {};
+    const rank = (domain) => order.indexOf(domain);
+    if (rank(from.feature) < 0) {
+      return { Program: (node) => context.report({ node, messageId: 'unplaced', data: { domain: from.feature } }) };
+    }
+    return eachImport((node, source) => {
+      const target = resolveSource(file, source);
+      if (!target) return;
+      const to = layerOf(target);
+      if (to.layer !== 'features' || to.feature === from.feature) return;
+      if (rank(to.feature) < 0) context.report({ node, messageId: 'unplaced', data: { domain: to.feature } });
+      else if (rank(to.feature) > rank(from.feature)) context.report({ node, messageId: 'upwards', data: { from: from.feature, to: to.feature } });
+    });
+  },
+};
+
+/**
+ * No import circle under src/, type-only imports included: a module reached again from what it imports cannot
+ * be read (or loaded) in one direction. The file's own imports come from the code being linted, the rest of
+ * the graph from the files on disk.
+ */
+const noImportCycle = {
+  meta: {
+    type: 'problem',
+    docs: { description: 'no import circle under src/, type-only imports included' },
+    messages: { cycle: 'This import closes a circle: {{chain}}.' },
+    schema: [],
+  },
+  create(context) {
+    const file = context.filename;
+    if (path.relative(SRC, file).startsWith('..')) return {};
+    const imports = [];
+    return {
+      ...eachImport((node, source) => {
+        const target = resolveSource(file, source);
+        if (target) imports.push({ node, target });
+      }),
+      'Program:exit'() {
+        const graph = graphOfSources();
+        const own = new Set(imports.map((i) => i.target));
+        for (const { node, target } of imports) {
+          const chain = chainBack(graph, target, file, own);
+          if (chain) context.report({ node, messageId: 'cycle', data: { chain: [file, ...chain].map((f) => path.relative(SRC, f)).join(' → ') } });
+        }
+      },
+    };
+  },
+};
+
+export default {
+  rules: { 'no-cyrillic-literal': noCyrillicLiteral, 'import-boundaries': importBoundaries, 'domain-order': domainOrder, 'no-import-cycle': noImportCycle },
+};

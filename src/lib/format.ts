@@ -42,3 +42,10 @@ export function formatDate(value: string | Date, locale: 'ru' | 'en' = 'ru', sty
   }
   return format.format(typeof value === 'string' ? new Date(value) : value);
 }
+
+/** A range of calendar days (`YYYY-MM-DD`) as shoppers read it: «25–27 ноября», "25–27 November" (an order's arrival). */
+export function formatDayRange(range: { from: string; to: string }, locale: 'ru' | 'en' = 'ru'): string {
+  const format = new Intl.DateTimeFormat(locale === 'en' ? 'en-GB' : 'ru-RU', { day: 'numeric', month: 'long', timeZone: 'UTC' });
+  const day = (iso: string) => new Date(`${iso}T00:00:00Z`);
+  return format.formatRange(day(range.from), day(range.to));
+}

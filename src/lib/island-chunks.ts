@@ -15,7 +15,7 @@ import { FIRST_SCREEN_FILE } from './first-screen.ts';
 /** The first-screen islands every page of the storefront's layout has; their entries are preloaded on every page. */
 const FRAME_ISLAND = /[\\/]src[\\/](features[\\/]layout[\\/](Header|BottomNav|Modals)|components[\\/]ui[\\/]Toaster)\.tsx$/;
 /** The first screen's islands besides the frame's (the product page's buy box). */
-const PAGE_ISLAND = /[\\/]src[\\/]features[\\/]catalog[\\/]ProductBuy\.tsx$/;
+const PAGE_ISLAND = /[\\/]src[\\/]features[\\/]cart[\\/]ProductBuy\.tsx$/;
 /** The islands of the first screen, hydrated as soon as their code arrives (client:eager); their files are preloaded. */
 const isFirstScreenIsland = (id: string): boolean => FRAME_ISLAND.test(id) || PAGE_ISLAND.test(id);
 /** Astro's React renderer, every island's `renderer-url`. */

@@ -7,7 +7,7 @@
 import { writeFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { test } from 'vitest';
-import { consoleOrders, newerOrders, type ConsoleOrdersQuery } from '~/features/orders/orders.console.server.ts';
+import { consoleOrders, newerOrders, type ConsoleOrdersQuery } from '~/features/console/console.orders.server.ts';
 import { getDatabase } from '~/lib/db/index.ts';
 
 const TARGET = Number(process.env['BENCH_ORDERS'] ?? 100_000);

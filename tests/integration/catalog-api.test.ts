@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { shared } from '../support/shared-shop.ts';
 import type { ProductCard } from '~/features/catalog/catalog.ts';
 import type { FacetValue, Listing } from '~/features/catalog/listing.ts';
-import type { ProductDetail } from '~/features/catalog/product.ts';
+import type { ProductDetail } from '~/features/catalog/catalog.product.ts';
 import type { Suggestions } from '~/features/search/search.ts';
 import { api, baseUrl } from '../support/api.ts';
 

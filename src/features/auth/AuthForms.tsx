@@ -7,22 +7,32 @@ import { fieldProps, shownIn, useSchemaForm } from '~/components/ui/schema-form.
 import { PhoneField } from '~/components/ui/PhoneField.tsx';
 import { showToast } from '~/components/ui/toast.store.ts';
 import { ApiError, applyFieldErrors } from '~/lib/api.client.ts';
-import { closeModal } from '~/features/layout/layout.store.ts';
-import type { ModalMessages } from '~/features/layout/Modals.tsx';
-import { takeReferralCode } from '~/features/partners/partners.store.ts';
-import { guestItems, saveGuestLines } from '~/features/cart/cart.store.ts';
+import { closeModal } from '~/features/frame/frame.store.ts';
+import type { ModalMessages } from '~/features/frame/frame.ts';
 import { forgotCall, loginCall, registerCall } from './auth.client.ts';
 import { forgotSchema, loginSchema, registerSchema } from './auth.schema.ts';
 import { startSession } from './auth.store.ts';
 
 type Tab = 'login' | 'register';
 
+/**
+ * What signing in carries from the rest of the shop, handed over by the frame that holds the forms
+ * (layout/AuthModal.tsx): the guest's cart lines, sent with the login and dropped once the server has merged
+ * them (spec §4), and the partner's referral code a registration names. Auth sits below the cart and the
+ * partner programme (docs/decisions/027), so it asks for them rather than importing them.
+ */
+export interface SignInCarry {
+  guestLines: () => unknown[];
+  dropGuestLines: () => void;
+  referralCode: () => string | null;
+}
+
 /** The e-mail field all three forms open with. */
 function EmailField({ m, autoComplete, ...field }: { m: ModalMessages; autoComplete: 'username' | 'email' } & ReturnType<typeof fieldProps>) {
   return <FormField label={m['auth.email']} type="email" autoComplete={autoComplete} inputMode="email" {...field} />;
 }
 
-function LoginForm({ m, onForgot }: { m: ModalMessages; onForgot: () => void }) {
+function LoginForm({ m, onForgot, carry }: { m: ModalMessages; onForgot: () => void; carry: SignInCarry }) {
   const form = useSchemaForm(loginSchema);
   const { handleSubmit, setError } = form;
   const { errors, isSubmitting } = form.formState;
@@ -30,8 +40,8 @@ function LoginForm({ m, onForgot }: { m: ModalMessages; onForgot: () => void }) 
   const submit = handleSubmit(async (values) => {
     try {
       // spec §4: login sends the guest's cart lines; the server merges them, so the local ones go.
-      const answer = await loginCall({ email: values.email, password: values.password, cart_items: guestItems() });
-      saveGuestLines([]);
+      const answer = await loginCall({ email: values.email, password: values.password, cart_items: carry.guestLines() });
+      carry.dropGuestLines();
       startSession(answer);
       closeModal();
     } catch (error) {
@@ -63,14 +73,14 @@ function LoginForm({ m, onForgot }: { m: ModalMessages; onForgot: () => void }) 
   );
 }
 
-function RegisterForm({ m }: { m: ModalMessages }) {
+function RegisterForm({ m, carry }: { m: ModalMessages; carry: SignInCarry }) {
   const form = useSchemaForm(registerSchema, { email: '', phone: '', password: '' });
   const { handleSubmit, setError, control, register } = form;
   const { errors, isSubmitting } = form.formState;
   const field = (name: 'email' | 'password') => fieldProps(form, name, shownIn(m));
   const submit = handleSubmit(async (values) => {
     try {
-      const ref = takeReferralCode();
+      const ref = carry.referralCode();
       const answer = await registerCall({ email: values.email, phone: values.phone, password: values.password, ...(ref ? { ref } : {}) });
       // spec §4: account created, logged in, success message, modal closed.
       startSession(answer);
@@ -134,7 +144,7 @@ function ForgotForm({ m, onBack }: { m: ModalMessages; onBack: () => void }) {
   );
 }
 
-export default function AuthForms({ m, initialTab = 'login' }: { m: ModalMessages; initialTab?: Tab }) {
+export default function AuthForms({ m, initialTab = 'login', carry }: { m: ModalMessages; initialTab?: Tab; carry: SignInCarry }) {
   const [tab, setTab] = useState<Tab>(initialTab);
   const [forgot, setForgot] = useState(false);
   if (forgot) return <ForgotForm m={m} onBack={() => setForgot(false)} />;
@@ -157,7 +167,7 @@ export default function AuthForms({ m, initialTab = 'login' }: { m: ModalMessage
         ))}
       </div>
       <div role="tabpanel" id={`auth-panel-${tab}`} aria-labelledby={`auth-tab-${tab}`}>
-        {tab === 'login' ? <LoginForm m={m} onForgot={() => setForgot(true)} /> : <RegisterForm m={m} />}
+        {tab === 'login' ? <LoginForm m={m} onForgot={() => setForgot(true)} carry={carry} /> : <RegisterForm m={m} carry={carry} />}
       </div>
     </div>
   );

@@ -5,7 +5,7 @@ import { FormField } from '~/components/ui/FormField.tsx';
 import { fieldProps, shownIn, useSchemaForm } from '~/components/ui/schema-form.ts';
 import { showToast } from '~/components/ui/toast.store.ts';
 import { ApiError, applyFieldErrors } from '~/lib/api.client.ts';
-import { openAuth } from '~/features/layout/layout.store.ts';
+import { openAuth } from '~/features/frame/frame.store.ts';
 import { resetCall } from './auth.client.ts';
 import { resetSchema } from './auth.schema.ts';
 import { clearSession, initSession } from './auth.store.ts';

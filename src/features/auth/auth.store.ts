@@ -4,7 +4,7 @@
 // the refresh and clears everything, in every open tab.
 import { atom, computed } from 'nanostores';
 import { setAccessToken, setUnauthorizedHandler } from '~/lib/api.client.ts';
-import { openModal } from '~/features/layout/layout.store.ts';
+import { openModal } from '~/features/frame/frame.store.ts';
 import { logoutCall, refreshCall } from './auth.client.ts';
 import { markSession, SESSION_KEY } from './session-mark.ts';
 import { parseStoredSession, REFRESH_INTERVAL_MS, sessionFromAnswer, type AuthAnswer, type StoredSession } from './auth.ts';

@@ -2,7 +2,7 @@
 // product.ts re-export them as types only, so islands never bundle zod) and of the OpenAPI document.
 // Prices are kopecks.
 import { z } from '../../lib/zod.ts';
-import { ID_PATTERN, MAX_ID } from './catalog.ts';
+import { ID_PATTERN, MAX_ID } from './ids.ts';
 
 /**
  * An id in a query string, a path or a JSON body: a positive PostgreSQL integer, written the one way

@@ -13,7 +13,7 @@ import { CURRENCY_SYMBOL } from '~/lib/format.ts';
 import { buildCategoryTree, brandUrl, categoryUrl, imageFromTemplate, productUrl, type MegaCategory, type ProductCard, type ProductImage } from './catalog.ts';
 // The listing's parameters, for what reads them from outside the catalogue (robots.txt's rules).
 export { listingQuerySchema } from './listing.ts';
-import { LOW_STOCK, type ProductDetail, type ProductVariant } from './product.ts';
+import { LOW_STOCK, type ProductDetail, type ProductVariant } from './catalog.product.ts';
 import { getCatalogIndex } from './read-model.server.ts';
 import { shownPrice, type CatalogIndex } from './read-model.ts';
 

@@ -1,6 +1,9 @@
 // Catalogue shapes shared by pages, the API and islands (types from catalog.schema.ts, erased at build).
 import type { categories } from '~/lib/db/schema.ts';
 import type { MegaCategory, ProductImage } from './catalog.schema.ts';
+import { ID_PATTERN, MAX_ID } from './ids.ts';
+
+export { ID_PATTERN, MAX_ID };
 
 export type { MegaCategory, ProductCard, ProductImage } from './catalog.schema.ts';
 
@@ -46,6 +49,11 @@ export function productUrl(id: number, slug: string): string {
 
 export function brandUrl(id: number, slug: string): string {
   return `/m/${id}/${slug}`;
+}
+
+/** The search page of a text (spec §4). */
+export function searchUrl(text: string): string {
+  return `/product/search/${encodeURIComponent(text.trim())}`;
 }
 
 /** Levels per channel of the placeholder colours the stylesheet has (uno.config.ts): 5³ = 125 classes. */
@@ -96,12 +104,6 @@ export function compareSizes(a: string, b: string): number {
   const [gb, nb, sb] = rank(b);
   return ga - gb || na - nb || sa.localeCompare(sb, 'ru');
 }
-
-/** Ids are PostgreSQL integers. */
-export const MAX_ID = 2_147_483_647;
-
-/** How an id is written in a path or a query: digits only, no leading zero. */
-export const ID_PATTERN = /^[1-9]\d{0,9}$/;
 
 /** A positive id as written in a path: digits only, no leading zero, within int4. */
 export function parsePathId(raw: string | undefined): number | null {

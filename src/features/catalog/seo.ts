@@ -5,7 +5,7 @@ import { formatPrice } from '~/lib/format.ts';
 import { trail, type Crumb, type MetaData } from '~/lib/http/envelope.ts';
 import { t, type Locale } from '~/lib/i18n/index.ts';
 import { AVERAGE_DELIVERY_DAYS } from '~/lib/shop.ts';
-import type { ProductDetail } from './product.ts';
+import type { ProductDetail } from './catalog.product.ts';
 
 export interface PathItem {
   id: number;

@@ -3,9 +3,8 @@
 import { cacheTag, tagAnswer } from '~/lib/http/cache-tags.ts';
 import type { Crumb, MetaData } from '~/lib/http/envelope.ts';
 import { t, type Locale } from '~/lib/i18n/index.ts';
-import { searchUrl } from '~/features/search/search.ts';
 import { catalogCards, catalogProduct } from './catalog.server.ts';
-import { brandUrl, type ProductCard } from './catalog.ts';
+import { brandUrl, searchUrl, type ProductCard } from './catalog.ts';
 import {
   getBrandCategory,
   getBrandContext,
@@ -17,7 +16,7 @@ import {
   type NavLink,
 } from './listing.server.ts';
 import { listingSearch, type Listing, type ListingQuery } from './listing.ts';
-import type { ProductDetail } from './product.ts';
+import type { ProductDetail } from './catalog.product.ts';
 import { getCatalogIndex, topPositions, type CatalogIndex } from './read-model.server.ts';
 import { Cache } from '~/lib/cache.ts';
 import { brandCategoryTitle, brandCrumbs, brandMeta, categoryCrumbs, categoryMeta, productCrumbs, productMeta, searchCrumbs, searchMeta } from './seo.ts';

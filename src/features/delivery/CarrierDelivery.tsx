@@ -9,6 +9,7 @@ import { formatPrice } from '~/lib/format.ts';
 import { fill } from '~/lib/i18n/fill.ts';
 import { citiesCall, optionsCall, pointListUrl, pointsCall, type FallbackView, type ParcelLineView } from './delivery.client.ts';
 import { carrierNameKey, type CarrierCity, type CarrierId, type OfferView, type PointView } from './delivery.ts';
+import { PointDetails, type MapTiles } from './PointDetails.tsx';
 
 const PickupMap = lazy(() => import('./PickupMap.tsx'));
 
@@ -20,11 +21,6 @@ export interface CarrierSelection {
   point: PointView | null;
   /** Not null: the carrier cannot be used now (or for this city) and checkout shows the fixed methods. */
   fallback: FallbackView | 'no_offers';
-}
-
-export interface MapTiles {
-  url: string;
-  attribution: string;
 }
 
 interface Props {
@@ -311,24 +307,6 @@ function CityField({
         </ul>
       )}
     </div>
-  );
-}
-
-export function PointDetails({ m, point }: { m: Record<string, string>; point: PointView }) {
-  return (
-    <>
-      <span className="block font-600">{point.name}</span>
-      <span className="block">{point.address}</span>
-      {point.metro && <span className="block text-ink-soft">{fill(m['delivery.metro'] ?? '', { name: point.metro })}</span>}
-      <span className="mt-1 block text-xs text-ink-soft">{fill(m['delivery.hours'] ?? '', { hours: point.hours })}</span>
-      <span className="mt-1 flex flex-wrap gap-2 text-xs">
-        <span className="bg-paper-warm px-2 py-0.5">{m[carrierNameKey(point.carrier)]}</span>
-        <span className="bg-paper-warm px-2 py-0.5">{m[`delivery.kind.${point.kind}`]}</span>
-        {point.fitting_room && <span className="bg-paper-warm px-2 py-0.5">{m['delivery.fittingRoom']}</span>}
-        {point.card && <span className="bg-paper-warm px-2 py-0.5">{m['delivery.card']}</span>}
-        {point.cod && <span className="bg-paper-warm px-2 py-0.5">{m['delivery.cod']}</span>}
-      </span>
-    </>
   );
 }
 

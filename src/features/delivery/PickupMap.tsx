@@ -7,9 +7,9 @@ import L from 'leaflet';
 // page's own, and the map's styles would load with the page.
 import leafletCss from 'leaflet/dist/leaflet.css?url';
 import { useEffect, useRef, useState } from 'react';
-import { PointDetails } from './CarrierDelivery.tsx';
+import { PointDetails } from './PointDetails.tsx';
 import type { PointView } from './delivery.ts';
-import type { MapTiles } from './CarrierDelivery.tsx';
+import type { MapTiles } from './PointDetails.tsx';
 
 interface Props {
   m: Record<string, string>;

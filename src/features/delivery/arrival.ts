@@ -3,6 +3,7 @@
 // days, and an order placed after the daily cut-off is handed over a day later. Days are counted in the
 // shop's time zone (Moscow), Saturdays and Sundays are not working days; public holidays are not known
 // here, so around the New Year a range can be a day or two early (docs/delivery.md).
+import { formatDayRange } from '~/lib/format.ts';
 import type { Locale } from '~/lib/i18n/index.ts';
 
 /** A calendar date, `YYYY-MM-DD`, in the shop's time zone. */
@@ -68,6 +69,5 @@ export function arrivalRange(now: Date, periodMin: number, periodMax: number, ru
  * browsers (across a year it names the years too). English: "25 – 27 November", with thin spaces.
  */
 export function formatArrival(range: ArrivalRange, locale: Locale): string {
-  const format = new Intl.DateTimeFormat(locale === 'en' ? 'en-GB' : 'ru-RU', { day: 'numeric', month: 'long', timeZone: 'UTC' });
-  return format.formatRange(toDate(range.from), toDate(range.to));
+  return formatDayRange(range, locale);
 }

@@ -18,7 +18,7 @@ import { audit, type Actor } from '~/features/ops/ops.audit.server.ts';
 import { orderCodes, unitsWithoutCode } from '~/features/marking/marking.server.ts';
 import { collectedFor, recordDoorReceipts, settleOrder } from '~/features/payments/payments.receipts.server.ts';
 import { noteCarrierError } from './delivery.errors.server.ts';
-import { delivered, handedOverAtDoor, refusedAtDoor, type DoorResult } from '~/features/orders/orders.actions.server.ts';
+import { delivered, handedOverAtDoor, refusedAtDoor, type DoorResult } from '~/features/fulfilment/fulfilment.server.ts';
 import { lockOrder, orderByCode, recordStatus, resultPath, sendOrderMail } from '~/features/orders/orders.server.ts';
 import { canMove, mayShip, ON_DELIVERY, type OrderStatus } from '~/features/orders/orders.ts';
 import { handOverDate } from './arrival.ts';

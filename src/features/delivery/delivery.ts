@@ -1,9 +1,11 @@
 // What checkout and the order know of delivery by a carrier (issue 38), whichever carrier it is: its
 // cities, its pickup points and its quotes. Money in kopecks, weights in grams, sizes in centimetres.
 import type { ArrivalRange } from './arrival.ts';
+import type { CarrierId, DeliveryMode } from '~/features/orders/orders.carrier.ts';
 
-export const CARRIER_IDS = ['cdek', 'boxberry'] as const;
-export type CarrierId = (typeof CARRIER_IDS)[number];
+// The carriers, their modes, a parcel and what an order keeps of its delivery are the order's record
+// (orders.carrier.ts): orders sit below delivery (docs/decisions/027).
+export { CARRIER_IDS, carrierNameKey, type CarrierDeliveryRecord, type CarrierId, type DeliveryMode, type Parcel } from '~/features/orders/orders.carrier.ts';
 
 /** A city as the carrier names and numbers it (its own code: CDEK's `code`). */
 export interface CarrierCity {
@@ -37,8 +39,6 @@ export interface PickupPoint {
   maxWeight?: number;
 }
 
-export type DeliveryMode = 'pickup' | 'postamat' | 'courier';
-
 export interface CarrierQuote {
   carrier: CarrierId;
   tariffCode: number;
@@ -56,14 +56,6 @@ export interface DeliveryOffer extends CarrierQuote {
   arrival: ArrivalRange;
   /** The carrier's own code of the city (Boxberry's differ from CDEK's). */
   cityCode: number;
-}
-
-/** A parcel's size for the carrier's calculator. */
-export interface Parcel {
-  weight: number;
-  length: number;
-  width: number;
-  height: number;
 }
 
 /** A sealed quote (quote.server.ts) is shorter than this: a longer one is refused before anything is read. */
@@ -117,26 +109,6 @@ export interface OfferView {
   arrival_to: string;
   quote: string;
   arrival: string;
-}
-
-/** The message naming a carrier as shoppers know it ("СДЭК"). */
-export const carrierNameKey = (carrier: CarrierId) => `delivery.carrier.${carrier}` as const;
-
-/** What an order keeps of its carrier delivery (orders.delivery_carrier). */
-export interface CarrierDeliveryRecord {
-  carrier: CarrierId;
-  /** The carrier's city: its code, and its name as the shopper chose it. */
-  city?: { code: number; name: string };
-  tariff: number;
-  mode: DeliveryMode;
-  price: number;
-  arrival: { from: string; to: string };
-  /** `cod`: the point takes payment on delivery (issue 55; absent on orders placed before, or while the carrier was down). */
-  point: { code: string; name: string; address: string; hours: string; cod?: boolean; fittingRoom?: boolean } | null;
-  /** Paid at the door (issue 55): trying on, and keeping only part of the order, as ordered. */
-  services?: { tryOn: boolean; partial: boolean };
-  /** The parcel quoted and charged (issue 38's parcels; orders placed before them have none). */
-  parcel?: Parcel;
 }
 
 export { formatArrival } from './arrival.ts';

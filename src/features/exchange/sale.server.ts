@@ -6,7 +6,7 @@ import { escapeHtml } from '~/lib/html.ts';
 import { HttpError } from '~/lib/http/errors.ts';
 import { getDatabase } from '~/lib/db/index.ts';
 import type { Actor } from '~/features/ops/ops.audit.server.ts';
-import { operatorUpdate, type OperatorChange } from '~/features/orders/orders.actions.server.ts';
+import { operatorUpdate, type OperatorChange } from '~/features/fulfilment/fulfilment.server.ts';
 import { canMove, ORDER_FLOW, type OrderStatus } from '~/features/orders/orders.ts';
 import { carrierNameKey, type CarrierDeliveryRecord } from '~/features/delivery/delivery.ts';
 import { t } from '~/lib/i18n/index.ts';

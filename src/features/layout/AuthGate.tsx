@@ -4,7 +4,7 @@
 // (session-mark.ts): the guest's is a button that opens the dialog by its command, without waiting for
 // any island (docs/decisions/021).
 import type { AnchorHTMLAttributes, MouseEvent, ReactNode } from 'react';
-import { openAuth } from './layout.store.ts';
+import { openAuth } from '~/features/frame/frame.store.ts';
 import { MODAL_IDS } from './modal-ids.ts';
 
 export interface AuthGateProps {

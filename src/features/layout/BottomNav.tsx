@@ -7,7 +7,7 @@ import { $wishlistCount } from '~/features/wishlist/wishlist.store.ts';
 import { $loggedIn } from '~/features/auth/auth.store.ts';
 import { AccountMenu, type AccountMenuLabels } from '~/features/account/AccountMenu.tsx';
 import { badgeText } from './badge.ts';
-import { $modal, $panel, closePanels, PANEL_IDS, toggleAccountMenu } from './layout.store.ts';
+import { $modal, $panel, closePanels, PANEL_IDS, toggleAccountMenu } from '~/features/frame/frame.store.ts';
 import { AuthGate } from './AuthGate.tsx';
 import { useIslandMark } from '~/lib/islands.ts';
 import { frameProp } from './layout.labels.client.ts';

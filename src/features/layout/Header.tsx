@@ -9,41 +9,21 @@ import type { MenuLink } from '~/features/content/content.ts';
 import { $cartCount, followCart } from '~/features/cart/cart.store.ts';
 import { $wishlistCount, followWishlist } from '~/features/wishlist/wishlist.store.ts';
 import { $loggedIn, initSession } from '~/features/auth/auth.store.ts';
-import { AccountMenu, type AccountMenuLabels } from '~/features/account/AccountMenu.tsx';
+import { AccountMenu } from '~/features/account/AccountMenu.tsx';
 import { captureReferral } from '~/features/partners/partners.store.ts';
-import { SearchBox, type SearchLabels } from '~/features/search/SearchBox.tsx';
+import { SearchBox } from '~/features/search/SearchBox.tsx';
+import type { HeaderLabels } from './layout.labels.types.ts';
+
+export type { HeaderLabels };
 import { afterLayout } from '~/lib/after-layout.ts';
 import { throttle } from '~/lib/throttle.ts';
 import { badgeText } from './badge.ts';
 import { CatalogPanel } from './CatalogPanel.tsx';
-import { $panel, closePanels, followPanels, openAuth, openModal, PANEL_IDS, toggleAccountMenu } from './layout.store.ts';
+import { $panel, closePanels, followPanels, openAuth, openModal, PANEL_IDS, toggleAccountMenu } from '~/features/frame/frame.store.ts';
 import { MODAL_IDS } from './modal-ids.ts';
 import { AuthGate } from './AuthGate.tsx';
 import { useIslandMark } from '~/lib/islands.ts';
 import { frameProp } from './layout.labels.client.ts';
-
-export interface HeaderLabels {
-  catalog: string;
-  catalogAll: string;
-  loading: string;
-  loadFailed: string;
-  buyout: string;
-  buyoutShort: string;
-  buyoutHint: string;
-  support: string;
-  account: string;
-  orders: string;
-  wishlist: string;
-  cart: string;
-  menu: string;
-  close: string;
-  search: string;
-  home: string;
-  info: string;
-  collections: string;
-  search_: SearchLabels;
-  accountMenu: AccountMenuLabels;
-}
 
 export interface HeaderProps {
   /** Given on the server; in the browser from the language's frame labels (layout.labels.client.ts). */

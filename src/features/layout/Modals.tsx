@@ -10,17 +10,14 @@ import { Modal } from '~/components/ui/Modal.tsx';
 import { showToast } from '~/components/ui/toast.store.ts';
 import { bt } from '~/lib/i18n/browser.ts';
 import { loadMessages } from '~/lib/i18n/chunks.client.ts';
-import type { GroupMessages } from '~/lib/i18n/groups.ts';
-import { $authTab, $modal, closeModal, openAuth, openModal } from './layout.store.ts';
+import type { ModalMessages } from '~/features/frame/frame.ts';
+import { $authTab, $modal, closeModal, openAuth, openModal } from '~/features/frame/frame.store.ts';
 import { useIslandMark } from '~/lib/islands.ts';
 import { MODAL_IDS } from './modal-ids.ts';
 import { frameProp } from './layout.labels.client.ts';
 
 const BuyoutContent = lazy(() => import('~/features/buyout/BuyoutContent.tsx'));
-const AuthForms = lazy(() => import('~/features/auth/AuthForms.tsx'));
-
-/** The modals' strings in the page's language (the 'modals' group of src/lib/i18n/groups.ts). */
-export type ModalMessages = GroupMessages<'modals'>;
+const AuthForms = lazy(() => import('./AuthModal.tsx'));
 
 export interface ModalsProps {
   /**

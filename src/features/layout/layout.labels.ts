@@ -7,9 +7,8 @@
 // (labels-chunk.ts), which knows no `~/`.
 import { accountMenuLabels } from '../account/account.labels.ts';
 import { NEWSLETTER_TEXT } from '../newsletter/newsletter.ts';
-import type { NewsletterMessages } from '../newsletter/NewsletterForm.tsx';
 import { messagesFor, t, type Locale } from '../../lib/i18n/index.ts';
-import type { HeaderLabels } from './Header.tsx';
+import type { HeaderLabels, NewsletterMessages } from './layout.labels.types.ts';
 
 export function headerLabels(locale: Locale): HeaderLabels {
   const l = (key: Parameters<typeof t>[1]) => t(locale, key);

@@ -5,7 +5,7 @@ import { useEffect } from 'react';
 import { pushEcommerce, type EcommerceProduct } from '~/features/analytics/analytics.client.ts';
 import { initSession } from '~/features/auth/auth.store.ts';
 import { guestItems, saveGuestLines } from '~/features/cart/cart.store.ts';
-import { openAuth } from '~/features/layout/layout.store.ts';
+import { openAuth } from '~/features/frame/frame.store.ts';
 
 interface Props {
   code: string;

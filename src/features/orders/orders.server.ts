@@ -18,13 +18,12 @@ import { selectRows, type Db } from '~/lib/db/client.ts';
 import { getDb } from '~/lib/db/index.ts';
 import { env } from '~/lib/env.ts';
 import { metrics } from '~/lib/metrics.ts';
-import { CURRENCY_SYMBOL, formatPrice } from '~/lib/format.ts';
+import { CURRENCY_SYMBOL, formatDayRange, formatPrice } from '~/lib/format.ts';
 import { t, type Locale, type MessageKey } from '~/lib/i18n/index.ts';
 import { loggableError, logger } from '~/lib/log.ts';
 import { mailLayout, sendMail } from '~/lib/mail.server.ts';
 import { canCancel, canReturn, ON_DELIVERY, statusLabelKey } from './orders.ts';
-import type { CarrierDeliveryRecord } from '~/features/delivery/delivery.ts';
-import { carrierNameKey, formatArrival } from '~/features/delivery/delivery.ts';
+import { carrierNameKey, type CarrierDeliveryRecord } from './orders.carrier.ts';
 import type { OrderDetail, orderSummarySchema } from './orders.schema.ts';
 import type { z } from '~/lib/zod.ts';
 
@@ -337,7 +336,7 @@ export function orderDetail(order: OrderView, locale: Locale): OrderDetail {
             price: order.delivery_carrier.price,
             arrival_from: order.delivery_carrier.arrival.from,
             arrival_to: order.delivery_carrier.arrival.to,
-            arrival: formatArrival(order.delivery_carrier.arrival, locale),
+            arrival: formatDayRange(order.delivery_carrier.arrival, locale),
             point: order.delivery_carrier.point && {
               code: order.delivery_carrier.point.code,
               name: order.delivery_carrier.point.name,

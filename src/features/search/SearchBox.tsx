@@ -6,9 +6,10 @@ import { useEffect, useRef, useState } from 'react';
 import { Icon } from '~/components/ui/Icon.tsx';
 import { formatPrice } from '~/lib/format.ts';
 import { api } from '~/lib/api.client.ts';
-import { $panel, $searchText, closePanels, openPanel } from '~/features/layout/layout.store.ts';
+import { $panel, $searchText, closePanels, openPanel } from '~/features/frame/frame.store.ts';
 import { $wishlistBusy, $wishlistIds, toggleWishlist } from '~/features/wishlist/wishlist.store.ts';
-import { isEmpty, SEARCH_DEBOUNCE_MS, searchUrl, shouldSuggest, suggestionLimit, type Suggestions } from './search.ts';
+import { searchUrl } from '~/features/catalog/catalog.ts';
+import { isEmpty, SEARCH_DEBOUNCE_MS, shouldSuggest, suggestionLimit, type Suggestions } from './search.ts';
 
 export interface SearchLabels {
   placeholder: string;

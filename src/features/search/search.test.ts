@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { isEmpty, searchTextFromPath, searchUrl, shouldSuggest, suggestionLimit } from './search.ts';
+import { searchUrl } from '~/features/catalog/catalog.ts';
+import { isEmpty, searchTextFromPath, shouldSuggest, suggestionLimit } from './search.ts';
 
 describe('suggestionLimit (spec §7)', () => {
   it.each([

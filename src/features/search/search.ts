@@ -34,10 +34,6 @@ export function searchTextFromPath(param: string | undefined): string {
   return withoutControlCharacters(text).trim().slice(0, SEARCH_MAX_CHARS);
 }
 
-export function searchUrl(text: string): string {
-  return `/product/search/${encodeURIComponent(text.trim())}`;
-}
-
 /** spec §4: 'no match' when the query is non-empty and products, categories and brands are all empty. */
 export function isEmpty(s: Suggestions): boolean {
   return s.products.data.length === 0 && s.brands.data.length === 0 && s.categories.data.length === 0;

@@ -2,7 +2,7 @@
 // newest one the list shows, for the notice that offers to show them (polled by the list's script).
 import type { APIRoute } from 'astro';
 import { consoleSession } from '~/features/ops/ops.server.ts';
-import { consoleOrdersQuerySchema, cursorField, newerOrders } from '~/features/orders/orders.console.server.ts';
+import { consoleOrdersQuerySchema, cursorField, newerOrders } from '~/features/console/console.orders.server.ts';
 import { searchParamsToObject } from '~/lib/http/search-params.ts';
 
 const PRIVATE = { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'private, no-store' };

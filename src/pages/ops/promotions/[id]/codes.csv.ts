@@ -2,7 +2,7 @@
 // uses, when made), to hand a batch to a mailing or a printer.
 import type { APIRoute } from 'astro';
 import { consoleSession, pathId } from '~/features/ops/ops.server.ts';
-import { promotionCodesCsv } from '~/features/promotions/promotions.console.server.ts';
+import { promotionCodesCsv } from '~/features/console/console.promotions.server.ts';
 
 export const GET: APIRoute = async ({ cookies, params, request }) => {
   const session = await consoleSession({ cookies, request }, 'manager');

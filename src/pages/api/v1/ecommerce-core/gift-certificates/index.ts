@@ -3,7 +3,7 @@
 import { optionalCustomer } from '~/features/auth/auth.server.ts';
 import { idempotencyKeySchema } from '~/features/checkout/checkout.schema.ts';
 import { giftPurchasedResponse, giftPurchaseSchema } from '~/features/promotions/promotions.gifts.schema.ts';
-import { buyCertificate } from '~/features/promotions/promotions.gifts.purchase.server.ts';
+import { buyCertificate } from '~/features/checkout/checkout.gifts.server.ts';
 import { resultPath } from '~/features/orders/orders.server.ts';
 import { paymentPageFor } from '~/features/payments/payments.server.ts';
 import { noteOrderConsent } from '~/features/account/account.privacy.server.ts';

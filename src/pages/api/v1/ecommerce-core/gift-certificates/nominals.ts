@@ -1,5 +1,5 @@
 // Beyond the spec (docs/api.md, issue 56): the gift certificates' nominal values on sale, in kopecks.
-import { giftNominals } from '~/features/promotions/promotions.gifts.purchase.server.ts';
+import { giftNominals } from '~/features/checkout/checkout.gifts.server.ts';
 import { endpoint } from '~/lib/http/endpoint.ts';
 import { ok } from '~/lib/http/envelope.ts';
 import { z } from '~/lib/zod.ts';

@@ -1,7 +1,7 @@
 // Beyond the spec (docs/operations.md "Orders"): the operator's calls behind `npm run order`, for the
 // holder of the operator token (header x-operator-token): read an order, move it along, set its tracking.
 import { z } from '~/lib/zod.ts';
-import { operatorUpdate } from '~/features/orders/orders.actions.server.ts';
+import { operatorUpdate } from '~/features/fulfilment/fulfilment.server.ts';
 import { orderDetailSchema } from '~/features/orders/orders.schema.ts';
 import { orderByCode, orderDetail } from '~/features/orders/orders.server.ts';
 import { ORDER_STATUSES, orderCodeSchema } from '~/features/orders/orders.ts';

@@ -1,7 +1,7 @@
 // Beyond the spec (docs/api.md "Orders"): the order line's cancel action (spec §4: shown when can_cancel is 1).
 import { z } from '~/lib/zod.ts';
 import { requireCustomer } from '~/features/auth/auth.server.ts';
-import { cancelByCustomer } from '~/features/orders/orders.actions.server.ts';
+import { cancelByCustomer } from '~/features/fulfilment/fulfilment.server.ts';
 import { orderDetailSchema } from '~/features/orders/orders.schema.ts';
 import { orderDetail } from '~/features/orders/orders.server.ts';
 import { orderCodeSchema } from '~/features/orders/orders.ts';

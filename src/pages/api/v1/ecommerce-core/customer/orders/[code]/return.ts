@@ -2,7 +2,7 @@
 import { z } from '~/lib/zod.ts';
 import { requireCustomer } from '~/features/auth/auth.server.ts';
 import { returnThroughCarrier } from '~/features/delivery/delivery.shipments.server.ts';
-import { requestReturn } from '~/features/orders/orders.actions.server.ts';
+import { requestReturn } from '~/features/fulfilment/fulfilment.server.ts';
 import { orderDetailSchema } from '~/features/orders/orders.schema.ts';
 import { orderByCode, orderDetail } from '~/features/orders/orders.server.ts';
 import { orderCodeSchema } from '~/features/orders/orders.ts';

@@ -17,7 +17,7 @@ import { ITEM_PARCEL } from '~/features/delivery/delivery.parcel.ts';
 import { itemParcels } from '~/features/delivery/delivery.parcel.server.ts';
 import { gtin14 } from '~/features/marking/marking.ts';
 import { categoryMarked } from '~/features/marking/marking.server.ts';
-import { catalogueChanged } from './read-model.server.ts';
+import { catalogueChanged } from '../catalog/read-model.server.ts';
 
 export const PRODUCTS_PAGE_SIZE = 50;
 /** A photo uploaded in the console: the pipeline's own limit. */

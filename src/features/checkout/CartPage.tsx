@@ -9,10 +9,10 @@ import { pushEcommerce, type EcommerceProduct } from '~/features/analytics/analy
 import { fill } from '~/lib/i18n/fill.ts';
 import { formatPrice } from '~/lib/format.ts';
 import { $session, initSession } from '~/features/auth/auth.store.ts';
-import { clearCartCall, removeCartCall, updateCartCall, validateItemsCall } from './cart.client.ts';
-import { $guestLines, $serverLines, cartError, followCart, saveGuestLines } from './cart.store.ts';
-import { cartTotals, type CartLine } from './cart.ts';
-import { SummaryRow } from './SummaryRow.tsx';
+import { clearCartCall, removeCartCall, updateCartCall, validateItemsCall } from '../cart/cart.client.ts';
+import { $guestLines, $serverLines, cartError, followCart, saveGuestLines } from '../cart/cart.store.ts';
+import { cartTotals, type CartLine } from '../cart/cart.ts';
+import { SummaryRow } from '../cart/SummaryRow.tsx';
 import { useIslandMark } from '~/lib/islands.ts';
 import { summaryCall } from '~/features/checkout/checkout.client.ts';
 import { PromoCodeField } from '~/features/promotions/PromoCodeField.tsx';

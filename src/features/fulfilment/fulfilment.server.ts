@@ -24,8 +24,8 @@ import {
   RETURN_NOTE,
   returnAllowed,
   sendOrderMail,
-} from './orders.server.ts';
-import { BONUS_PERCENT, BONUS_VALID_DAYS, canCancel, canMove, HANDED_OVER, mayShip, type OrderStatus } from './orders.ts';
+} from '../orders/orders.server.ts';
+import { BONUS_PERCENT, BONUS_VALID_DAYS, canCancel, canMove, HANDED_OVER, mayShip, type OrderStatus } from '../orders/orders.ts';
 
 /** Returns the money of a paid order, then cancels it with everything it held; 502 when the provider refuses. */
 async function cancelWithRefund(order: OrderView, note: string): Promise<void> {

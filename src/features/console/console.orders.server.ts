@@ -9,9 +9,9 @@ import { selectRows } from '~/lib/db/client.ts';
 import { getDb } from '~/lib/db/index.ts';
 import { DELIVERY_METHODS } from '~/features/checkout/checkout.schema.ts';
 import type { Actor } from '~/features/ops/ops.audit.server.ts';
-import { addOrderNote, markRefunded, operatorUpdate } from './orders.actions.server.ts';
-import type { OrderView } from './orders.server.ts';
-import { canMove, mayShip, ORDER_STATUSES, type OrderStatus } from './orders.ts';
+import { addOrderNote, markRefunded, operatorUpdate } from '../fulfilment/fulfilment.server.ts';
+import type { OrderView } from '../orders/orders.server.ts';
+import { canMove, mayShip, ORDER_STATUSES, type OrderStatus } from '../orders/orders.ts';
 
 export const PAYMENT_STATUSES = ['unpaid', 'paid', 'refund_due', 'refunded'] as const;
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];

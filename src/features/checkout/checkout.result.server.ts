@@ -8,8 +8,8 @@ import { selectRows } from '~/lib/db/client.ts';
 import { getDb } from '~/lib/db/index.ts';
 import { pageCustomer } from '~/features/auth/auth.server.ts';
 import { ProviderUnavailable, refreshOrderPayment } from '~/features/payments/payments.server.ts';
-import { orderByCode, resultPath, verifyOrderHash, type OrderView } from './orders.server.ts';
-import { mayShip, ORDER_CODE } from './orders.ts';
+import { orderByCode, resultPath, verifyOrderHash, type OrderView } from '../orders/orders.server.ts';
+import { mayShip, ORDER_CODE } from '../orders/orders.ts';
 
 export type ResultState = 'paid' | 'waiting' | 'failed';
 

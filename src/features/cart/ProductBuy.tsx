@@ -7,7 +7,7 @@ import { showToast } from '~/components/ui/toast.store.ts';
 import { pushEcommerce } from '~/features/analytics/analytics.client.ts';
 import { addToCart } from '~/features/cart/cart.store.ts';
 import { $wishlistBusy, $wishlistIds, toggleWishlist } from '~/features/wishlist/wishlist.store.ts';
-import type { ProductVariant } from './product.ts';
+import type { ProductVariant } from '../catalog/catalog.product.ts';
 import { useIslandMark } from '~/lib/islands.ts';
 
 export interface ProductBuyLabels {

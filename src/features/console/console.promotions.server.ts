@@ -10,9 +10,9 @@ import { HttpError } from '~/lib/http/errors.ts';
 import { audit, type Actor } from '~/features/ops/ops.audit.server.ts';
 import { getDeliveryOptions } from '~/features/content/content.server.ts';
 import { catalogueChanged } from '~/features/catalog/read-model.server.ts';
-import { forgetPromotions, normalizeCode, type PromotionFields } from './promotions.server.ts';
-import type { PromotionRule, PromotionTarget } from './promotions.ts';
-import { CODE_BATCH_MAX, type PromotionCodesAction, type PromotionForm, type PromotionStatus } from './promotions.schema.ts';
+import { forgetPromotions, normalizeCode, type PromotionFields } from '../promotions/promotions.server.ts';
+import type { PromotionRule, PromotionTarget } from '../promotions/promotions.ts';
+import { CODE_BATCH_MAX, type PromotionCodesAction, type PromotionForm, type PromotionStatus } from '../promotions/promotions.schema.ts';
 
 export interface ConsolePromotionRow extends Omit<PromotionFields, 'starts_at' | 'ends_at'>, Record<string, unknown> {
   status: PromotionStatus;

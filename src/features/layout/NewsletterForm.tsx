@@ -4,12 +4,10 @@ import { useState } from 'react';
 import { Modal } from '~/components/ui/Modal.tsx';
 import { showToast } from '~/components/ui/toast.store.ts';
 import { api, ApiError } from '~/lib/api.client.ts';
-import { fill, type KeysWith } from '~/lib/i18n/index.ts';
-import { frameProp } from '~/features/layout/layout.labels.client.ts';
-import { NEWSLETTER_TEXT, validateEmail } from './newsletter.ts';
-
-/** messagesFor(locale, 'newsletter.', …NEWSLETTER_TEXT, 'nav.close') in the footer: the form's own checks only. */
-export type NewsletterMessages = Record<KeysWith<'newsletter.' | (typeof NEWSLETTER_TEXT)[keyof typeof NEWSLETTER_TEXT] | 'nav.close'>, string>;
+import { fill } from '~/lib/i18n/index.ts';
+import type { NewsletterMessages } from './layout.labels.types.ts';
+import { frameProp } from './layout.labels.client.ts';
+import { validateEmail } from '~/features/newsletter/newsletter.ts';
 
 /** `messages` given on the server; in the browser from the language's frame labels (layout.labels.client.ts). */
 export default function NewsletterForm({ messages }: { messages?: NewsletterMessages }) {

@@ -7,8 +7,8 @@ import { getDb } from '~/lib/db/index.ts';
 import { env } from '~/lib/env.ts';
 import { HttpError } from '~/lib/http/errors.ts';
 import { newOrderCode } from '~/features/orders/orders.server.ts';
-import type { GiftPurchaseInput } from './promotions.gifts.schema.ts';
-import { newGiftCode } from './promotions.gifts.server.ts';
+import type { GiftPurchaseInput } from '../promotions/promotions.gifts.schema.ts';
+import { newGiftCode } from '../promotions/promotions.gifts.server.ts';
 
 /** The nominal values on sale (kopecks, ascending): the console keeps them. */
 export async function giftNominals(tx?: Pick<Db, 'execute'>): Promise<number[]> {
