@@ -1,6 +1,6 @@
 // The managers' console's view of orders (issue 24): the list with its filters, search, counts per status
 // and pages that stay fast at 100,000 orders (keyset pagination on (created_at, id), indexes of migration
-// 0014). Changes to an order still go through orders.actions.server.ts: one rule wherever a move comes from.
+// 0014). Changes to an order still go through fulfilment/fulfilment.server.ts: one rule wherever a move comes from.
 import { refuseShipment, registerShipment } from '~/features/delivery/delivery.shipments.server.ts';
 import { sql, type SQL } from 'drizzle-orm';
 import { z } from '~/lib/zod.ts';

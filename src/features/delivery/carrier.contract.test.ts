@@ -21,7 +21,8 @@ function sources(dir: string): string[] {
 const OWN = (id: string) => [
   `features/delivery/${id}.server.ts`,
   `features/delivery/${id}.carrier.server.ts`,
-  'features/delivery/delivery.ts',
+  // The list of ids stands with what an order keeps of its carrier (docs/decisions/027).
+  'features/orders/orders.carrier.ts',
   `pages/api/v1/ecommerce-core/delivery/${id}/webhook.ts`,
 ];
 

@@ -1,6 +1,6 @@
 // The sale half of the 1C exchange: orders out as a CommerceML document (type=sale&mode=query) — new ones
 // and those changed since 1C last confirmed (mode=success) — and 1C's documents in (mode=file), whose
-// status changes go through the operator's own rules and e-mails (orders.actions.server.ts).
+// status changes go through the operator's own rules and e-mails (fulfilment/fulfilment.server.ts).
 import { env } from '~/lib/env.ts';
 import { escapeHtml } from '~/lib/html.ts';
 import { HttpError } from '~/lib/http/errors.ts';

@@ -1,6 +1,6 @@
 // The audit log (issue 24, docs/decisions/019): one append-only line per operator action — who, from
 // where, what, and the values before and after. Written where the action happens (an order's change in
-// orders.actions.server.ts, an operator's in ops.server.ts), whoever asked for it: the console, the
+// fulfilment/fulfilment.server.ts, an operator's in ops.server.ts), whoever asked for it: the console, the
 // operator token's calls, 1C.
 import { sql, type SQL } from 'drizzle-orm';
 import { z } from '~/lib/zod.ts';
