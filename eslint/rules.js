@@ -78,12 +78,9 @@ const importBoundaries = {
   create(context) {
     const file = context.filename;
     const from = layerOf(file);
-    const check = (node, source, typeOnly) => {
-      if (typeof source !== 'string') return;
-      let target;
-      if (source.startsWith('~/')) target = path.join(SRC, source.slice(2));
-      else if (source.startsWith('.')) target = path.resolve(path.dirname(file), source);
-      else return;
+    return eachImport((node, source, typeOnly) => {
+      const target = resolveSource(file, source);
+      if (!target) return;
       const to = layerOf(target);
       const order = { lib: 0, components: 1, features: 2, layouts: 3, pages: 4 };
       if (from.layer in order && to.layer in order && order[to.layer] > order[from.layer]) {
@@ -97,21 +94,7 @@ const importBoundaries = {
       if (from.layer === 'features' && to.layer === 'features' && to.feature !== from.feature && !isPublicFace(target, to.feature)) {
         context.report({ node, messageId: 'internal', data: { target: path.relative(SRC, target), feature: to.feature } });
       }
-    };
-    return {
-      ImportDeclaration(node) {
-        check(node, node.source.value, node.importKind === 'type');
-      },
-      ExportNamedDeclaration(node) {
-        if (node.source) check(node, node.source.value, node.exportKind === 'type');
-      },
-      ExportAllDeclaration(node) {
-        check(node, node.source.value, node.exportKind === 'type');
-      },
-      ImportExpression(node) {
-        if (node.source.type === 'Literal') check(node, node.source.value, false);
-      },
-    };
+    });
   },
 };
 

@@ -12,9 +12,6 @@ import { $loggedIn, initSession } from '~/features/auth/auth.store.ts';
 import { AccountMenu } from '~/features/account/AccountMenu.tsx';
 import { captureReferral } from '~/features/partners/partners.store.ts';
 import { SearchBox } from '~/features/search/SearchBox.tsx';
-import type { HeaderLabels } from './layout.labels.types.ts';
-
-export type { HeaderLabels };
 import { afterLayout } from '~/lib/after-layout.ts';
 import { throttle } from '~/lib/throttle.ts';
 import { badgeText } from './badge.ts';
@@ -24,6 +21,7 @@ import { MODAL_IDS } from './modal-ids.ts';
 import { AuthGate } from './AuthGate.tsx';
 import { useIslandMark } from '~/lib/islands.ts';
 import { frameProp } from './layout.labels.client.ts';
+import type { HeaderLabels } from './layout.labels.types.ts';
 
 export interface HeaderProps {
   /** Given on the server; in the browser from the language's frame labels (layout.labels.client.ts). */

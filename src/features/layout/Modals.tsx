@@ -17,7 +17,7 @@ import { MODAL_IDS } from './modal-ids.ts';
 import { frameProp } from './layout.labels.client.ts';
 
 const BuyoutContent = lazy(() => import('~/features/buyout/BuyoutContent.tsx'));
-const AuthForms = lazy(() => import('./AuthModal.tsx'));
+const AuthModal = lazy(() => import('./AuthModal.tsx'));
 
 export interface ModalsProps {
   /**
@@ -64,7 +64,7 @@ export default function Modals({ frame: given }: ModalsProps) {
         <Suspense fallback={loading}>{m && modal === 'buyout' ? <BuyoutContent m={m} /> : loading}</Suspense>
       </Modal>
       <Modal id={MODAL_IDS.auth} open={modal === 'auth'} onOpen={openLogin} onClose={closeModal} title={frame.auth} closeLabel={frame.close} pending={loading}>
-        <Suspense fallback={loading}>{m && modal === 'auth' ? <AuthForms m={m} initialTab={authTab} /> : loading}</Suspense>
+        <Suspense fallback={loading}>{m && modal === 'auth' ? <AuthModal m={m} initialTab={authTab} /> : loading}</Suspense>
       </Modal>
       {m && (
         <Modal open={modal === 'buyout-thanks'} onClose={closeModal} title={m['buyout.thanksTitle']} closeLabel={m['nav.close']}>
