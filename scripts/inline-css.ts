@@ -4,7 +4,7 @@
 // dist/_headers.json, whose Content-Security-Policy the front sends with each, the policy that follows.
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
-import { compileBuiltSheets } from '../src/lib/http/first-paint-css-compile.ts';
+import { compileBuiltSheets, writeDeferredSheets } from '../src/lib/http/first-paint-css-compile.ts';
 import { preparePage, preparedPolicy, type PreparedPage } from '../src/lib/http/prepare-page.ts';
 import { writeSharedScripts } from '../src/lib/http/shared-scripts-files.ts';
 
@@ -20,6 +20,8 @@ function* pages(dir: string): Generator<string> {
 }
 
 const sheets = compileBuiltSheets(CLIENT);
+// What the pages defer in place of each sheet: the sheet without what their inline rules always carry.
+const copies = writeDeferredSheets(CLIENT, sheets);
 // Astro's island runtime and directive loaders as files, for these pages and for the front's (shared-scripts.ts).
 const scripts = writeSharedScripts(CLIENT);
 const prepared = new Map<string, PreparedPage>();
@@ -49,5 +51,5 @@ for (const entry of entries) {
 }
 if (entries.length) writeFileSync(HEADERS, JSON.stringify(entries, null, '\t'));
 console.log(
-  `[inline-css] ${prepared.size} prerendered pages, ${sheets.size} stylesheets: ${(before / 1024).toFixed(0)} KB → ${(after / 1024).toFixed(0)} KB of HTML`,
+  `[inline-css] ${prepared.size} prerendered pages, ${sheets.size} stylesheets (${copies} deferred copies): ${(before / 1024).toFixed(0)} KB → ${(after / 1024).toFixed(0)} KB of HTML`,
 );

@@ -136,6 +136,24 @@ test.describe('the first paint', () => {
     }
   });
 
+  test('the deferred sheets declare no font face again: their arrival lays no line of text out anew', async ({ page, request }) => {
+    const html = await (await request.get('/')).text();
+    const deferred = [...html.matchAll(/<link rel="preload" as="style"[^>]* href="([^"]+)" data-rest>/g)].map(([, href]) => href ?? '');
+    const whole = [...html.matchAll(/<noscript><link rel="stylesheet" href="(\/_astro\/[^"]+)"><\/noscript>/g)].map(([, href]) => href ?? '');
+    expect(deferred).toHaveLength(whole.length);
+    const texts = await Promise.all([...deferred, ...whole].map(async (href) => (await request.get(href)).text()));
+    // The faces are in the page's inline rules and in the whole sheet JavaScript-off browsing links, not in what is deferred.
+    expect(texts.slice(0, deferred.length).join('')).not.toMatch(/@font-face|@keyframes/);
+    expect(texts.slice(deferred.length).join('')).toContain('@font-face');
+    expect(html.slice(0, html.indexOf('</head>'))).toMatch(/<style>[^<]*@font-face/);
+
+    // In the browser, each deferred copy becomes one of the page's stylesheets.
+    await page.goto('/');
+    await expect(page.locator('link[data-rest]')).toHaveCount(0);
+    const applied = await page.evaluate(() => [...document.styleSheets].flatMap((s) => (s.href ? [new URL(s.href).pathname] : [])));
+    expect(applied).toEqual(expect.arrayContaining(deferred));
+  });
+
   test('an island drawing what the server did not waits for the whole stylesheet', async ({ page }) => {
     let release = () => undefined as void;
     const arrived = new Promise<void>((resolve) => (release = resolve));

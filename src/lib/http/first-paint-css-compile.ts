@@ -1,7 +1,8 @@
 // Compiles a built stylesheet into the pieces first-paint-css.ts prunes per page: each rule with the
 // classes its selectors need, under the at-rules that hold it. Done once per file, when the front
 // starts or the build inlines the prerendered pages. Relative imports only: loaded by Node from src/.
-import { readdirSync, readFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import postcss, { type AtRule, type Container, type Rule } from 'postcss';
 import type { Piece, Sheet } from './first-paint-css.ts';
@@ -96,15 +97,63 @@ export function compileSheet(css: string): Sheet {
   return { pieces };
 }
 
-/** Every stylesheet of the built client's /_astro/ folder, compiled, by its address. */
+/**
+ * What a deferred sheet re-declares that its page's first-paint rules always carry: the font faces and
+ * keyframes (pruneSheet keeps them whole). A second copy of an identical @font-face still tells Chromium
+ * the fonts changed, and it lays out every line of text again when the sheet applies — a task of 7–16 ms
+ * on this machine's home page, four times that on Lighthouse's phone (docs/performance.md, "sixth session").
+ */
+const INLINE_ALWAYS = /^(?:-\w+-)?(?:font-face|keyframes)$/;
+
+/** The name of a deferred copy: `page-ssr.AT67hD4J.css` → `page-ssr.AT67hD4J.rest-<hash of the copy>.css`. */
+const DEFERRED_NAME = /\.rest-[\w-]+\.css$/;
+
+/**
+ * The copy of a built sheet its pages defer: the sheet without what they carry inline anyway
+ * (INLINE_ALWAYS), in the same order, so its arrival changes no computed style and no font. Undefined when
+ * there is nothing to leave out. Named by its content: files under /_astro/ are cached for good.
+ */
+export function deferredCopy(name: string, css: string): { name: string; css: string } | undefined {
+  const root = postcss.parse(css);
+  let left = 0;
+  root.walkAtRules((at) => {
+    if (!INLINE_ALWAYS.test(at.name)) return;
+    at.remove();
+    left++;
+  });
+  if (!left) return undefined;
+  const copy = root.toString();
+  const hash = createHash('sha256').update(copy).digest('base64url').slice(0, 8);
+  return { name: name.replace(/\.css$/, `.rest-${hash}.css`), css: copy };
+}
+
+/**
+ * Every stylesheet of the built client's /_astro/ folder, compiled, by its address, with its deferred
+ * copy's address and text (the build writes the copies: writeDeferredSheets).
+ */
 export function compileBuiltSheets(clientDir: string): Map<string, Sheet> {
   const sheets = new Map<string, Sheet>();
   let names: string[];
   try {
-    names = readdirSync(join(clientDir, '_astro')).filter((name) => name.endsWith('.css'));
+    names = readdirSync(join(clientDir, '_astro')).filter((name) => name.endsWith('.css') && !DEFERRED_NAME.test(name));
   } catch {
     return sheets;
   }
-  for (const name of names) sheets.set(`/_astro/${name}`, compileSheet(readFileSync(join(clientDir, '_astro', name), 'utf8')));
+  for (const name of names) {
+    const css = readFileSync(join(clientDir, '_astro', name), 'utf8');
+    const copy = deferredCopy(name, css);
+    sheets.set(`/_astro/${name}`, { ...compileSheet(css), ...(copy ? { deferred: { href: `/_astro/${copy.name}`, css: copy.css } } : {}) });
+  }
   return sheets;
+}
+
+/** Writes each sheet's deferred copy beside it (the build, before the assets are compressed). */
+export function writeDeferredSheets(clientDir: string, sheets: ReadonlyMap<string, Sheet>): number {
+  let written = 0;
+  for (const sheet of sheets.values())
+    if (sheet.deferred) {
+      writeFileSync(join(clientDir, sheet.deferred.href), sheet.deferred.css);
+      written++;
+    }
+  return written;
 }

@@ -1,7 +1,10 @@
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cspHash } from './csp.ts';
 import { REST_CSS_BOOT, prepareFirstPaint, pruneSheet, usedIn, withStyleSources } from './first-paint-css.ts';
-import { compileSheet, requirements } from './first-paint-css-compile.ts';
+import { compileBuiltSheets, compileSheet, deferredCopy, requirements, writeDeferredSheets } from './first-paint-css-compile.ts';
 
 const page = (body: string, head = '<link rel="stylesheet" href="/_astro/a.css">') =>
   `<!doctype html><html><head><title>t</title>${head}</head><body>${body}</body></html>`;
@@ -126,6 +129,17 @@ describe('a page prepared for its first paint', () => {
     expect(inline(prepared?.html ?? '')).toBe('.a{color:red}.b{color:blue}');
   });
 
+  it('defers the copy without the font faces and keyframes it always carries inline, and links the whole sheet without script', () => {
+    const css = '@font-face{font-family:F;src:local(Arial)}.a{color:red}@keyframes k{to{opacity:0}}.b{animation:k 1s}';
+    const copy = deferredCopy('a.x1.css', css);
+    const sheet = { ...compileSheet(css), ...(copy ? { deferred: { href: `/_astro/${copy.name}`, css: copy.css } } : {}) };
+    const html =
+      prepareFirstPaint(page('<p class="a">x</p>', '<link rel="stylesheet" href="/_astro/a.x1.css">'), new Map([['/_astro/a.x1.css', sheet]]))?.html ?? '';
+    expect(inline(html)).toBe('@font-face{font-family:F;src:local(Arial)}.a{color:red}@keyframes k{to{opacity:0}}');
+    expect(html).toContain(`<link rel="preload" as="style" fetchpriority="low" href="/_astro/${copy?.name}" data-rest>`);
+    expect(html).toContain('<noscript><link rel="stylesheet" href="/_astro/a.x1.css"></noscript>');
+  });
+
   it('leaves sheets it does not know, and a page without a head', () => {
     expect(prepareFirstPaint(page('<p class="a">x</p>', '<link rel="stylesheet" href="/other.css">'), sheets)).toBeUndefined();
     expect(prepareFirstPaint('<p class="a">x</p>', sheets)).toBeUndefined();
@@ -146,5 +160,38 @@ describe('a page prepared for its first paint', () => {
       "default-src 'self'; style-src 'self' 'sha256-a=' 'sha256-b='; img-src 'self'",
     );
     expect(withStyleSources("default-src 'self'", ['sha256-b='])).toBe("default-src 'self'; style-src 'self' 'sha256-b='");
+  });
+});
+
+describe('the deferred copy of a built sheet', () => {
+  it('leaves out the font faces and keyframes (a second identical @font-face relays out every line) and keeps the rules in order', () => {
+    const copy = deferredCopy(
+      'page.AB12.css',
+      '@font-face{font-family:F;src:local(Arial)}.a{color:red}@-webkit-keyframes k{to{opacity:0}}@media (width>=48rem){.b{color:blue}}@keyframes k{to{opacity:0}}@property --x{syntax:"*";inherits:false}',
+    );
+    expect(copy?.css).toBe('.a{color:red}@media (width>=48rem){.b{color:blue}}@property --x{syntax:"*";inherits:false}');
+    expect(copy?.name).toMatch(/^page\.AB12\.rest-[\w-]{8}\.css$/);
+  });
+
+  it('is named by its content, and not made when there is nothing to leave out', () => {
+    const one = deferredCopy('a.css', '@font-face{font-family:F;src:local(A)}.a{color:red}');
+    const other = deferredCopy('a.css', '@font-face{font-family:F;src:local(A)}.a{color:blue}');
+    expect(one?.name).not.toBe(other?.name);
+    expect(deferredCopy('a.css', '@font-face{font-family:F;src:local(B)}.a{color:red}')?.name).toBe(one?.name);
+    expect(deferredCopy('a.css', '.a{color:red}')).toBeUndefined();
+  });
+
+  it('is written beside the built sheet, and not read back as a sheet of its own', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sheets-'));
+    mkdirSync(join(dir, '_astro'));
+    writeFileSync(join(dir, '_astro', 'g.A1.css'), '@font-face{font-family:F;src:local(A)}.a{color:red}');
+    writeFileSync(join(dir, '_astro', 'h.B2.css'), '.b{color:blue}');
+    const sheets = compileBuiltSheets(dir);
+    expect(writeDeferredSheets(dir, sheets)).toBe(1);
+    const href = sheets.get('/_astro/g.A1.css')?.deferred?.href ?? '';
+    expect(readFileSync(join(dir, href), 'utf8')).toBe('.a{color:red}');
+    expect(sheets.get('/_astro/h.B2.css')?.deferred).toBeUndefined();
+    expect([...compileBuiltSheets(dir).keys()].sort()).toEqual(['/_astro/g.A1.css', '/_astro/h.B2.css']);
+    rmSync(dir, { recursive: true });
   });
 });

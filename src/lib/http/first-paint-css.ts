@@ -4,7 +4,8 @@
 // its own HTML (a rule whose selector names a class the page lacks cannot), and the whole stylesheet
 // follows without blocking the paint (a preload, made a stylesheet once loaded), for what the
 // islands draw later. The whole sheet is a superset in the same order placed where the link was, so
-// its arrival changes no computed style: nothing moves. Without script, <noscript> links it as before.
+// its arrival changes no computed style: nothing moves. (Its deferred copy leaves out the font faces and
+// keyframes every page carries inline: a second identical @font-face still relays out all text.) Without script, <noscript> links it as before.
 // The sheets are compiled once (first-paint-css-compile.ts); prepare-page.ts applies this to every page. Relative imports only: loaded by Node from src/.
 import { cspHash, type TextForm } from './csp.ts';
 
@@ -27,6 +28,8 @@ export interface Piece {
 
 export interface Sheet {
   pieces: readonly Piece[];
+  /** The copy pages defer, when it differs from the sheet (first-paint-css-compile.ts, deferredCopy). */
+  deferred?: { href: string; css: string };
 }
 
 /**
@@ -185,7 +188,7 @@ export function prepareFirstPaint(html: string, sheets: ReadonlyMap<string, Shee
     if (complete) return here;
     const boot = booted ? '' : `<script>${REST_CSS_BOOT}</script>`;
     booted = true;
-    return `${boot}${here}<link rel="preload" as="style" fetchpriority="low" href="${href}" data-rest><noscript><link rel="stylesheet" href="${href}"></noscript>`;
+    return `${boot}${here}<link rel="preload" as="style" fetchpriority="low" href="${sheet.deferred?.href ?? href}" data-rest><noscript><link rel="stylesheet" href="${href}"></noscript>`;
   });
   const styleHashes: string[] = [];
   if (inline.length) {
