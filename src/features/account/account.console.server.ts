@@ -10,7 +10,7 @@ import { HttpError } from '~/lib/http/errors.ts';
 import { formatPrice } from '~/lib/format.ts';
 import { dashboardContent } from '~/features/auth/auth.server.ts';
 import { audit, type Actor } from '~/features/ops/ops.audit.server.ts';
-import { likePattern, listSearchField, roleAllows, roublesField, type OperatorRole } from '~/features/ops/ops.ts';
+import { likePattern, listCursorField, listSearchField, roleAllows, roublesField, type OperatorRole } from '~/features/ops/ops.ts';
 import { BONUS_VALID_DAYS, type OrderStatus } from '~/features/orders/orders.ts';
 import { partnerProgramme, type PartnerProgramme } from '~/features/partners/partners.server.ts';
 import { listAddresses, type SavedAddress } from './account.server.ts';
@@ -19,7 +19,7 @@ export const CUSTOMERS_PAGE_SIZE = 50;
 
 export const consoleCustomersQuerySchema = z.object({
   q: listSearchField(),
-  after: z.coerce.number().int().positive().max(2_147_483_647).optional().catch(undefined),
+  after: listCursorField(),
 });
 export type ConsoleCustomersQuery = z.infer<typeof consoleCustomersQuerySchema>;
 

@@ -3,7 +3,7 @@
 // conditional UPDATE (two managers pressing at once: one wins, the other is told) and a line of the audit log.
 import { sql, type SQL } from 'drizzle-orm';
 import { z } from '~/lib/zod.ts';
-import { likePattern, listSearchField } from '~/features/ops/ops.ts';
+import { likePattern, listCursorField, listSearchField } from '~/features/ops/ops.ts';
 import { selectRows } from '~/lib/db/client.ts';
 import { getDb } from '~/lib/db/index.ts';
 import { HttpError } from '~/lib/http/errors.ts';
@@ -17,7 +17,7 @@ export const consoleBuyoutsQuerySchema = z.object({
   status: z.enum(BUYOUT_STATUSES).optional().catch(undefined),
   mine: z.literal('1').optional().catch(undefined),
   q: listSearchField(),
-  after: z.coerce.number().int().positive().max(2_147_483_647).optional().catch(undefined),
+  after: listCursorField(),
 });
 export type ConsoleBuyoutsQuery = z.infer<typeof consoleBuyoutsQuerySchema>;
 

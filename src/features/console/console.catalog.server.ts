@@ -8,7 +8,7 @@ import { z } from '~/lib/zod.ts';
 import { selectRows } from '~/lib/db/client.ts';
 import { getDb } from '~/lib/db/index.ts';
 import { HttpError } from '~/lib/http/errors.ts';
-import { likePattern, listSearchField, roublesField } from '~/features/ops/ops.ts';
+import { likePattern, listCursorField, listSearchField, roublesField } from '~/features/ops/ops.ts';
 import { audit, type Actor } from '~/features/ops/ops.audit.server.ts';
 import { MAX_PHOTO_BYTES, PhotoError, storePhoto } from '~/features/media/media.server.ts';
 import { mediaStorage } from '~/features/media/media.storage.server.ts';
@@ -28,7 +28,7 @@ export const MAX_PHOTOS = 20;
 export const consoleProductsQuerySchema = z.object({
   q: listSearchField(),
   hidden: z.literal('1').optional().catch(undefined),
-  after: z.coerce.number().int().positive().max(2_147_483_647).optional().catch(undefined),
+  after: listCursorField(),
 });
 export type ConsoleProductsQuery = z.infer<typeof consoleProductsQuerySchema>;
 

@@ -61,6 +61,9 @@ export const listSearchField = () =>
     .optional()
     .catch(undefined);
 
+/** A list's page cursor (the last row's id) from its address; one that does not parse is dropped: the first page. */
+export const listCursorField = () => z.coerce.number().int().positive().max(2_147_483_647).optional().catch(undefined);
+
 /** A `LIKE` pattern that finds the text anywhere, lower-cased, with `\`, `%` and `_` taken literally. */
 export const likePattern = (text: string) => `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 

@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import postcss, { type AtRule, type Container, type Rule } from 'postcss';
+import postcss, { type AtRule, type Container, type Root, type Rule } from 'postcss';
 import type { Piece, Sheet } from './first-paint-css.ts';
 
 /** At-rules whose content is no list of rules to prune: kept whole wherever they stand. */
@@ -70,6 +70,11 @@ const CONTROL_PARTS: readonly (readonly [RegExp, string])[] = [
 const LATER = /:(?:hover|active)\b|:-moz-(?:focusring|ui-invalid)\b/;
 
 export function compileSheet(css: string): Sheet {
+  return compileRoot(postcss.parse(css));
+}
+
+/** A parsed sheet compiled. The pieces hold their own text: the root may be changed afterwards. */
+function compileRoot(root: Root): Sheet {
   const pieces: Piece[] = [];
   const walk = (container: Container, wrappers: readonly string[]) => {
     container.each((node) => {
@@ -93,7 +98,7 @@ export function compileSheet(css: string): Sheet {
       }
     });
   };
-  walk(postcss.parse(css), []);
+  walk(root, []);
   return { pieces };
 }
 
@@ -113,8 +118,9 @@ const DEFERRED_NAME = /\.rest-[\w-]+\.css$/;
  * (INLINE_ALWAYS), in the same order, so its arrival changes no computed style and no font. Undefined when
  * there is nothing to leave out. Named by its content: files under /_astro/ are cached for good.
  */
-export function deferredCopy(name: string, css: string): { name: string; css: string } | undefined {
-  const root = postcss.parse(css);
+export function deferredCopy(name: string, css: string | Root): { name: string; css: string } | undefined {
+  // A root given is changed: the blocks are taken out of it.
+  const root = typeof css === 'string' ? postcss.parse(css) : css;
   let left = 0;
   root.walkAtRules((at) => {
     if (!INLINE_ALWAYS.test(at.name)) return;
@@ -139,12 +145,16 @@ export function compileBuiltSheets(clientDir: string): Map<string, Sheet> {
   } catch {
     return sheets;
   }
-  for (const name of names) {
-    const css = readFileSync(join(clientDir, '_astro', name), 'utf8');
-    const copy = deferredCopy(name, css);
-    sheets.set(`/_astro/${name}`, { ...compileSheet(css), ...(copy ? { deferred: { href: `/_astro/${copy.name}`, css: copy.css } } : {}) });
-  }
+  for (const name of names) sheets.set(`/_astro/${name}`, compileBuiltSheet(name, readFileSync(join(clientDir, '_astro', name), 'utf8')));
   return sheets;
+}
+
+/** One built sheet (`name` in /_astro/) compiled, with its deferred copy when it has one: one parse for both. */
+export function compileBuiltSheet(name: string, css: string): Sheet {
+  const root = postcss.parse(css);
+  const sheet = compileRoot(root);
+  const copy = deferredCopy(name, root);
+  return copy ? { ...sheet, deferred: { href: `/_astro/${copy.name}`, css: copy.css } } : sheet;
 }
 
 /** Writes each sheet's deferred copy beside it (the build, before the assets are compressed). */

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cspHash } from './csp.ts';
 import { REST_CSS_BOOT, prepareFirstPaint, pruneSheet, usedIn, withStyleSources } from './first-paint-css.ts';
-import { compileBuiltSheets, compileSheet, deferredCopy, requirements, writeDeferredSheets } from './first-paint-css-compile.ts';
+import { compileBuiltSheet, compileBuiltSheets, compileSheet, deferredCopy, requirements, writeDeferredSheets } from './first-paint-css-compile.ts';
 
 const page = (body: string, head = '<link rel="stylesheet" href="/_astro/a.css">') =>
   `<!doctype html><html><head><title>t</title>${head}</head><body>${body}</body></html>`;
@@ -132,7 +132,7 @@ describe('a page prepared for its first paint', () => {
   it('defers the copy without the font faces and keyframes it always carries inline, and links the whole sheet without script', () => {
     const css = '@font-face{font-family:F;src:local(Arial)}.a{color:red}@keyframes k{to{opacity:0}}.b{animation:k 1s}';
     const copy = deferredCopy('a.x1.css', css);
-    const sheet = { ...compileSheet(css), ...(copy ? { deferred: { href: `/_astro/${copy.name}`, css: copy.css } } : {}) };
+    const sheet = compileBuiltSheet('a.x1.css', css);
     const html =
       prepareFirstPaint(page('<p class="a">x</p>', '<link rel="stylesheet" href="/_astro/a.x1.css">'), new Map([['/_astro/a.x1.css', sheet]]))?.html ?? '';
     expect(inline(html)).toBe('@font-face{font-family:F;src:local(Arial)}.a{color:red}@keyframes k{to{opacity:0}}');
